@@ -1,0 +1,20 @@
+/** `npm run bench`: every performance target of the project, each against a baseline measured in the same run. */
+import { fmt } from './lib.js'
+import { benchValidateStartup } from './validate-startup.js'
+
+const only = process.argv.slice(2)
+const suites: [
+  string,
+  () => { rows: { name: string; runs: number; medianMs: number; p90Ms: number }[]; summary: string },
+][] = [['validate-startup', () => benchValidateStartup()]]
+
+for (const [name, run] of suites) {
+  if (only.length && !only.includes(name)) continue
+  console.log(`\n## ${name}`)
+  const { rows, summary } = run()
+  for (const r of rows)
+    console.log(
+      `  ${r.name.padEnd(34)} median ${fmt(r.medianMs).padStart(7)} ms   p90 ${fmt(r.p90Ms).padStart(7)} ms   (${r.runs} runs)`,
+    )
+  console.log(`  => ${summary}`)
+}

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs'
+import type { CommandModule } from 'yargs'
+import { EXIT, UsageError } from '../exit-codes.js'
+
+interface Args {
+  kind: string
+  file: string
+  json: boolean
+}
+
+/** `paysandbox validate <kind> <file>`: checks a payload before a merchant sends it (or after receiving it). */
+export const validateCommand: CommandModule<object, Args> = {
+  command: 'validate <kind> <file>',
+  describe: 'Check a payload (JSON file, or - for stdin) against the interface',
+  builder: (y) =>
+    y
+      .positional('kind', {
+        type: 'string',
+        demandOption: true,
+        describe:
+          'What the payload is: session, s2s-card, callback-checkout, ... (see below), or a schema path',
+      })
+      .positional('file', {
+        type: 'string',
+        demandOption: true,
+        describe: 'JSON file to check, or - for stdin',
+      })
+      .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' })
+      .example('$0 validate session order.json', 'check a Checkout session request')
+      .example('$0 validate s2s-card sale.json', 'check an S2S CARD form (action chosen from the file)')
+      .example('$0 validate methods/awcc params.json', 'check parameters.awcc against its schema')
+      .epilogue(
+        'Kinds: session, session-token, session-update, card-payment, credit, capture, void, refund, recurring, ' +
+          'retry, status, s2s-card, s2s-apm, callback-checkout, callback-s2s-card, callback-s2s-apm, redirect, ' +
+          'config, scenario; or any schema path under schemas/.\nExit codes: 0 valid, 1 invalid, 2 usage.',
+      ),
+  handler: async (args) => {
+    const { findKind, validate, formatFieldError } = await import('../../src/core/validation/index.js')
+    const kind = findKind(args.kind)
+    if (!kind)
+      throw new UsageError(`Unknown kind "${args.kind}". Run \`paysandbox validate --help\` for the list.`)
+    const text = readInput(args.file)
+    let data: unknown
+    try {
+      data = JSON.parse(text)
+    } catch (error) {
+      return report(args, {
+        valid: false,
+        schema: null,
+        problems: [`not valid JSON: ${(error as Error).message}`],
+      })
+    }
+    const chosen = kind.schemaFor(data)
+    if ('problem' in chosen) return report(args, { valid: false, schema: null, problems: [chosen.problem] })
+    const result = validate(chosen.schema, data, { pathStyle: kind.pathStyle })
+    return report(args, {
+      valid: result.valid,
+      schema: chosen.schema,
+      problems: result.errors.map(
+        (e) => `${formatFieldError(e)}${e.section ? `  [interface ${e.section}]` : ''}`,
+      ),
+      errors: result.errors,
+    })
+  },
+}
+
+function readInput(file: string): string {
+  try {
+    return readFileSync(file === '-' ? 0 : file, 'utf8')
+  } catch (error) {
+    throw new UsageError(
+      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    )
+  }
+}
+
+interface Outcome {
+  valid: boolean
+  schema: string | null
+  problems: string[]
+  errors?: unknown[]
+}
+
+function report(args: Args, outcome: Outcome): void {
+  if (args.json) {
+    console.log(JSON.stringify({ file: args.file, kind: args.kind, ...outcome }, null, 2))
+  } else if (outcome.valid) {
+    console.log(`${args.file}: valid ${args.kind} (${outcome.schema})`)
+  } else {
+    const n = outcome.problems.length
+    console.log(
+      `${args.file}: ${n} problem${n === 1 ? '' : 's'}${outcome.schema ? ` (${outcome.schema})` : ''}`,
+    )
+    for (const p of outcome.problems) console.log(`  ${p}`)
+  }
+  process.exitCode = outcome.valid ? EXIT.OK : EXIT.FAILED
+}

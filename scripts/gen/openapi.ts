@@ -1,0 +1,136 @@
+import { bundle, type Json, type JsonObject, type SchemaFile } from './bundle.js'
+
+export interface Endpoint {
+  method: string
+  path: string
+  contentType: string
+  response?: string
+  responseV2?: string
+  summary?: string
+  action?: string
+  headers?: string[]
+}
+
+const REF = '#/components/schemas/'
+const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
+
+const SANDBOX_CHOICES = `
+Choices the sandbox makes where the interface says "not shown" (see decisions.md in the repository):
+
+- Checkout signatures: \`sha1(md5(upper(FIELDS)))\`; S2S CARD and S2S APM signatures per action.
+- S2S CARD is served at \`POST /post\` (and \`/v2/post\`, where \`redirect_params\` is an array of \`{name, value}\`);
+  S2S APM at \`POST /post-va\`; both form-urlencoded (multipart accepted), nested fields in bracket notation.
+- Checkout void, refund, recurring, retry and status live at \`/api/v1/payment/{void,refund,recurring,retry,status}\`.
+- Validation errors: \`{http_code, error_code, error_message, errors: [{error_code, error_message}]}\` with messages
+  in the form \`field.path: message\`.
+- Amounts must carry exactly the decimals of their currency's ISO 4217 minor unit (\`100\` JPY, \`100.00\` USD,
+  \`100.000\` KWD).
+- \`session_expiry\` is in minutes, 1 to 720, default 60. Callback retries after 1 min, 5 min, 15 min, 1 h, 6 h, 24 h.
+`.trim()
+
+function endpointsOf(files: SchemaFile[]): { endpoint: Endpoint; file: SchemaFile }[] {
+  return files
+    .filter((f) => f.schema['x-endpoint'])
+    .map((f) => ({ endpoint: f.schema['x-endpoint'] as unknown as Endpoint, file: f }))
+}
+
+const ref = (title: string): JsonObject => ({ $ref: `${REF}${title}` })
+
+function titleOf(files: SchemaFile[], path: string | undefined): string | undefined {
+  if (!path) return undefined
+  const file = files.find((f) => f.path === path)
+  if (!file) throw new Error(`x-endpoint response ${path} is not a schema file`)
+  return file.title
+}
+
+function oneOrMany(titles: string[], discriminator?: string): JsonObject {
+  const unique = [...new Set(titles)]
+  if (unique.length === 1) return ref(unique[0] as string)
+  const schema: JsonObject = { oneOf: unique.map(ref) }
+  if (discriminator) schema.discriminator = { propertyName: discriminator }
+  return schema
+}
+
+/** OpenAPI 3.1 for every endpoint that a request schema declares with `x-endpoint`. */
+export function generateOpenApi(files: SchemaFile[], version: string): JsonObject {
+  const groups = new Map<string, { endpoint: Endpoint; file: SchemaFile }[]>()
+  for (const item of endpointsOf(files)) {
+    const paths = item.endpoint.path === '/post' ? ['/post', '/v2/post'] : [item.endpoint.path]
+    for (const path of paths) {
+      const key = `${item.endpoint.method.toLowerCase()} ${path}`
+      groups.set(key, [...(groups.get(key) ?? []), item])
+    }
+  }
+  const paths: Record<string, JsonObject> = {}
+  for (const [key, items] of [...groups.entries()].sort()) {
+    const [method, path] = key.split(' ') as [string, string]
+    const first = items[0]?.endpoint as Endpoint
+    const isV2 = path === '/v2/post'
+    const requestTitles = items.map((i) => i.file.title)
+    const responseTitles = items
+      .map((i) => titleOf(files, (isV2 && i.endpoint.responseV2) || i.endpoint.response))
+      .filter((t): t is string => Boolean(t))
+    const actions = items.map((i) => i.endpoint.action).filter(Boolean)
+    const contentTypes = first.contentType === 'application/json' ? ['application/json'] : FORM_TYPES
+    const requestSchema = oneOrMany(requestTitles, actions.length ? 'action' : undefined)
+    const headers = [...new Set(items.flatMap((i) => i.endpoint.headers ?? []))]
+    const operation: JsonObject = {
+      operationId: operationId(method, path),
+      summary: actions.length ? `Actions: ${actions.join(', ')}` : (first.summary ?? path),
+      description: items
+        .map((i) => `- ${i.endpoint.action ?? i.file.title}: ${i.endpoint.summary ?? ''}`)
+        .join('\n'),
+      tags: [tagOf(path)],
+      requestBody: {
+        required: true,
+        content: Object.fromEntries(contentTypes.map((c) => [c, { schema: requestSchema }])),
+      },
+      responses: {
+        '200': {
+          description: 'Answer of the operation',
+          content: { 'application/json': { schema: responseTitles.length ? oneOrMany(responseTitles) : {} } },
+        },
+        '400': errorResponse('Invalid request, failed authentication, or a refused operation'),
+        '413': errorResponse('Body larger than the sandbox accepts'),
+      },
+    }
+    if (headers.length) {
+      operation.parameters = headers.map((name) => ({
+        name,
+        in: 'header',
+        required: true,
+        schema: { type: 'string' },
+        description: name === 'Token' ? 'Session token from POST /api/v1/session/token' : name,
+      }))
+    }
+    paths[path] = { ...(paths[path] ?? {}), [method]: operation }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Payment gateway interface (paysandbox)',
+      version,
+      description: `GENERATED by \`npm run gen\` from schemas/. Do not edit by hand.\n\n${SANDBOX_CHOICES}`,
+    },
+    jsonSchemaDialect: 'https://json-schema.org/draft/2020-12/schema',
+    servers: [{ url: 'http://localhost:8080', description: 'paysandbox serve (default port)' }],
+    paths: paths as unknown as Json,
+    components: { schemas: bundle(files, REF, ['x-endpoint']) as unknown as Json },
+  }
+}
+
+function errorResponse(description: string): JsonObject {
+  return { description, content: { 'application/json': { schema: ref('ErrorResponse') } } }
+}
+
+function tagOf(path: string): string {
+  if (path.startsWith('/api/v1/')) return 'Checkout'
+  if (path === '/post-va') return 'S2S APM'
+  if (path.endsWith('/post')) return 'S2S CARD'
+  return 'Sandbox'
+}
+
+function operationId(method: string, path: string): string {
+  const words = path.split(/[^a-zA-Z0-9]+/).filter(Boolean)
+  return [method, ...words.map((w) => w[0]?.toUpperCase() + w.slice(1))].join('')
+}

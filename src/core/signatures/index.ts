@@ -1,0 +1,4 @@
+export { checkoutHash, checkoutSignatures } from './checkout.js'
+export { cardDigits, md5, rev, sameSignature, sha1, upper } from './primitives.js'
+export { type FormValue, s2sApmSignatures } from './s2s-apm.js'
+export { type CardRef, s2sCardSignatures } from './s2s-card.js'

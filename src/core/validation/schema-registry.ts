@@ -1,0 +1,89 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import ajvFormats from 'ajv-formats'
+
+/** Every schema's $id is this prefix plus its path under `schemas/`, so relative $refs work for ajv and for file tools alike. */
+export const SCHEMA_BASE = 'https://paysandbox.dev/schemas/'
+
+export const SCHEMAS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'schemas')
+
+/** Annotation keywords the project's schemas use; declared so ajv's strict mode stays on. */
+export const SCHEMA_VOCABULARY = [
+  'x-section',
+  'x-messages',
+  'x-requirement',
+  'x-collected-on-page',
+  'x-type-code',
+  'x-generated',
+  'x-endpoint',
+] as const
+
+const addFormats = ajvFormats.default
+
+export function listSchemaFiles(dir = SCHEMAS_DIR): string[] {
+  const out: string[] = []
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) out.push(...listSchemaFiles(path))
+    else if (entry.name.endsWith('.schema.json')) out.push(path)
+  }
+  return out.sort()
+}
+
+export function schemaIdForFile(file: string, dir = SCHEMAS_DIR): string {
+  return SCHEMA_BASE + relative(dir, file).split(sep).join('/')
+}
+
+/** Accepts a full $id, a path under schemas/ (`checkout/session-request.schema.json`) or that path without the suffix. */
+export function resolveSchemaId(name: string): string {
+  if (name.startsWith(SCHEMA_BASE)) return name
+  return SCHEMA_BASE + (name.endsWith('.schema.json') ? name : `${name}.schema.json`)
+}
+
+export interface SchemaRegistry {
+  readonly ajv: Ajv2020
+  ids(): string[]
+  schema(id: string): AnySchemaObject | undefined
+  validator(id: string): ValidateFunction
+}
+
+/**
+ * Loads every schema file once; validators compile on first use and are cached by ajv, so a
+ * command that checks one payload compiles only what that payload needs.
+ */
+export function createSchemaRegistry(dir = SCHEMAS_DIR): SchemaRegistry {
+  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true })
+  addFormats(ajv)
+  ajv.addVocabulary([...SCHEMA_VOCABULARY])
+  const raw = new Map<string, AnySchemaObject>()
+  for (const file of listSchemaFiles(dir)) {
+    const schema = JSON.parse(readFileSync(file, 'utf8')) as AnySchemaObject
+    const expected = schemaIdForFile(file, dir)
+    if (schema.$id !== expected) {
+      throw new Error(`${relative(dir, file)}: $id must be ${expected} (found ${String(schema.$id)})`)
+    }
+    raw.set(expected, schema)
+    ajv.addSchema(schema)
+  }
+  return {
+    ajv,
+    ids: () => [...raw.keys()],
+    schema: (id) => raw.get(resolveSchemaId(id)),
+    validator(id) {
+      const full = resolveSchemaId(id)
+      const fn = ajv.getSchema(full)
+      if (!fn) throw new Error(`Unknown schema ${id}. Known: ${[...raw.keys()].join(', ')}`)
+      return fn
+    },
+  }
+}
+
+let shared: SchemaRegistry | undefined
+
+/** The process-wide registry (schemas are read once per process). */
+export function schemaRegistry(): SchemaRegistry {
+  shared ??= createSchemaRegistry()
+  return shared
+}

@@ -1,0 +1,137 @@
+import type { AnySchemaObject, ErrorObject } from 'ajv'
+import { messageFor } from './messages.js'
+import { resolveSchemaId, type SchemaRegistry, schemaRegistry } from './schema-registry.js'
+
+/** `dot`: Checkout JSON (`order.amount`, `cart.items[0].name`); `bracket`: S2S forms (`mpi_data[eci]`). */
+export type PathStyle = 'dot' | 'bracket'
+
+export interface FieldError {
+  /** Field path as the merchant wrote it. */
+  path: string
+  message: string
+  /** The interface section the rule comes from (for example `2.1.1`). */
+  section: string
+  /** The JSON Schema keyword that failed: useful to tools, never shown to payers. */
+  keyword: string
+}
+
+export interface ValidationResult<T> {
+  valid: boolean
+  data: T
+  errors: FieldError[]
+}
+
+export interface ValidateOptions {
+  pathStyle?: PathStyle
+  registry?: SchemaRegistry
+}
+
+/** `order.amount: This value should be greater than 0.` — the interface's error form. */
+export const formatFieldError = (e: FieldError): string => (e.path ? `${e.path}: ${e.message}` : e.message)
+
+export function validate<T = unknown>(
+  schema: string,
+  data: unknown,
+  options: ValidateOptions = {},
+): ValidationResult<T> {
+  const registry = options.registry ?? schemaRegistry()
+  const fn = registry.validator(schema)
+  if (fn(data)) return { valid: true, data: data as T, errors: [] }
+  const root = registry.schema(resolveSchemaId(schema)) ?? {}
+  const errors = toFieldErrors(fn.errors ?? [], root, registry, options.pathStyle ?? 'dot')
+  return { valid: false, data: data as T, errors }
+}
+
+function toFieldErrors(
+  raw: ErrorObject[],
+  root: AnySchemaObject,
+  registry: SchemaRegistry,
+  style: PathStyle,
+): FieldError[] {
+  // A failed anyOf/oneOf reports every branch too; keep the summary, which carries the message.
+  const combinators = raw
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .map((e) => e.schemaPath)
+  const seen = new Set<string>()
+  const out: FieldError[] = []
+  // One message per field: its own rule first, cross-field rules (if/then) only when it has no other problem.
+  const ordered = [...raw].sort(
+    (a, b) => Number(a.schemaPath.includes('/then/')) - Number(b.schemaPath.includes('/then/')),
+  )
+  for (const e of ordered) {
+    if (e.keyword === 'if') continue
+    if (combinators.some((c) => e.schemaPath.startsWith(`${c}/`))) continue
+    const segments = pointerSegments(e.instancePath)
+    const p = e.params as Record<string, unknown>
+    if (e.keyword === 'required' || e.keyword === 'dependentRequired')
+      segments.push(String(p.missingProperty))
+    if (e.keyword === 'additionalProperties') segments.push(String(p.additionalProperty))
+    if (e.keyword === 'unevaluatedProperties') segments.push(String(p.unevaluatedProperty))
+    const path = formatPath(segments, style)
+    const message = messageFor(e)
+    if (seen.has(path)) continue
+    seen.add(path)
+    out.push({ path, message, keyword: e.keyword, section: sectionFor(root, segments, registry) })
+  }
+  return out
+}
+
+function pointerSegments(pointer: string): string[] {
+  if (!pointer) return []
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+}
+
+export function formatPath(segments: string[], style: PathStyle): string {
+  let out = ''
+  for (const s of segments) {
+    const index = /^\d+$/.test(s)
+    if (style === 'bracket') out += out ? `[${s}]` : s
+    else out += index ? `[${s}]` : out ? `.${s}` : s
+  }
+  return out
+}
+
+/** The deepest `x-section` met while following the field's path through the schema. */
+function sectionFor(root: AnySchemaObject, segments: string[], registry: SchemaRegistry): string {
+  let section = typeof root['x-section'] === 'string' ? root['x-section'] : ''
+  let node: AnySchemaObject | undefined = deref(root, root.$id, registry)
+  let base: string | undefined = root.$id
+  for (const seg of segments) {
+    if (!node) break
+    const next = childOf(node, seg)
+    if (!next) break
+    if (typeof next['x-section'] === 'string') section = next['x-section']
+    if (typeof next.$ref === 'string') base = new URL(next.$ref, base).href.split('#')[0]
+    node = deref(next, base, registry)
+    if (node && typeof node['x-section'] === 'string') section = node['x-section']
+  }
+  return section
+}
+
+function childOf(node: AnySchemaObject, seg: string): AnySchemaObject | undefined {
+  const direct = node.properties?.[seg] ?? (/^\d+$/.test(seg) ? node.items : undefined)
+  if (direct && typeof direct === 'object') return direct as AnySchemaObject
+  for (const branch of [
+    ...(node.allOf ?? []),
+    ...(node.anyOf ?? []),
+    ...(node.oneOf ?? []),
+  ] as AnySchemaObject[]) {
+    const found = branch.properties?.[seg] ?? branch.then?.properties?.[seg]
+    if (found) return found as AnySchemaObject
+  }
+  return undefined
+}
+
+function deref(node: AnySchemaObject, base: string | undefined, registry: SchemaRegistry): AnySchemaObject {
+  let current = node
+  for (let i = 0; i < 8 && typeof current.$ref === 'string'; i++) {
+    const target = new URL(current.$ref, base).href
+    const resolved = registry.ajv.getSchema(target)?.schema
+    if (!resolved || typeof resolved !== 'object') break
+    current = resolved as AnySchemaObject
+  }
+  return current
+}
