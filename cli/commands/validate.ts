@@ -30,9 +30,9 @@ export const validateCommand: CommandModule<object, Args> = {
       .example('$0 validate s2s-card sale.json', 'check an S2S CARD form (action chosen from the file)')
       .example('$0 validate methods/awcc params.json', 'check parameters.awcc against its schema')
       .epilogue(
-        'Kinds: session, session-token, session-update, card-payment, credit, capture, void, refund, recurring, ' +
+        'Kinds: session, session-token, session-update, hpf-purchase, hpf-debit, credit, capture, void, refund, recurring, ' +
           'retry, status, s2s-card, s2s-apm, callback-checkout, callback-s2s-card, callback-s2s-apm, redirect, ' +
-          'config, scenario; or any schema path under schemas/.\nExit codes: 0 valid, 1 invalid, 2 usage.',
+          'config, scenario, merchant-adapter, protocol-mapping, error-response; or any schema path under schemas/.\nExit codes: 0 valid, 1 invalid, 2 usage.',
       ),
   handler: async (args) => {
     const { findKind, validate, formatFieldError } = await import('../../src/core/validation/index.js')

@@ -32,24 +32,34 @@ export function loadSchemaFiles(dir = SCHEMAS_DIR): SchemaFile[] {
 /**
  * Copies every schema under `prefix` + title (for example `#/components/schemas/`), rewriting
  * cross-file and local `$ref`s into pointers inside the one document, dropping `$id`/`$schema`
- * and the keys named in `drop`.
+ * and the keys named in `drop`; with `refOnly`, a node holding a `$ref` keeps nothing else.
  */
-export function bundle(files: SchemaFile[], prefix: string, drop: string[] = []): Record<string, JsonObject> {
+export function bundle(
+  files: SchemaFile[],
+  prefix: string,
+  drop: string[] = [],
+  options: { refOnly?: boolean } = {},
+): Record<string, JsonObject> {
   const byId = new Map(files.map((f) => [f.id, f]))
   const out: Record<string, JsonObject> = {}
   for (const file of files) {
+    const rewriteRef = (value: string): string => {
+      const url = new URL(value, file.id)
+      const target = byId.get(url.href.split('#')[0] as string)
+      if (!target) throw new Error(`${file.path}: $ref ${value} points outside schemas/`)
+      return `${prefix}${target.title}${decodeURIComponent(url.hash.slice(1))}`
+    }
     const rewrite = (node: Json, top: boolean): Json => {
       if (Array.isArray(node)) return node.map((n) => rewrite(n, false))
       if (node === null || typeof node !== 'object') return node
+      // A $ref with annotations beside it makes json-schema-to-typescript declare a near-copy (Url1, Url2...).
+      if (options.refOnly && typeof node.$ref === 'string') return { $ref: rewriteRef(node.$ref) }
       const copy: JsonObject = {}
       for (const [key, value] of Object.entries(node)) {
         if (top && (key === '$id' || key === '$schema')) continue
         if (drop.includes(key)) continue
         if (key === '$ref' && typeof value === 'string') {
-          const url = new URL(value, file.id)
-          const target = byId.get(url.href.split('#')[0] as string)
-          if (!target) throw new Error(`${file.path}: $ref ${value} points outside schemas/`)
-          copy.$ref = `${prefix}${target.title}${decodeURIComponent(url.hash.slice(1))}`
+          copy.$ref = rewriteRef(value)
         } else {
           copy[key] = rewrite(value, false)
         }

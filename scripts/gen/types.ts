@@ -9,7 +9,7 @@ export const TYPES_BANNER = `/* eslint-disable */
 
 /** One TypeScript file with a named type per schema file and per titled definition. */
 export async function generateTypes(files: SchemaFile[]): Promise<string> {
-  const defs = bundle(files, '#/$defs/', ['x-endpoint', 'examples'])
+  const defs = bundle(files, '#/$defs/', ['x-endpoint', 'examples'], { refOnly: true })
   const root = {
     title: 'PaySandboxSchemas',
     type: 'object',

@@ -55,9 +55,10 @@ function toFieldErrors(
   const seen = new Set<string>()
   const out: FieldError[] = []
   // One message per field: its own rule first, cross-field rules (if/then) only when it has no other problem.
-  const ordered = [...raw].sort(
-    (a, b) => Number(a.schemaPath.includes('/then/')) - Number(b.schemaPath.includes('/then/')),
-  )
+  // A failed anyOf/oneOf carries the designed message for its field: it goes before its branches' errors.
+  const rank = (e: ErrorObject) =>
+    (e.schemaPath.includes('/then/') ? 2 : 0) - (e.keyword === 'anyOf' || e.keyword === 'oneOf' ? 1 : 0)
+  const ordered = [...raw].sort((a, b) => rank(a) - rank(b))
   for (const e of ordered) {
     if (e.keyword === 'if') continue
     if (combinators.some((c) => e.schemaPath.startsWith(`${c}/`))) continue
@@ -67,6 +68,7 @@ function toFieldErrors(
       segments.push(String(p.missingProperty))
     if (e.keyword === 'additionalProperties') segments.push(String(p.additionalProperty))
     if (e.keyword === 'unevaluatedProperties') segments.push(String(p.unevaluatedProperty))
+    if (e.keyword === 'propertyNames') segments.push(String(p.propertyName))
     const path = formatPath(segments, style)
     const message = messageFor(e)
     if (seen.has(path)) continue
@@ -101,8 +103,10 @@ function sectionFor(root: AnySchemaObject, segments: string[], registry: SchemaR
   let base: string | undefined = root.$id
   for (const seg of segments) {
     if (!node) break
-    const next = childOf(node, seg)
-    if (!next) break
+    const found = childOf(node, seg, base, registry)
+    if (!found) break
+    const { child: next } = found
+    base = found.base
     if (typeof next['x-section'] === 'string') section = next['x-section']
     if (typeof next.$ref === 'string') base = new URL(next.$ref, base).href.split('#')[0]
     node = deref(next, base, registry)
@@ -111,16 +115,24 @@ function sectionFor(root: AnySchemaObject, segments: string[], registry: SchemaR
   return section
 }
 
-function childOf(node: AnySchemaObject, seg: string): AnySchemaObject | undefined {
+function childOf(
+  node: AnySchemaObject,
+  seg: string,
+  base: string | undefined,
+  registry: SchemaRegistry,
+): { child: AnySchemaObject; base: string | undefined } | undefined {
   const direct = node.properties?.[seg] ?? (/^\d+$/.test(seg) ? node.items : undefined)
-  if (direct && typeof direct === 'object') return direct as AnySchemaObject
-  for (const branch of [
+  if (direct && typeof direct === 'object') return { child: direct as AnySchemaObject, base }
+  for (const raw of [
     ...(node.allOf ?? []),
     ...(node.anyOf ?? []),
     ...(node.oneOf ?? []),
   ] as AnySchemaObject[]) {
+    // A branch may be a $ref to another file (a request that extends another): follow it.
+    const branchBase = typeof raw.$ref === 'string' ? new URL(raw.$ref, base).href.split('#')[0] : base
+    const branch = deref(raw, base, registry)
     const found = branch.properties?.[seg] ?? branch.then?.properties?.[seg]
-    if (found) return found as AnySchemaObject
+    if (found) return { child: found as AnySchemaObject, base: branchBase }
   }
   return undefined
 }

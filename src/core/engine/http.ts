@@ -1,0 +1,42 @@
+/** What every adapter (express, msw, the scenario runner) turns its request into. */
+export interface GatewayRequest {
+  method: string
+  /** Path without the query string, e.g. `/api/v1/session`. */
+  path: string
+  query: Record<string, string>
+  /** Header names in lower case. */
+  headers: Record<string, string>
+  /** The raw body bytes; the engine parses JSON, forms and multipart itself so every adapter behaves alike. */
+  body: Uint8Array
+  /** The caller's address (recorded as the payer IP where the interface says so). */
+  remoteAddress?: string
+}
+
+/** What the engine answers; adapters write it back unchanged. */
+export interface GatewayResponse {
+  status: number
+  headers: Record<string, string>
+  body: string
+}
+
+export const jsonResponse = (
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): GatewayResponse => ({
+  status,
+  headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
+  body: JSON.stringify(body),
+})
+
+export const htmlResponse = (status: number, html: string): GatewayResponse => ({
+  status,
+  headers: { 'content-type': 'text/html; charset=utf-8' },
+  body: html,
+})
+
+export const redirectResponse = (location: string): GatewayResponse => ({
+  status: 302,
+  headers: { location },
+  body: '',
+})

@@ -1,0 +1,176 @@
+import type { StoreIndexes } from '../ports/store.js'
+
+/**
+ * The engine's records. Everything here is what the store holds, so: no full card number, no
+ * security code, ever (a card is kept as its masked form plus what a token needs).
+ */
+
+export type Api = 'checkout' | 's2s-card' | 's2s-apm'
+export type Operation = 'purchase' | 'debit' | 'credit'
+export type PaymentMode = 'SMS' | 'DMS' | 'SMS/DMS'
+
+/** Checkout's lowercase payment statuses (decisions.md §2); S2S answers the same upper-cased. */
+export type PaymentStatus =
+  | 'prepare'
+  | '3ds'
+  | 'redirect'
+  | 'pending'
+  | 'settled'
+  | 'decline'
+  | 'refund'
+  | 'reversal'
+  | 'void'
+  | 'chargeback'
+
+export type TransactionType =
+  | 'sale'
+  | 'auth'
+  | '3ds'
+  | 'redirect'
+  | 'capture'
+  | 'refund'
+  | 'reversal'
+  | 'void'
+  | 'debit'
+  | 'credit'
+  | 'recurring'
+  | 'chargeback'
+
+export type TransactionStatus = 'success' | 'fail' | 'waiting' | 'undefined'
+
+export interface OrderData {
+  number: string
+  amount: string
+  currency: string
+  description: string
+}
+
+/** A card as the store may keep it. */
+export interface StoredCard {
+  /** First 6, masked middle, last 4: `411111******1111`. */
+  masked: string
+  bin: string
+  last4: string
+  brand: string
+  exp_month: string
+  exp_year: string
+  holder?: string
+}
+
+export interface Session {
+  id: string
+  token: string
+  merchant_key: string
+  operation: Operation
+  methods: string[]
+  /** The validated request minus `hash` (it never holds card data: Checkout sessions carry none). */
+  request: Record<string, unknown>
+  /** Created through the session-token endpoint: paid through Hosted Payment Fields. */
+  hosted_fields: boolean
+  customer_ip?: string
+  created_at: number
+  expires_at: number
+  status: 'open' | 'paid' | 'expired' | 'cancelled'
+  payment_id?: string
+  /** Card data the payer already entered (masked), kept across a session update. */
+  entered_card?: StoredCard
+}
+
+export interface ThreeDsData {
+  required: boolean
+  outcome?: 'pass' | 'fail'
+  authenticationFlow?: 'frictionless' | 'challenge'
+  /** Values given by the merchant (`mpi_data`) or filled by the sandbox's collector. */
+  attributes: Record<string, string>
+}
+
+export interface Payment {
+  id: string
+  api: Api
+  merchant_key: string
+  mid_id: string
+  session_id?: string
+  operation: Operation
+  /** `card`, or the method identifier (`vcard`, `pix`, ...). */
+  method: string
+  /** Flat copy of `order.number`, indexed for lookups by order. */
+  order_id: string
+  order: OrderData
+  status: PaymentStatus
+  /** true when funds are only held (auth, DMS): capture settles, refund gives a reversal. */
+  auth: boolean
+  amount_captured: string
+  amount_refunded: string
+  /** `YYYY-MM-DD` (UTC) on which the payment settled: void is allowed on that day only. */
+  financial_day?: string
+  card?: StoredCard
+  card_token?: string
+  recurring?: { init: boolean; token?: string; init_trans_id?: string; parent_payment_id?: string }
+  schedule_id?: string
+  custom_data?: Record<string, unknown>
+  moto_type?: string
+  three_ds?: ThreeDsData
+  browser_info?: Record<string, unknown>
+  payer?: Record<string, string>
+  customer_ip?: string
+  decline_reason?: string
+  /** Test-card behaviour to apply on later steps (e.g. expiry month 03: capture declined). */
+  scenario?: string
+  created_at: number
+  updated_at: number
+}
+
+export interface Transaction {
+  id: string
+  payment_id: string
+  type: TransactionType
+  status: TransactionStatus
+  amount: string
+  created_at: number
+  decline_reason?: string
+  /** Follow-up parameters (2.7) as sent. */
+  parameters?: Record<string, unknown>
+}
+
+export interface SavedCard {
+  /** The card_token. */
+  id: string
+  merchant_key: string
+  card: StoredCard
+  payee_first_name?: string
+  payee_last_name?: string
+  /** Registered with the acquirer as a stored credential (card-on-file MID). */
+  card_on_file: boolean
+  created_at: number
+}
+
+export interface Schedule {
+  id: string
+  merchant_key: string
+  state: 'running' | 'paused' | 'deleted'
+  params: Record<string, string>
+  created_at: number
+}
+
+export interface EngineMeta {
+  id: 'meta'
+  clock_ms: number
+  seq: number
+}
+
+export interface Collections {
+  sessions: Session
+  payments: Payment
+  transactions: Transaction
+  cards: SavedCard
+  schedules: Schedule
+  meta: EngineMeta
+}
+
+export const STORE_INDEXES: StoreIndexes<Collections> = {
+  sessions: ['token', 'merchant_key'],
+  payments: ['merchant_key', 'session_id', 'order_id'],
+  transactions: ['payment_id'],
+  cards: ['merchant_key'],
+  schedules: ['merchant_key'],
+}

@@ -1,0 +1,68 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { describe, expect, it } from 'vitest'
+
+const root = join(import.meta.dirname, '..')
+const doc = JSON.parse(readFileSync(join(root, 'openapi', 'openapi.json'), 'utf8'))
+
+describe('generated OpenAPI document', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    const validator = new Validator()
+    const result = await validator.validate(doc)
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+  })
+
+  // Interface, Endpoints table and decisions.md §2 (paths beyond the table)
+  it('covers every Checkout, S2S CARD and S2S APM endpoint', () => {
+    const paths = Object.keys(doc.paths)
+    for (const path of [
+      '/api/v1/session',
+      '/api/v1/session/token',
+      '/api/v1/session/update',
+      '/api/v1/processing/purchase/card',
+      '/api/v1/processing/debit/card',
+      '/api/v1/payment/card/credit',
+      '/api/v1/payment/capture',
+      '/api/v1/payment/void',
+      '/api/v1/payment/refund',
+      '/api/v1/payment/recurring',
+      '/api/v1/payment/retry',
+      '/api/v1/payment/status',
+      '/post',
+      '/v2/post',
+      '/post-va',
+    ]) {
+      expect(paths).toContain(path)
+    }
+    expect(doc.paths['/api/v1/session/update'].put).toBeDefined()
+  })
+
+  it('offers every S2S action on /post, discriminated by action, as a form', () => {
+    const body = doc.paths['/post'].post.requestBody.content['application/x-www-form-urlencoded'].schema
+    expect(body.discriminator).toEqual({ propertyName: 'action' })
+    const titles = body.oneOf.map((s: { $ref: string }) => s.$ref.split('/').pop())
+    expect(titles).toHaveLength(18)
+    expect(doc.paths['/post'].post.requestBody.content['multipart/form-data']).toBeDefined()
+    expect(doc.paths['/post-va'].post.requestBody.content['application/x-www-form-urlencoded'].schema.oneOf).toHaveLength(7)
+  })
+
+  it('declares the Token header where the interface requires it', () => {
+    const update = doc.paths['/api/v1/session/update'].put
+    expect(update.parameters).toContainEqual(expect.objectContaining({ name: 'Token', in: 'header', required: true }))
+  })
+
+  it('resolves every $ref inside the document', () => {
+    const refs = JSON.stringify(doc).match(/"\$ref":"[^"]+"/g) ?? []
+    expect(refs.length).toBeGreaterThan(100)
+    for (const raw of new Set(refs)) {
+      const pointer = raw.slice(8, -1)
+      expect(pointer.startsWith('#/'), pointer).toBe(true)
+      let node: unknown = doc
+      for (const part of pointer.slice(2).split('/')) node = (node as Record<string, unknown> | undefined)?.[part]
+      expect(node, pointer).toBeDefined()
+    }
+  })
+})
