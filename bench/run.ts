@@ -1,12 +1,16 @@
 /** `npm run bench`: every performance target of the project, each against a baseline measured in the same run. */
 import { fmt } from './lib.js'
+import { benchStore } from './store.js'
 import { benchValidateStartup } from './validate-startup.js'
 
 const only = process.argv.slice(2)
 const suites: [
   string,
   () => { rows: { name: string; runs: number; medianMs: number; p90Ms: number }[]; summary: string },
-][] = [['validate-startup', () => benchValidateStartup()]]
+][] = [
+  ['validate-startup', () => benchValidateStartup()],
+  ['store', () => benchStore()],
+]
 
 for (const [name, run] of suites) {
   if (only.length && !only.includes(name)) continue

@@ -1,0 +1,139 @@
+/**
+ * The in-memory image both stores share. Each record is kept as its JSON text: a read parses a
+ * fresh object (so a caller mutating what it got cannot change the store without `put`), a put
+ * proves the record serialisable at once, and the memory store answers exactly what the lowdb
+ * store answers after a restart (undefined properties dropped, Dates turned into strings).
+ */
+
+interface Entry {
+  /** Position in insertion order; a replace keeps it, a delete then put takes a new one. */
+  seq: number
+  text: string
+  /** Indexed field -> the record's value for it (string values only). */
+  keys: Map<string, string>
+}
+
+interface Table {
+  records: Map<string, Entry>
+  /** field -> value -> ids */
+  index: Map<string, Map<string, Set<string>>>
+}
+
+export interface RecordTable {
+  get(collection: string, id: string): unknown
+  /** Stores a copy; returns the record's JSON text (what the journal writes). */
+  put(collection: string, record: unknown): { id: string; text: string }
+  /** true when something was deleted. */
+  delete(collection: string, id: string): boolean
+  list(collection: string): unknown[]
+  findBy(collection: string, field: string, value: string): unknown[]
+  count(collection: string): number
+  clear(): void
+  /** Every collection's records as JSON texts, in insertion order (live iterators, read synchronously). */
+  dump(): [string, Iterable<string>][]
+}
+
+export function createRecordTable(indexes: Record<string, string[] | undefined>): RecordTable {
+  const tables = new Map<string, Table>()
+  let nextSeq = 0
+
+  const indexedFields = (collection: string) => indexes[collection] ?? []
+
+  function table(collection: string): Table {
+    let t = tables.get(collection)
+    if (!t) {
+      t = { records: new Map(), index: new Map(indexedFields(collection).map((f) => [f, new Map()])) }
+      tables.set(collection, t)
+    }
+    return t
+  }
+
+  function unindex(t: Table, id: string, entry: Entry) {
+    for (const [field, value] of entry.keys) {
+      const byValue = t.index.get(field)
+      const ids = byValue?.get(value)
+      ids?.delete(id)
+      if (ids?.size === 0) byValue?.delete(value)
+    }
+  }
+
+  function store(collection: string, id: string, text: string, fields: Record<string, unknown>) {
+    const t = table(collection)
+    const keys = new Map<string, string>()
+    for (const field of indexedFields(collection)) {
+      const value = fields[field]
+      if (typeof value === 'string') keys.set(field, value)
+    }
+    const previous = t.records.get(id)
+    if (previous) unindex(t, id, previous)
+    t.records.set(id, { seq: previous?.seq ?? nextSeq++, text, keys })
+    for (const [field, value] of keys) {
+      const byValue = t.index.get(field)
+      if (!byValue) continue
+      const ids = byValue.get(value)
+      if (ids) ids.add(id)
+      else byValue.set(value, new Set([id]))
+    }
+  }
+
+  return {
+    get(collection, id) {
+      const entry = tables.get(collection)?.records.get(id)
+      return entry ? JSON.parse(entry.text) : undefined
+    },
+    put(collection, record) {
+      const id = idOf(collection, record)
+      const text = JSON.stringify(record)
+      store(collection, id, text, record as Record<string, unknown>)
+      return { id, text }
+    },
+    delete(collection, id) {
+      const t = tables.get(collection)
+      const entry = t?.records.get(id)
+      if (!t || !entry) return false
+      unindex(t, id, entry)
+      t.records.delete(id)
+      return true
+    },
+    list(collection) {
+      const records = tables.get(collection)?.records
+      return records ? Array.from(records.values(), (e) => JSON.parse(e.text)) : []
+    },
+    findBy(collection, field, value) {
+      if (!indexedFields(collection).includes(field))
+        throw new Error(
+          `store: ${collection}.${field} is not indexed; declare it in the store's indexes to use findBy`,
+        )
+      const t = tables.get(collection)
+      const ids = t?.index.get(field)?.get(value)
+      if (!t || !ids) return []
+      const entries: Entry[] = []
+      for (const id of ids) {
+        const entry = t.records.get(id)
+        if (entry) entries.push(entry)
+      }
+      // A replace that changes an indexed value appends the id to its new set: restore insertion order.
+      return entries.sort((a, b) => a.seq - b.seq).map((e) => JSON.parse(e.text))
+    },
+    count(collection) {
+      return tables.get(collection)?.records.size ?? 0
+    },
+    clear() {
+      tables.clear()
+    },
+    dump() {
+      return Array.from(tables, ([name, t]) => [name, mapIterable(t.records.values(), (e) => e.text)])
+    },
+  }
+}
+
+function idOf(collection: string, record: unknown): string {
+  const id = (record as { id?: unknown } | null)?.id
+  if (typeof record !== 'object' || record === null || Array.isArray(record) || typeof id !== 'string' || !id)
+    throw new TypeError(`store: a record of ${collection} must be an object with a non-empty string id`)
+  return id
+}
+
+function* mapIterable<T, U>(items: Iterable<T>, fn: (item: T) => U): Iterable<U> {
+  for (const item of items) yield fn(item)
+}

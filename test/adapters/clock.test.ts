@@ -1,0 +1,156 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import {
+  createSystemClock,
+  createVirtualClock,
+  DEFAULT_VIRTUAL_START_MS,
+  MAX_TIMER_MS,
+} from '../../src/adapters/index.js'
+import { describeClockContract } from './clock-contract.js'
+
+/** DESIGN.md "Time is virtual": "One `Clock` drives session expiry, callback retries and schedules." */
+
+describeClockContract('virtual', () => {
+  const clock = createVirtualClock()
+  return { clock, pass: (ms) => clock.advance(ms) }
+})
+
+// Real delays: the test waits a little longer than the clock needs (timers are not exact).
+describeClockContract('system', () => ({
+  clock: createSystemClock(),
+  pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms + 15)),
+}))
+
+describe('virtual clock', () => {
+  it('stands still until advanced, then moves by exactly the amount', async () => {
+    const clock = createVirtualClock(1_000)
+    expect(clock.now()).toBe(1_000)
+    expect(createVirtualClock().now()).toBe(DEFAULT_VIRTUAL_START_MS)
+    await clock.advance(0)
+    await clock.advance(250)
+    expect(clock.now()).toBe(1_250)
+  })
+
+  it("sets now() to each job's time while it runs, then to the end of the window", async () => {
+    const clock = createVirtualClock(0)
+    const seen: number[] = []
+    for (const t of [30, 10]) clock.at(t, () => void seen.push(clock.now()))
+    await clock.advance(100)
+    expect(seen).toEqual([10, 30])
+    expect(clock.now()).toBe(100)
+  })
+
+  it('runs ties in scheduling order', async () => {
+    const clock = createVirtualClock(0)
+    const order: string[] = []
+    for (const name of ['a', 'b', 'c']) clock.at(50, () => void order.push(name))
+    await clock.advance(50)
+    expect(order).toEqual(['a', 'b', 'c'])
+  })
+
+  it('runs jobs that jobs schedule inside the window, in time order; later ones wait', async () => {
+    const clock = createVirtualClock(0)
+    const order: string[] = []
+    clock.at(10, () => {
+      order.push('10')
+      clock.at(15, () => void order.push('15 (from 10)'))
+      clock.at(200, () => void order.push('200'))
+    })
+    clock.at(20, () => void order.push('20'))
+    await clock.advance(100)
+    expect(order).toEqual(['10', '15 (from 10)', '20'])
+    expect(clock.pending()).toBe(1)
+    await clock.advance(100)
+    expect(order.at(-1)).toBe('200')
+  })
+
+  it('awaits async jobs one after another', async () => {
+    const clock = createVirtualClock(0)
+    const log: string[] = []
+    clock.at(1, async () => {
+      log.push('first start')
+      await new Promise((r) => setTimeout(r, 10))
+      log.push('first end')
+    })
+    clock.at(2, () => void log.push('second'))
+    await clock.advance(5)
+    expect(log).toEqual(['first start', 'first end', 'second'])
+  })
+
+  it('runs a past job on the next advance(0) without moving time back', async () => {
+    const clock = createVirtualClock(1_000)
+    const seen: number[] = []
+    clock.at(500, () => void seen.push(clock.now()))
+    await clock.advance(0)
+    expect(seen).toEqual([1_000])
+  })
+
+  it('queues concurrent advances one after the other', async () => {
+    const clock = createVirtualClock(0)
+    const seen: number[] = []
+    clock.at(15, () => void seen.push(clock.now()))
+    await Promise.all([clock.advance(10), clock.advance(10)])
+    expect(clock.now()).toBe(20)
+    expect(seen).toEqual([15])
+  })
+
+  it('a failing job does not stop the others; advance() rejects with its error', async () => {
+    const clock = createVirtualClock(0)
+    let after = 0
+    clock.at(1, () => {
+      throw new Error('job broke')
+    })
+    clock.at(2, () => void after++)
+    await expect(clock.advance(10)).rejects.toThrow('job broke')
+    expect(after).toBe(1)
+    expect(clock.now()).toBe(10)
+    clock.at(11, () => Promise.reject(new Error('one')))
+    clock.at(12, () => Promise.reject(new Error('two')))
+    await expect(clock.advance(10)).rejects.toBeInstanceOf(AggregateError)
+    await clock.advance(1)
+  })
+
+  it('refuses a negative advance and a time that is not a number', async () => {
+    const clock = createVirtualClock(0)
+    await expect(clock.advance(-1)).rejects.toThrow(RangeError)
+    expect(() => clock.at(Number.NaN, () => {})).toThrow(RangeError)
+  })
+})
+
+describe('system clock', () => {
+  afterEach(() => {
+    // In this order: the spy wraps the fake setTimeout, so it goes before the real one returns.
+    vi.restoreAllMocks()
+    vi.useRealTimers()
+  })
+
+  it('refuses advance() and says what to use instead ("a system clock refuses")', async () => {
+    await expect(createSystemClock().advance(1)).rejects.toThrow(/cannot be advanced.*virtual clock/)
+  })
+
+  it('waits longer than setTimeout can (2^31-1 ms) by chaining timers', () => {
+    vi.useFakeTimers()
+    // Fake timers accept any delay; Node's real setTimeout would fire a longer one after 1 ms.
+    const setTimer = vi.spyOn(globalThis, 'setTimeout')
+    const clock = createSystemClock()
+    let ran = 0
+    clock.at(Date.now() + MAX_TIMER_MS * 2, () => void ran++)
+    vi.advanceTimersByTime(MAX_TIMER_MS)
+    expect(ran).toBe(0)
+    vi.advanceTimersByTime(MAX_TIMER_MS - 1)
+    expect(ran).toBe(0)
+    vi.advanceTimersByTime(1)
+    expect(Math.max(...setTimer.mock.calls.map((call) => Number(call[1])))).toBeLessThanOrEqual(MAX_TIMER_MS)
+    return vi.waitFor(() => expect(ran).toBe(1))
+  })
+
+  it("hands a job's error to onError instead of leaving it unhandled", async () => {
+    const errors: unknown[] = []
+    const clock = createSystemClock({ onError: (e) => errors.push(e) })
+    clock.at(clock.now(), () => Promise.reject(new Error('late')))
+    clock.at(clock.now(), () => {
+      throw new Error('sync')
+    })
+    await new Promise((r) => setTimeout(r, 20))
+    expect(errors.map((e) => (e as Error).message).sort()).toEqual(['late', 'sync'])
+  })
+})
