@@ -1,47 +1,30 @@
-import type { GatewayRequest, GatewayResponse } from './http.js'
-
 export type RouteParams = Record<string, string>
-export type Handler<Ctx> = (
-  request: GatewayRequest,
-  params: RouteParams,
-  ctx: Ctx,
-) => Promise<GatewayResponse>
 
-interface Route<Ctx> {
+interface Route<T> {
   method: string
-  pattern: string
   segments: string[]
-  handler: Handler<Ctx>
+  value: T
 }
 
 /** A small table router: `/auth/:token` style patterns, exact methods, no regular expressions from users. */
-export function createRouter<Ctx>() {
-  const routes: Route<Ctx>[] = []
+export function createRouter<T>() {
+  const routes: Route<T>[] = []
   return {
-    add(method: string, pattern: string, handler: Handler<Ctx>) {
-      routes.push({
-        method: method.toUpperCase(),
-        pattern,
-        segments: pattern.split('/').filter(Boolean),
-        handler,
-      })
+    add(method: string, pattern: string, value: T) {
+      routes.push({ method: method.toUpperCase(), segments: pattern.split('/').filter(Boolean), value })
     },
-    /** The matching route, `'method'` when the path exists for another method, or undefined. */
-    match(
-      method: string,
-      path: string,
-    ): { handler: Handler<Ctx>; params: RouteParams } | 'method' | undefined {
+    /** The matching route, `'method'` when the path exists for another method only, or undefined. */
+    match(method: string, path: string): { value: T; params: RouteParams } | 'method' | undefined {
       const parts = path.split('/').filter(Boolean)
       let pathExists = false
       for (const route of routes) {
         const params = matchSegments(route.segments, parts)
         if (!params) continue
-        if (route.method === method.toUpperCase()) return { handler: route.handler, params }
+        if (route.method === method.toUpperCase()) return { value: route.value, params }
         pathExists = true
       }
       return pathExists ? 'method' : undefined
     },
-    routes: () => routes.map((r) => `${r.method} ${r.pattern}`),
   }
 }
 

@@ -51,7 +51,11 @@ export const PAYLOAD_KINDS: PayloadKind[] = [
     'Hosted Payment Fields session-token request',
   ),
   fixed('session-update', 'checkout/session-update-request.schema.json', 'PUT /api/v1/session/update body'),
-  fixed('hpf-purchase', 'checkout/hpf-purchase-card-request.schema.json', 'Hosted Payment Fields purchase card body'),
+  fixed(
+    'hpf-purchase',
+    'checkout/hpf-purchase-card-request.schema.json',
+    'Hosted Payment Fields purchase card body',
+  ),
   fixed('hpf-debit', 'checkout/hpf-debit-card-request.schema.json', 'Hosted Payment Fields debit card body'),
   fixed('credit', 'checkout/credit-request.schema.json', 'Checkout credit (payout) with card_token'),
   fixed('capture', 'checkout/capture-request.schema.json', 'Checkout DMS capture'),
@@ -68,7 +72,11 @@ export const PAYLOAD_KINDS: PayloadKind[] = [
   fixed('redirect', 'callbacks/redirect-query.schema.json', 'Query parameters of a success/cancel redirect'),
   fixed('config', 'sandbox/config.schema.json', "The sandbox's configuration file"),
   fixed('scenario', 'sandbox/scenario.schema.json', 'A conformance scenario file'),
-  fixed('merchant-adapter', 'sandbox/merchant-adapter.schema.json', 'How the conformance runner drives a merchant'),
+  fixed(
+    'merchant-adapter',
+    'sandbox/merchant-adapter.schema.json',
+    'How the conformance runner drives a merchant',
+  ),
   fixed('protocol-mapping', 'sandbox/protocol-mapping.schema.json', "A merchant's Protocol Mapping block"),
   fixed('error-response', 'errors/error-response.schema.json', 'An error answer of the gateway'),
 ]

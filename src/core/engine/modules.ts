@@ -1,0 +1,26 @@
+import type { EngineContext } from './context.js'
+import type { GatewayRequest, GatewayResponse } from './http.js'
+import type { Api } from './model.js'
+import type { RouteParams } from './router.js'
+
+/** A handler receives the parsed body (JSON or form, bracket notation expanded). */
+export type OperationHandler = (input: {
+  request: GatewayRequest
+  params: RouteParams
+  body: Record<string, unknown>
+  ctx: EngineContext
+}) => Promise<GatewayResponse> | GatewayResponse
+
+export interface RouteDefinition {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  path: string
+  /** Which envelope its errors use. */
+  api: Api | 'sandbox' | 'page'
+  handler: OperationHandler
+}
+
+/** A feature (Checkout, S2S CARD, control API, ...) contributes routes and, optionally, payer operations. */
+export interface EngineModule {
+  name: string
+  routes(ctx: EngineContext): RouteDefinition[]
+}

@@ -1,0 +1,102 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createMemoryStore, createSeededIds, createVirtualClock } from '../../src/adapters/index.js'
+import type { SandboxConfig } from '../../src/core/engine/context.js'
+import { createGateway, type Gateway } from '../../src/core/engine/gateway.js'
+import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
+import type { EngineModule } from '../../src/core/engine/modules.js'
+import { silentLogger } from '../../src/core/ports/logger.js'
+import type { OutboundRequest, Transport } from '../../src/core/ports/transport.js'
+
+const root = join(import.meta.dirname, '..', '..')
+
+/** The demo configuration of fixtures/config/demo.json (key demo-merchant). */
+export function demoConfig(): SandboxConfig {
+  return JSON.parse(readFileSync(join(root, 'fixtures', 'config', 'demo.json'), 'utf8')) as SandboxConfig
+}
+
+/** Records every outbound callback; answers with `answer` (default 200 OK). */
+export function recordingTransport(
+  answer: (r: OutboundRequest) => { status: number; body: string } = () => ({ status: 200, body: 'OK' }),
+) {
+  const sent: OutboundRequest[] = []
+  const transport: Transport = {
+    async send(request) {
+      sent.push(request)
+      return answer(request)
+    },
+  }
+  return { transport, sent }
+}
+
+export interface TestGateway {
+  gateway: Gateway
+  clock: ReturnType<typeof createVirtualClock>
+  store: ReturnType<typeof createMemoryStore<Collections>>
+  sent: OutboundRequest[]
+  /** Sends a JSON (object body) or form (string body) request through gateway.handle. */
+  call(
+    method: string,
+    path: string,
+    body?: Record<string, unknown> | string,
+    headers?: Record<string, string>,
+  ): Promise<{
+    status: number
+    body: Record<string, unknown> & Record<string, unknown>[]
+    raw: string
+    headers: Record<string, string>
+  }>
+}
+
+/** A gateway on a memory store, a virtual clock and seeded ids: deterministic, no port. */
+export function createTestGateway(
+  modules: EngineModule[],
+  config: SandboxConfig = demoConfig(),
+): TestGateway {
+  const clock = createVirtualClock(Date.UTC(2026, 10, 2, 10, 0, 0))
+  const store = createMemoryStore<Collections>(STORE_INDEXES)
+  const { transport, sent } = recordingTransport()
+  const gateway = createGateway(
+    {
+      store,
+      clock,
+      ids: createSeededIds('test'),
+      transport,
+      logger: silentLogger,
+      config,
+      baseUrl: 'http://sandbox.test',
+    },
+    modules,
+  )
+  return {
+    gateway,
+    clock,
+    store,
+    sent,
+    async call(method, path, body, headers = {}) {
+      const [pathname, search = ''] = path.split('?') as [string, string?]
+      const isForm = typeof body === 'string'
+      const text = body === undefined ? '' : isForm ? body : JSON.stringify(body)
+      const response = await gateway.handle({
+        method,
+        path: pathname,
+        query: Object.fromEntries(new URLSearchParams(search)),
+        headers: {
+          ...(body === undefined
+            ? {}
+            : { 'content-type': isForm ? 'application/x-www-form-urlencoded' : 'application/json' }),
+          ...Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v])),
+        },
+        body: new TextEncoder().encode(text),
+        remoteAddress: '203.0.113.7',
+      })
+      let parsed: unknown = response.body
+      try {
+        parsed = JSON.parse(response.body)
+      } catch {
+        // HTML pages and empty redirects stay as text.
+      }
+      return { status: response.status, body: parsed as never, raw: response.body, headers: response.headers }
+    },
+  }
+}
