@@ -46,12 +46,16 @@ describe('generated OpenAPI document', () => {
     const titles = body.oneOf.map((s: { $ref: string }) => s.$ref.split('/').pop())
     expect(titles).toHaveLength(18)
     expect(doc.paths['/post'].post.requestBody.content['multipart/form-data']).toBeDefined()
-    expect(doc.paths['/post-va'].post.requestBody.content['application/x-www-form-urlencoded'].schema.oneOf).toHaveLength(7)
+    expect(
+      doc.paths['/post-va'].post.requestBody.content['application/x-www-form-urlencoded'].schema.oneOf,
+    ).toHaveLength(7)
   })
 
   it('declares the Token header where the interface requires it', () => {
     const update = doc.paths['/api/v1/session/update'].put
-    expect(update.parameters).toContainEqual(expect.objectContaining({ name: 'Token', in: 'header', required: true }))
+    expect(update.parameters).toContainEqual(
+      expect.objectContaining({ name: 'Token', in: 'header', required: true }),
+    )
   })
 
   it('resolves every $ref inside the document', () => {
@@ -61,7 +65,8 @@ describe('generated OpenAPI document', () => {
       const pointer = raw.slice(8, -1)
       expect(pointer.startsWith('#/'), pointer).toBe(true)
       let node: unknown = doc
-      for (const part of pointer.slice(2).split('/')) node = (node as Record<string, unknown> | undefined)?.[part]
+      for (const part of pointer.slice(2).split('/'))
+        node = (node as Record<string, unknown> | undefined)?.[part]
       expect(node, pointer).toBeDefined()
     }
   })
