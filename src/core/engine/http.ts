@@ -17,6 +17,11 @@ export interface GatewayResponse {
   status: number
   headers: Record<string, string>
   body: string
+  /**
+   * A long-lived answer (server-sent events): after writing `body`, the adapter subscribes and
+   * writes each chunk as it comes, until the client goes away (then it calls the unsubscribe).
+   */
+  stream?: { subscribe(write: (chunk: string) => void): () => void }
 }
 
 export const jsonResponse = (

@@ -152,6 +152,38 @@ export interface Schedule {
   created_at: number
 }
 
+/** One callback to deliver, with every attempt (decisions.md §3: every attempt is logged and can be replayed). */
+export interface Delivery {
+  id: string
+  merchant_key: string
+  payment_id: string
+  order_id: string
+  api: Api
+  /** What the callback reports, e.g. `sale`, `3ds`, `refund` (Checkout `type`) or the S2S action. */
+  kind: string
+  url: string
+  /** The form fields as sent (flat keys, bracket notation for nested values). */
+  fields: Record<string, string>
+  /** Position among this payment's callbacks: delivered strictly in this order. */
+  seq: number
+  state: 'queued' | 'delivering' | 'retrying' | 'acknowledged' | 'failed'
+  attempts: DeliveryAttempt[]
+  next_attempt_at?: number
+  /** Set on a replay: the delivery it repeats. */
+  replay_of?: string
+  created_at: number
+}
+
+export interface DeliveryAttempt {
+  at: number
+  status?: number
+  /** First 500 characters of the answer. */
+  body_excerpt?: string
+  error?: string
+  latency_ms: number
+  acknowledged: boolean
+}
+
 export interface EngineMeta {
   id: 'meta'
   clock_ms: number
@@ -164,6 +196,7 @@ export interface Collections {
   transactions: Transaction
   cards: SavedCard
   schedules: Schedule
+  deliveries: Delivery
   meta: EngineMeta
 }
 
@@ -173,4 +206,5 @@ export const STORE_INDEXES: StoreIndexes<Collections> = {
   transactions: ['payment_id'],
   cards: ['merchant_key'],
   schedules: ['merchant_key'],
+  deliveries: ['merchant_key', 'payment_id', 'order_id'],
 }
