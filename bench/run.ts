@@ -1,4 +1,5 @@
 /** `npm run bench`: every performance target of the project, each against a baseline measured in the same run. */
+import { benchHttp } from './http.js'
 import { fmt } from './lib.js'
 import { benchStore } from './store.js'
 import { benchValidateStartup } from './validate-startup.js'
@@ -10,6 +11,7 @@ const suites: [
 ][] = [
   ['validate-startup', () => benchValidateStartup()],
   ['store', () => benchStore()],
+  ['http', () => benchHttp()],
 ]
 
 for (const [name, run] of suites) {

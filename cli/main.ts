@@ -1,5 +1,6 @@
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
+import { serveCommand } from './commands/serve.js'
 import { validateCommand } from './commands/validate.js'
 import { EXIT, UsageError } from './exit-codes.js'
 
@@ -7,6 +8,7 @@ await yargs(hideBin(process.argv))
   .scriptName('paysandbox')
   .usage('$0 <command> [options]\n\nLocal sandbox and conformance kit for the payment gateway interface.')
   .command(validateCommand)
+  .command(serveCommand)
   .demandCommand(1, 'Name a command: see the list above.')
   .recommendCommands()
   .strict()

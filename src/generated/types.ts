@@ -1823,9 +1823,13 @@ export interface PaySandboxSchemas {
   S2sCardUpdateScheduleResponse?: S2SCardUpdateScheduleResponse
   S2sCardVoidRequest?: S2SCardVoidRequest
   S2sCardVoidResponse?: S2SCardVoidResponse
+  SandboxCallbacksQuery?: SandboxCallbacksQuery
+  SandboxClockAdvanceRequest?: SandboxClockAdvanceRequest
   SandboxConfig?: SandboxConfig
   SandboxMerchantAdapter?: SandboxMerchantAdapter
+  SandboxPaymentsQuery?: SandboxPaymentsQuery
   SandboxProtocolMapping?: SandboxProtocolMapping
+  SandboxResetRequest?: SandboxResetRequest
   Scenario?: Scenario
 }
 /**
@@ -5060,6 +5064,44 @@ export interface S2SCardVoidResponse1 {
   [k: string]: unknown | undefined
 }
 /**
+ * (sandbox) Query parameters of GET /sandbox/callbacks, the callback delivery log (decisions.md 6: "every delivery and its attempts"). Every parameter is optional and they combine; the answer lists the newest deliveries first.
+ */
+export interface SandboxCallbacksQuery {
+  /**
+   * Only this merchant's deliveries (its key).
+   */
+  merchant?: string
+  /**
+   * Only the callbacks of this payment.
+   */
+  payment_id?: string
+  /**
+   * Only the callbacks of this order (`order.number`).
+   */
+  order_id?: string
+  /**
+   * Only deliveries in this state.
+   */
+  state?: 'queued' | 'delivering' | 'retrying' | 'acknowledged' | 'failed'
+  /**
+   * Page number, from 1.
+   */
+  page?: string
+  /**
+   * Deliveries per page, 1 to 1000.
+   */
+  per_page?: string
+}
+/**
+ * (sandbox) Body of POST /sandbox/clock/advance (decisions.md 6). Moves the sandbox clock forward: a virtual clock by that much, a system clock by adding an offset. Session expiry, callback retries and schedules that fall due in the skipped time run, in time order, before the answer.
+ */
+export interface SandboxClockAdvanceRequest {
+  /**
+   * How far to move the clock, in seconds (fractions allowed); more than 0 and at most 10 years (315,576,000 s). Time never goes back.
+   */
+  seconds: number
+}
+/**
  * The sandbox's configuration file (decisions.md 6): the merchants, their MIDs and Protocol Mapping (the admin panel's role), plus sandbox options. Every option has a default, so `{"merchants": [...]}` is a complete file. Without a file the built-in demo merchant is used (fixtures/config/demo.json). Merchant keys and MID ids must be unique; the loader checks that (JSON Schema cannot).
  */
 export interface SandboxConfig {
@@ -5579,6 +5621,45 @@ export interface SandboxMerchantAdapterTimeouts {
   hook_seconds?: number
   step_seconds?: number
 }
+/**
+ * (sandbox) Query parameters of GET /sandbox/payments, the payment list of the CLI and the terminal UI (decisions.md 6). Every parameter is optional; the answer lists the newest payments first.
+ */
+export interface SandboxPaymentsQuery {
+  /**
+   * Only this merchant's payments (its key).
+   */
+  merchant?: string
+  /**
+   * Only the payments of this order (`order.number`).
+   */
+  order_id?: string
+  /**
+   * Only payments in this Checkout status (decisions.md 2: lowercase).
+   */
+  status?:
+    | 'prepare'
+    | '3ds'
+    | 'redirect'
+    | 'pending'
+    | 'settled'
+    | 'decline'
+    | 'refund'
+    | 'reversal'
+    | 'void'
+    | 'chargeback'
+  /**
+   * Page number, from 1.
+   */
+  page?: string
+  /**
+   * Payments per page, 1 to 100.
+   */
+  per_page?: string
+}
+/**
+ * (sandbox) Body of POST /sandbox/reset (decisions.md 6): empty, or an empty JSON object. The reset forgets every session, payment, transaction, saved card, schedule and callback; the configured merchants and the clock stay.
+ */
+export interface SandboxResetRequest {}
 export interface Scenario1 {
   $schema?: string
   title: string

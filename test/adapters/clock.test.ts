@@ -20,6 +20,12 @@ describeClockContract('system', () => ({
   pass: (ms) => new Promise((resolve) => setTimeout(resolve, ms + 15)),
 }))
 
+// Config schema: "`system`: time runs with the computer's clock, and `POST /sandbox/clock/advance` adds an offset."
+describeClockContract('system, moved by advance()', () => {
+  const clock = createSystemClock()
+  return { clock, pass: (ms) => clock.advance(ms) }
+})
+
 describe('virtual clock', () => {
   it('stands still until advanced, then moves by exactly the amount', async () => {
     const clock = createVirtualClock(1_000)
@@ -123,8 +129,64 @@ describe('system clock', () => {
     vi.useRealTimers()
   })
 
-  it('refuses advance() and says what to use instead ("a system clock refuses")', async () => {
-    await expect(createSystemClock().advance(1)).rejects.toThrow(/cannot be advanced.*virtual clock/)
+  // Config schema: "`system`: time runs with the computer's clock, and `POST /sandbox/clock/advance` adds an offset."
+  it('advance() adds an offset to real time', async () => {
+    const clock = createSystemClock()
+    const before = Date.now()
+    await clock.advance(3_600_000)
+    const ahead = clock.now() - Date.now()
+    expect(ahead).toBeGreaterThanOrEqual(3_600_000 - 5)
+    expect(ahead).toBeLessThanOrEqual(3_600_000)
+    expect(clock.now()).toBeGreaterThanOrEqual(before + 3_600_000)
+    const resumed = createSystemClock({ offsetMs: 86_400_000 })
+    expect(resumed.now() - Date.now()).toBeGreaterThanOrEqual(86_400_000 - 5)
+    expect(() => createSystemClock({ offsetMs: -1 })).toThrow(RangeError)
+  })
+
+  it('runs the jobs due within the advanced window, in order, before advance() resolves', async () => {
+    const clock = createSystemClock()
+    const t = clock.now()
+    const order: string[] = []
+    clock.at(t + 3 * 3_600_000, () => void order.push('3h'))
+    clock.at(t + 60_000, async () => {
+      await new Promise((r) => setTimeout(r, 5))
+      order.push('1m')
+      // scheduled by a job, still inside the window: runs in the same advance
+      clock.at(t + 120_000, () => void order.push('2m (from 1m)'))
+    })
+    clock.at(t + 3_600_000, () => void order.push('1h'))
+    clock.at(t + 3_600_000, () => void order.push('1h, second'))
+    clock.at(t + 86_400_000, () => void order.push('1d'))
+    await clock.advance(3 * 3_600_000 + 1_000)
+    expect(order).toEqual(['1m', '2m (from 1m)', '1h', '1h, second', '3h'])
+  })
+
+  it('re-arms later jobs for the new time, so they fire that much sooner', async () => {
+    const clock = createSystemClock()
+    let ran = 0
+    clock.at(clock.now() + 3_600_000, () => void ran++)
+    await clock.advance(3_600_000 - 30)
+    expect(ran).toBe(0)
+    await vi.waitFor(() => expect(ran).toBe(1), { timeout: 1_000, interval: 10 })
+  })
+
+  it('hands a failing job to onError during advance() and runs the others', async () => {
+    const errors: unknown[] = []
+    const clock = createSystemClock({ onError: (e) => errors.push(e) })
+    let after = 0
+    clock.at(clock.now() + 1_000, () => {
+      throw new Error('job broke')
+    })
+    clock.at(clock.now() + 2_000, () => void after++)
+    await clock.advance(5_000)
+    expect(after).toBe(1)
+    expect(errors.map((e) => (e as Error).message)).toEqual(['job broke'])
+  })
+
+  it('refuses a negative or non-finite advance', async () => {
+    const clock = createSystemClock()
+    await expect(clock.advance(-1)).rejects.toThrow(RangeError)
+    await expect(clock.advance(Number.POSITIVE_INFINITY)).rejects.toThrow(RangeError)
   })
 
   it('waits longer than setTimeout can (2^31-1 ms) by chaining timers', () => {

@@ -91,3 +91,14 @@ describe('gateway.handle', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined()
   })
 })
+
+describe('body parsing robustness', () => {
+  it('accepts bracketed JSON keys and values holding lone surrogates without failing', async () => {
+    const t = createTestGateway([echo])
+    const r = await t.call('POST', '/api/v1/echo', '{"a[\\ud800]":"\\udc00","b[c]":"ok"}', {
+      'content-type': 'application/json',
+    })
+    expect(r.status).toBe(200)
+    expect(r.body).toMatchObject({ b: { c: 'ok' } })
+  })
+})

@@ -15,6 +15,8 @@ export interface Gateway {
   readonly ctx: EngineContext
   /** `METHOD /path` of every route, for banners and docs. */
   routes(): string[]
+  /** Stops the modules' background work (callback delivery); in-flight answers are then ignored. */
+  stop(): void
 }
 
 /**
@@ -32,10 +34,15 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     }
   }
   const bodyLimit = deps.config.limits?.body_bytes ?? DEFAULT_BODY_LIMIT
+  // Started once every route exists, so background work may serve requests as soon as it runs.
+  const stops = modules.flatMap((module) => (module.start ? [module.start(ctx)] : []))
 
   return {
     ctx,
     routes: () => [...names],
+    stop: () => {
+      for (const stop of stops.splice(0)) stop()
+    },
     async handle(request) {
       const found = router.match(request.method, request.path)
       // A path served for another method only answers as unknown too: the gateway has no other notion of it.

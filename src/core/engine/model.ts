@@ -105,6 +105,8 @@ export interface Payment {
   financial_day?: string
   card?: StoredCard
   card_token?: string
+  /** The session asked to save the card (2.1 req_token): a card_token is issued once the payment is approved. */
+  req_token?: boolean
   recurring?: { init: boolean; token?: string; init_trans_id?: string; parent_payment_id?: string }
   schedule_id?: string
   custom_data?: Record<string, unknown>
@@ -116,6 +118,23 @@ export interface Payment {
   decline_reason?: string
   /** Test-card behaviour to apply on later steps (e.g. expiry month 03: capture declined). */
   scenario?: string
+  /** S2S: the action that created the payment (SALE, AUTH, DEBIT, ...) and the request's `callback_url`. */
+  action?: string
+  callback_url?: string
+  descriptor?: string
+  extended_data?: Record<string, unknown>
+  /** Acquirer references: ARN is sent empty when missing, RRN beside it (Events). */
+  arn?: string
+  rrn?: string
+  /** Card-on-file attributes (2.6), enabled per Protocol Mapping. */
+  initiator?: string
+  source?: string
+  sequence?: string
+  schedule_start_date?: string
+  payment_schedule_amount?: string
+  first_recurring_date?: string
+  /** Paid with a saved card (`card_token` in the request), as opposed to a token the payment created. */
+  token_used?: boolean
   created_at: number
   updated_at: number
 }
@@ -171,6 +190,9 @@ export interface Delivery {
   next_attempt_at?: number
   /** Set on a replay: the delivery it repeats. */
   replay_of?: string
+  /** The transaction it reports, so one transaction never gives two callbacks. */
+  transaction_id?: string
+  transaction_status?: string
   created_at: number
 }
 

@@ -23,4 +23,6 @@ export interface RouteDefinition {
 export interface EngineModule {
   name: string
   routes(ctx: EngineContext): RouteDefinition[]
+  /** Background work (the callback queue listening to events); returns its stop function. */
+  start?(ctx: EngineContext): () => void
 }

@@ -63,13 +63,14 @@ function expandBrackets(value: Record<string, unknown>): Record<string, unknown>
   const bracketed = Object.keys(value).filter((k) => k.includes('['))
   if (!bracketed.length) return value
   const rest: Record<string, unknown> = {}
-  const pairs: string[] = []
+  // URLSearchParams, unlike encodeURIComponent, never throws (a lone surrogate becomes U+FFFD).
+  const pairs = new URLSearchParams()
   for (const [k, v] of Object.entries(value)) {
     if (k.includes('[') && (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean')) {
-      pairs.push(`${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
+      pairs.append(k, String(v))
     } else rest[k] = v
   }
-  const expanded = qs.parse(pairs.join('&'), QS_OPTIONS) as Record<string, unknown>
+  const expanded = qs.parse(pairs.toString(), QS_OPTIONS) as Record<string, unknown>
   return mergeDeep(rest, expanded)
 }
 

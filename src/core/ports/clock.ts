@@ -6,7 +6,10 @@ export interface Clock {
   now(): number
   /** Runs `fn` once the clock reaches `at`; returns a cancel function. */
   at(at: number, fn: () => void | Promise<void>): () => void
-  /** Virtual clocks move only when told; a system clock refuses. Resolves once every due job has run. */
+  /**
+   * Moves time ahead: a virtual clock moves only when told; a system clock adds the offset to real
+   * time. Resolves once every job due in the window has run, in time order.
+   */
   advance(ms: number): Promise<void>
   readonly kind: 'virtual' | 'system'
 }

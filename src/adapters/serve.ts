@@ -1,0 +1,153 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { SandboxConfig } from '../core/engine/context.js'
+import { createGateway, type Gateway } from '../core/engine/gateway.js'
+import { type Collections, STORE_INDEXES } from '../core/engine/model.js'
+import type { EngineModule } from '../core/engine/modules.js'
+import { DEFAULT_MODULES } from '../core/modules.js'
+import type { Clock } from '../core/ports/clock.js'
+import type { Logger } from '../core/ports/logger.js'
+import type { Store } from '../core/ports/store.js'
+import { createSystemClock } from './clock/system-clock.js'
+import { createVirtualClock } from './clock/virtual-clock.js'
+import { createExpressApp } from './express/app.js'
+import { createRandomIds } from './ids/random-ids.js'
+import { type LoadedConfig, loadConfig } from './serve/config-file.js'
+import { createConsoleLogger } from './serve/console-logger.js'
+import { createLowdbStore } from './store/lowdb-store.js'
+import { createMemoryStore } from './store/memory-store.js'
+import { createFetchTransport } from './transport/fetch-transport.js'
+
+export { ConfigError, type LoadedConfig, loadConfig } from './serve/config-file.js'
+
+export const DEFAULT_PORT = 8080
+/** Loopback only unless asked: a sandbox is for the developer's own machine (`--host 0.0.0.0` in a container). */
+export const DEFAULT_HOST = '127.0.0.1'
+/** Connections still busy this long after a stop signal are cut. */
+const DRAIN_MS = 3_000
+
+export interface ServeOptions {
+  port?: number
+  host?: string
+  /** Configuration file; without one the built-in demo merchant serves. */
+  configFile?: string
+  /** lowdb data file: the store survives restarts. Without one everything stays in memory. */
+  dataFile?: string
+  logger?: Logger
+  /** Default: DEFAULT_MODULES. */
+  modules?: EngineModule[]
+}
+
+export interface RunningSandbox {
+  baseUrl: string
+  port: number
+  host: string
+  gateway: Gateway
+  loaded: LoadedConfig
+  dataFile?: string
+  server: Server
+  /** Stops accepting, lets requests finish (cut after 3 s), stops background work, closes the store. */
+  close(): Promise<void>
+}
+
+/** Something outside the sandbox stands in the way of starting it (port taken, no permission). */
+export class ServeError extends Error {
+  override name = 'ServeError'
+}
+
+/** `paysandbox serve` and `npm start`: the engine, its real adapters, and an HTTP server. */
+export async function serve(options: ServeOptions = {}): Promise<RunningSandbox> {
+  const logger = options.logger ?? createConsoleLogger()
+  const loaded = loadConfig(options.configFile)
+  const host = options.host ?? DEFAULT_HOST
+  const store: Store<Collections> = options.dataFile
+    ? await createLowdbStore<Collections>({ file: options.dataFile, indexes: STORE_INDEXES })
+    : createMemoryStore<Collections>(STORE_INDEXES)
+  let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
+  const server = createServer((req, res) => {
+    if (app) return app(req, res)
+    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' }).end('{}')
+  })
+  try {
+    await listen(server, options.port ?? DEFAULT_PORT, host)
+  } catch (error) {
+    await store.close()
+    throw error
+  }
+  const port = (server.address() as AddressInfo).port
+  const baseUrl = loaded.baseUrlGiven
+    ? (loaded.config.base_url as string).replace(/\/+$/, '')
+    : `http://${displayHost(host)}:${port}`
+  const gateway = createGateway(
+    {
+      store,
+      clock: createClock(loaded.config, store, logger),
+      ids: createRandomIds(),
+      transport: createFetchTransport(),
+      logger,
+      config: loaded.config,
+      baseUrl,
+    },
+    options.modules ?? DEFAULT_MODULES,
+  )
+  app = createExpressApp(gateway)
+
+  let closing: Promise<void> | undefined
+  const close = () => {
+    closing ??= (async () => {
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeIdleConnections()
+      const cut = setTimeout(() => server.closeAllConnections(), DRAIN_MS)
+      await stopped
+      clearTimeout(cut)
+      // Background work (callback delivery) stops before the store it writes to closes.
+      gateway.stop()
+      await store.close()
+    })()
+    return closing
+  }
+  return { baseUrl, port, host, gateway, loaded, dataFile: options.dataFile, server, close }
+}
+
+/**
+ * The config's clock. With a data file the sandbox resumes from the time it last recorded
+ * (control API: advance and reset record it), so time never goes back across a restart.
+ */
+function createClock(config: SandboxConfig, store: Store<Collections>, logger: Logger): Clock {
+  const recorded = store.get('meta', 'meta')?.clock_ms ?? 0
+  const onError = (error: unknown) =>
+    logger.error('a scheduled job failed', { error: String((error as Error)?.stack ?? error) })
+  if (config.clock?.mode === 'virtual') {
+    const start = config.clock.start ? Date.parse(config.clock.start) : Date.now()
+    return createVirtualClock(Math.max(start, recorded))
+  }
+  return createSystemClock({ onError, offsetMs: Math.max(0, recorded - Date.now()) })
+}
+
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const failed = (error: NodeJS.ErrnoException) => {
+      const where = `${host}:${port}`
+      if (error.code === 'EADDRINUSE')
+        reject(
+          new ServeError(`port ${port} is already in use (${where}); choose another with --port N or PORT=N`),
+        )
+      else if (error.code === 'EACCES')
+        reject(new ServeError(`no permission to listen on ${where}; use a port above 1023`))
+      else if (error.code === 'EADDRNOTAVAIL' || error.code === 'ENOTFOUND')
+        reject(new ServeError(`cannot listen on host ${host}: no such address on this machine`))
+      else reject(error)
+    }
+    server.once('error', failed)
+    server.listen(port, host, () => {
+      server.off('error', failed)
+      resolve()
+    })
+  })
+}
+
+/** Callers reach a sandbox bound to every interface or to loopback at `localhost`. */
+function displayHost(host: string): string {
+  if (['0.0.0.0', '::', '127.0.0.1', '::1', 'localhost'].includes(host)) return 'localhost'
+  return host.includes(':') ? `[${host}]` : host
+}

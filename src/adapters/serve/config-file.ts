@@ -1,0 +1,120 @@
+import { readFileSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { Ajv2020 } from 'ajv/dist/2020.js'
+import ajvFormats from 'ajv-formats'
+import type { SandboxConfig } from '../../core/engine/context.js'
+import {
+  formatFieldError,
+  listSchemaFiles,
+  resolveSchemaId,
+  SCHEMAS_DIR,
+  validate,
+} from '../../core/validation/index.js'
+import { SCHEMA_VOCABULARY } from '../../core/validation/schema-registry.js'
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
+/** decisions.md §6: "Without a file, a documented demo merchant is built in." */
+export const DEMO_CONFIG_FILE = join(ROOT, 'fixtures', 'config', 'demo.json')
+const CONFIG_SCHEMA = 'sandbox/config.schema.json'
+
+export interface LoadedConfig {
+  /** Every `default` of the schema filled in. */
+  config: SandboxConfig
+  /** `demo`: no --config was given, the built-in demo merchant serves. */
+  source: 'demo' | 'file'
+  file: string
+  /** Whether the file sets `base_url` itself (otherwise the address the sandbox listens on is used). */
+  baseUrlGiven: boolean
+}
+
+/** A configuration file the sandbox cannot start with: each problem names the file and the field. */
+export class ConfigError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problems: string[],
+  ) {
+    super(`config file ${file}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`)
+    this.name = 'ConfigError'
+  }
+}
+
+/** Reads, validates (schemas/sandbox/config.schema.json plus what a schema cannot say) and completes a config. */
+export function loadConfig(file?: string): LoadedConfig {
+  const path = resolve(file ?? DEMO_CONFIG_FILE)
+  let text: string
+  try {
+    text = readFileSync(path, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    throw new ConfigError(path, [
+      code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? (error as Error).message})`,
+    ])
+  }
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    throw new ConfigError(path, [`not valid JSON: ${(error as Error).message}`])
+  }
+  const result = validate<SandboxConfig>(CONFIG_SCHEMA, data)
+  if (!result.valid)
+    throw new ConfigError(
+      path,
+      result.errors.map((e) => formatFieldError({ ...e, path: e.path || '(the file)' })),
+    )
+  const problems = crossChecks(result.data)
+  if (problems.length) throw new ConfigError(path, problems)
+  return {
+    config: withDefaults(result.data),
+    source: file === undefined ? 'demo' : 'file',
+    file: path,
+    baseUrlGiven: result.data.base_url !== undefined,
+  }
+}
+
+/** The schema's description: "Merchant keys and MID ids must be unique; the loader checks that"; MID methods exist. */
+function crossChecks(config: SandboxConfig): string[] {
+  const problems: string[] = []
+  const keys = new Map<string, number>()
+  const mids = new Map<string, string>()
+  const known = methodIds()
+  config.merchants.forEach((merchant, m) => {
+    const first = keys.get(merchant.key)
+    if (first !== undefined)
+      problems.push(`merchants[${m}].key: "${merchant.key}" is already the key of merchants[${first}].`)
+    else keys.set(merchant.key, m)
+    merchant.mids.forEach((mid, i) => {
+      const where = `merchants[${m}].mids[${i}]`
+      const taken = mids.get(mid.id)
+      if (taken) problems.push(`${where}.id: "${mid.id}" is already the id of ${taken}.`)
+      else mids.set(mid.id, where)
+      mid.methods?.forEach((method, j) => {
+        if (!known.has(method))
+          problems.push(
+            `${where}.methods[${j}]: "${method}" is not a method identifier of the interface (schemas/catalogue/methods.json).`,
+          )
+      })
+    })
+  })
+  return problems
+}
+
+function methodIds(): Set<string> {
+  const catalogue = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'catalogue', 'methods.json'), 'utf8')) as {
+    methods: { id: string }[]
+  }
+  return new Set(catalogue.methods.map((m) => m.id))
+}
+
+/** A copy with every `default` of the schema filled in, as the engine expects its config. */
+function withDefaults(config: SandboxConfig): SandboxConfig {
+  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, useDefaults: true })
+  ajvFormats.default(ajv)
+  ajv.addVocabulary([...SCHEMA_VOCABULARY])
+  for (const file of listSchemaFiles()) ajv.addSchema(JSON.parse(readFileSync(file, 'utf8')))
+  const fill = ajv.getSchema(resolveSchemaId(CONFIG_SCHEMA))
+  const copy = structuredClone(config)
+  if (!fill?.(copy)) throw new Error('config: filling defaults failed on a config that validated')
+  return copy
+}

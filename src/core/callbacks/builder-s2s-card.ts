@@ -1,0 +1,77 @@
+import { formatDateTime, s2sStatus } from '../engine/format.js'
+import type { Payment } from '../engine/model.js'
+import { type CardRef, s2sCardSignatures } from '../signatures/index.js'
+import type { BuiltCallback, CallbackInput } from './callback.js'
+import { type PaymentFacts, str } from './facts.js'
+import { compact, flattenForm } from './form.js'
+import { s2sAction, s2sResult } from './kinds.js'
+import { alwaysFields, mappedCardFields, mappedFields } from './mapping.js'
+
+const KEEP_EMPTY = new Set(['ARN', 'RRN'])
+
+/** (sandbox) A decline always says why (schema: decline_reason is required when result is DECLINED). */
+export const DEFAULT_DECLINE_REASON = 'Declined by issuer'
+
+/**
+ * The S2S fields every action reports. `trans_id` is the payment id, also on CREDITVOID, which
+ * adds `creditvoid_id` (the refund or reversal transaction); `status` is the payment's status
+ * after the transaction (Events).
+ */
+export function s2sBase({ facts, transaction: tx }: CallbackInput, action: string) {
+  const { payment, extras } = facts
+  return {
+    action,
+    result: s2sResult(tx.status),
+    status: s2sStatus(payment.status),
+    order_id: payment.order_id,
+    trans_id: payment.id,
+    ...(action === 'CREDITVOID' ? { creditvoid_id: tx.id } : {}),
+    trans_date: formatDateTime(tx.created_at),
+    descriptor: str(extras.descriptor),
+    amount: tx.amount,
+    currency: payment.order.currency,
+    decline_reason:
+      tx.status === 'fail'
+        ? (tx.decline_reason ?? payment.decline_reason ?? DEFAULT_DECLINE_REASON)
+        : undefined,
+  }
+}
+
+/** The original payment's card in the signature: first 6 and last 4 digits, else its token. */
+function cardRef(payment: Payment): CardRef {
+  if (payment.card) return { cardNumber: payment.card.bin + payment.card.last4 }
+  return { cardToken: payment.card_token ?? '' }
+}
+
+export function payerEmail(facts: PaymentFacts): string {
+  const payer = facts.payment.payer ?? {}
+  return str(payer.payer_email) ?? str(payer.email) ?? ''
+}
+
+/**
+ * S2S CARD callback (schemas/callbacks/s2s-card-callback.schema.json), signed as decisions.md §1
+ * says: md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4))) of the original
+ * payment, "unchanged" by `creditvoid_id` (Authentication 6).
+ */
+export function buildS2sCardCallback(input: CallbackInput): BuiltCallback | undefined {
+  const { facts, transaction: tx } = input
+  const action = s2sAction(facts.payment, input.kind)
+  if (!action) return undefined
+  const body = compact(
+    {
+      ...s2sBase(input, action),
+      ...mappedFields(facts, tx, 's2s-card'),
+      ...mappedCardFields(facts),
+      ...alwaysFields(facts, tx, 's2s-card'),
+    },
+    KEEP_EMPTY,
+  )
+  const { payment, merchant } = facts
+  body.hash = s2sCardSignatures.transaction(
+    payerEmail(facts),
+    merchant.password,
+    payment.id,
+    cardRef(payment),
+  )
+  return { kind: action, body, fields: flattenForm(body) }
+}

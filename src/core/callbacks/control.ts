@@ -1,0 +1,111 @@
+import type { SandboxCallbacksQuery } from '../../generated/types.js'
+import type { EngineContext } from '../engine/context.js'
+import { fail } from '../engine/errors.js'
+import type { EngineEvent } from '../engine/events.js'
+import { type GatewayResponse, jsonResponse } from '../engine/http.js'
+import type { EngineModule, RouteDefinition } from '../engine/modules.js'
+import { validated } from '../engine/request-validation.js'
+import type { CallbackDelivery } from './delivery.js'
+import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
+import { callbacksOf, startCallbacks } from './runtime.js'
+
+/**
+ * The callback log and its controls (decisions.md §3: "Every attempt is logged and can be
+ * replayed"; §6: `GET /sandbox/callbacks`), and the live event stream the CLI and the terminal UI
+ * follow. The control API is the sandbox operator's view: every merchant's records are visible.
+ */
+export const callbacksModule: EngineModule = {
+  name: 'callbacks',
+  routes: (ctx) => callbackRoutes(ctx),
+  start: (ctx) => startCallbacks(ctx),
+}
+
+export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
+  return [
+    {
+      method: 'GET',
+      path: '/sandbox/callbacks',
+      api: 'sandbox',
+      handler: ({ request }) => {
+        const query = validated<SandboxCallbacksQuery>('sandbox/callbacks-query', { ...request.query })
+        const page = Number(query.page ?? 1)
+        const perPage = Number(query.per_page ?? 100)
+        const found = select(ctx, query).reverse()
+        return jsonResponse(200, {
+          deliveries: found.slice((page - 1) * perPage, page * perPage),
+          page,
+          per_page: perPage,
+          total: found.length,
+        })
+      },
+    },
+    {
+      method: 'GET',
+      path: '/sandbox/callbacks/:id',
+      api: 'sandbox',
+      handler: ({ params }) => jsonResponse(200, withRequest(find(ctx, params.id))),
+    },
+    {
+      method: 'POST',
+      path: '/sandbox/callbacks/:id/replay',
+      api: 'sandbox',
+      handler: ({ params }) => {
+        const original = find(ctx, params.id)
+        const replay = callbacksOf(ctx).replay(original.id)
+        if (!replay) throw fail('SANDBOX_DELIVERY_NOT_FOUND')
+        return jsonResponse(202, { id: replay.id, replay_of: original.id, state: replay.state })
+      },
+    },
+    { method: 'GET', path: '/sandbox/events', api: 'sandbox', handler: () => eventStream(ctx) },
+  ]
+}
+
+function find(ctx: EngineContext, id: string | undefined): CallbackDelivery {
+  const delivery = id ? (ctx.store.get('deliveries', id) as CallbackDelivery | undefined) : undefined
+  if (!delivery) throw fail('SANDBOX_DELIVERY_NOT_FOUND')
+  return delivery
+}
+
+/** The delivery with the exact request it is POSTed as. */
+const withRequest = (d: CallbackDelivery) => ({
+  ...d,
+  request: { method: 'POST', url: d.url, content_type: FORM_CONTENT_TYPE, body: encodeForm(d.fields) },
+})
+
+function select(ctx: EngineContext, query: SandboxCallbacksQuery): CallbackDelivery[] {
+  // Start from the narrowest index, so a large log is not scanned for one payment.
+  let found = (
+    query.payment_id
+      ? ctx.store.findBy('deliveries', 'payment_id', query.payment_id)
+      : query.order_id
+        ? ctx.store.findBy('deliveries', 'order_id', query.order_id)
+        : query.merchant
+          ? ctx.store.findBy('deliveries', 'merchant_key', query.merchant)
+          : ctx.store.list('deliveries')
+  ) as CallbackDelivery[]
+  if (query.merchant) found = found.filter((d) => d.merchant_key === query.merchant)
+  if (query.order_id) found = found.filter((d) => d.order_id === query.order_id)
+  if (query.state) found = found.filter((d) => d.state === query.state)
+  return found
+}
+
+/** One server-sent event per engine event: payments, transactions, deliveries, clock moves, resets. */
+export const formatEvent = (event: EngineEvent): string =>
+  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`
+
+/**
+ * `GET /sandbox/events`: a long-lived answer the adapter keeps open, writing each event as it
+ * happens. Keep-alive comments in real time are the adapter's concern, not the engine's.
+ */
+function eventStream(ctx: EngineContext): GatewayResponse {
+  return {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    },
+    body: ': paysandbox events\n\n',
+    stream: { subscribe: (write) => ctx.events.subscribe((event) => write(formatEvent(event))) },
+  }
+}

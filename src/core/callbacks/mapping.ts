@@ -1,0 +1,98 @@
+import type { SandboxProtocolMapping } from '../../generated/types.js'
+import type { Api, Transaction } from '../engine/model.js'
+import type { FormValue } from '../signatures/index.js'
+import {
+  brandOf,
+  browserAttributes,
+  cardExpiration,
+  cardOnFile,
+  checkoutPaymentMethod,
+  extendedData,
+  payerAttributes,
+  referenceNumbers,
+  threeDsAttributes,
+} from './attributes.js'
+import { customerIp, isDebit, type PaymentFacts, paidWithToken, str } from './facts.js'
+import { toFormValue } from './form.js'
+
+type Fields = Record<string, FormValue | undefined>
+
+/**
+ * Protocol Mapping (schemas/sandbox/protocol-mapping.schema.json) turned into callback fields.
+ * Every flag is off by default ("enabled per Protocol Mapping, default off"); a flag adds its field
+ * when the payment has a value for it. Fields the interface returns without a mapping setting
+ * are in `alwaysFields`.
+ */
+
+const mappingOf = (facts: PaymentFacts): SandboxProtocolMapping => facts.merchant.protocol_mapping ?? {}
+
+/** The fields of every API's callback (schema `CallbackMappedFields`). */
+export function mappedFields(facts: PaymentFacts, tx: Transaction, api: Api): Fields {
+  const mapping = mappingOf(facts)
+  const on = mapping.callback_fields ?? {}
+  const returned = new Set(mapping.return_additional_parameters ?? [])
+  const out: Fields = {}
+  // Checkout always carries customer_ip (decisions.md §3); S2S only when mapped.
+  if (api !== 'checkout' && on.customer_ip) out.customer_ip = customerIp(facts)
+  if (on.extended_data) out.extended_data = toFormValue(extendedData(facts))
+  if (on.checkout_payment_method) out.checkout_payment_method = checkoutPaymentMethod(facts.payment)
+  // "The same parameter is available in callback and status responses" (Return additional parameters).
+  if (returned.has('payment_method')) out.payment_method = facts.payment.method
+  if (returned.has('brand')) out.brand = brandOf(facts.payment)
+  if (on.arn) Object.assign(out, referenceNumbers(facts, tx))
+  const cof = cardOnFile(facts)
+  if (on.initiator) out.initiator = cof.initiator
+  if (on.source) out.source = cof.source
+  if (on.sequence) out.sequence = cof.sequence
+  const payer = payerAttributes(facts)
+  for (const [key, enabled] of Object.entries(mapping.payer_attributes ?? {}))
+    if (enabled) out[key] = payer[key]
+  return out
+}
+
+/** The card-payment fields behind flags (schema `CallbackCardFields`): Checkout and S2S CARD. */
+export function mappedCardFields(facts: PaymentFacts): Fields {
+  const on = mappingOf(facts).callback_fields ?? {}
+  const { payment, extras, request } = facts
+  const scheduleStart = str(extras.schedule_start_date) ?? str(request.schedule_start_date)
+  const out: Fields = {}
+  if (payment.schedule_id || scheduleStart) {
+    if (on.schedule_start_date) out.schedule_start_date = scheduleStart
+    if (on.payment_schedule_amount)
+      out.payment_schedule_amount =
+        str(extras.payment_schedule_amount) ?? str(request.payment_schedule_amount)
+    // The first scheduled payment is on schedule_start_date when the merchant set one (2.1).
+    if (on.first_recurring_date) out.first_recurring_date = str(extras.first_recurring_date) ?? scheduleStart
+  }
+  if (on.card_token) out.card_token = payment.card_token
+  if (on.card) out.card = payment.card?.masked
+  if (on.card_expiration_date) out.card_expiration_date = cardExpiration(payment.card)
+  if (on.three_ds_attributes) Object.assign(out, threeDsAttributes(payment))
+  if (on.browser_attributes) Object.assign(out, browserAttributes(payment))
+  return out
+}
+
+/**
+ * Fields sent with no mapping setting: `custom_data` ("returned in the callback", 2.1),
+ * `moto_type` (2.5), the recurring trio on a successful initial payment (2.3), and on debit
+ * `card_token` in every callback plus the masked card when paid with a token (Events).
+ */
+export function alwaysFields(facts: PaymentFacts, tx: Transaction, api: Api): Fields {
+  const { payment } = facts
+  const out: Fields = { custom_data: toFormValue(payment.custom_data) }
+  if (api === 's2s-apm') return out
+  out.moto_type = payment.moto_type
+  if (payment.recurring?.init && tx.status === 'success') {
+    out.recurring_init_trans_id = payment.recurring.init_trans_id ?? payment.id
+    out.recurring_token = payment.recurring.token
+    out.schedule_id = payment.schedule_id
+  }
+  if (isDebit(payment)) {
+    out.card_token = payment.card_token
+    if (paidWithToken(facts)) {
+      out.card = payment.card?.masked
+      out.card_expiration_date = cardExpiration(payment.card)
+    }
+  }
+  return out
+}

@@ -1,0 +1,30 @@
+import type { EngineContext } from '../engine/context.js'
+import { createDeliveryQueue, type DeliveryQueue, type DeliverySettings } from './delivery.js'
+import { subscribeCallbacks } from './subscriber.js'
+
+const queues = new WeakMap<EngineContext, DeliveryQueue>()
+
+/** The gateway's callback queue (one per engine context), created on first use. */
+export function callbacksOf(ctx: EngineContext, overrides?: Partial<DeliverySettings>): DeliveryQueue {
+  let queue = queues.get(ctx)
+  if (!queue) {
+    queue = createDeliveryQueue(ctx, overrides)
+    queues.set(ctx, queue)
+  }
+  return queue
+}
+
+/**
+ * Starts turning the engine's `transaction` events into callbacks, and resumes deliveries a
+ * previous run left unfinished in the store. Returns the stop function.
+ */
+export function startCallbacks(ctx: EngineContext, overrides?: Partial<DeliverySettings>): () => void {
+  const queue = callbacksOf(ctx, overrides)
+  queue.resume()
+  const unsubscribe = subscribeCallbacks(ctx, queue)
+  return () => {
+    unsubscribe()
+    queue.stop()
+    queues.delete(ctx)
+  }
+}

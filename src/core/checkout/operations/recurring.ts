@@ -1,0 +1,100 @@
+import type { CheckoutRecurringRequest, CheckoutRecurringResponse1 } from '../../../generated/types.js'
+import { authenticate, requireHash } from '../../engine/auth.js'
+import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
+import { fail } from '../../engine/errors.js'
+import { currencyExponent, fromMinor } from '../../engine/format.js'
+import { jsonResponse } from '../../engine/http.js'
+import type { Payment } from '../../engine/model.js'
+import type { OperationHandler } from '../../engine/modules.js'
+import { validated } from '../../engine/request-validation.js'
+import { checkoutSignatures } from '../../signatures/index.js'
+import { applyCharge } from './charge.js'
+import { chargeOutcome } from './charge-outcome.js'
+import { checkedAmount, now, orderRecord } from './common.js'
+
+/**
+ * The initial payment the pair names: the merchant's own Checkout payment that started a chain,
+ * with that token and a stored card. Anything else is "Incorrect transaction", whichever part
+ * is wrong, so the pair cannot be probed one half at a time.
+ */
+function initialPayment(
+  ctx: EngineContext,
+  merchant: SandboxMerchant,
+  request: CheckoutRecurringRequest,
+): Payment & { card: NonNullable<Payment['card']> } {
+  const initial = ctx.store.get('payments', request.recurring_init_trans_id)
+  const fits =
+    initial !== undefined &&
+    initial.merchant_key === merchant.key &&
+    initial.api === 'checkout' &&
+    initial.recurring?.init === true &&
+    initial.recurring.token !== undefined &&
+    initial.recurring.token === request.recurring_token &&
+    initial.card !== undefined
+  if (!fits) throw fail('CHECKOUT_RECURRING_INCORRECT_TRANSACTION')
+  return initial as Payment & { card: NonNullable<Payment['card']> }
+}
+
+/**
+ * POST /api/v1/payment/recurring: a secondary payment of a chain, charged at once on the initial
+ * payment's stored card (no card data, no payer, no 3DS). The custom_data of this request is the
+ * one stored on the new payment and returned by its callback (2.1).
+ */
+export const recurring: OperationHandler = ({ body, ctx }) => {
+  const request = validated<CheckoutRecurringRequest>('checkout/recurring-request', body)
+  const merchant = authenticate(ctx, request.merchant_key)
+  requireHash(
+    request.hash,
+    checkoutSignatures.recurring(
+      request.recurring_init_trans_id,
+      request.recurring_token,
+      request.order,
+      merchant.password,
+    ),
+  )
+  const initial = initialPayment(ctx, merchant, request)
+  const currency = request.order.currency ?? initial.order.currency
+  checkedAmount(request.order.amount, currency, 'order.amount')
+
+  const at = ctx.clock.now()
+  const zero = fromMinor(0n, currencyExponent(currency))
+  const scheduleId = request.schedule_id ?? initial.schedule_id
+  const payment: Payment = {
+    id: ctx.ids.uuid(),
+    api: 'checkout',
+    merchant_key: merchant.key,
+    mid_id: initial.mid_id,
+    operation: initial.operation === 'debit' ? 'debit' : 'purchase',
+    method: initial.method,
+    order_id: request.order.number,
+    order: {
+      number: request.order.number,
+      amount: request.order.amount,
+      currency,
+      description: request.order.description,
+    },
+    status: 'prepare',
+    auth: false,
+    amount_captured: zero,
+    amount_refunded: zero,
+    card: initial.card,
+    recurring: { init: false, init_trans_id: initial.id, parent_payment_id: initial.id },
+    created_at: at,
+    updated_at: at,
+  }
+  if (initial.card_token) payment.card_token = initial.card_token
+  if (scheduleId) payment.schedule_id = scheduleId
+  if (request.custom_data) payment.custom_data = request.custom_data
+  if (initial.payer) payment.payer = initial.payer
+  applyCharge(ctx, payment, 'CHARGE', 'recurring', chargeOutcome(initial.card, at), true)
+
+  const answer: CheckoutRecurringResponse1 = {
+    status: payment.status === 'settled' ? 'settled' : 'declined',
+    ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
+    payment_id: payment.id,
+    date: now(ctx),
+    ...(scheduleId ? { schedule_id: scheduleId } : {}),
+    order: orderRecord(payment.order),
+  }
+  return jsonResponse(200, answer)
+}

@@ -1,0 +1,61 @@
+import type { CheckoutStatusRequest2 } from '../../../generated/types.js'
+import { authenticate, requireHash } from '../../engine/auth.js'
+import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
+import { fail, invalid } from '../../engine/errors.js'
+import { jsonResponse } from '../../engine/http.js'
+import type { Payment } from '../../engine/model.js'
+import type { OperationHandler } from '../../engine/modules.js'
+import { checkoutSignatures } from '../../signatures/index.js'
+import { validate } from '../../validation/index.js'
+import { loadPayment } from './common.js'
+import { statusRecord } from './status-record.js'
+
+/**
+ * `size` outside 1..100 answers the interface's own row, "size should be within 1..100", as the
+ * top-level message rather than a `size: ...` item, whatever else is wrong with the request.
+ */
+function validatedStatus(body: Record<string, unknown>): CheckoutStatusRequest2 {
+  const result = validate<CheckoutStatusRequest2>('checkout/status-request', body)
+  if (result.valid) return result.data
+  const sizeOutOfRange = result.errors.some(
+    (e) => e.path === 'size' && ['type', 'minimum', 'maximum'].includes(e.keyword),
+  )
+  if (sizeOutOfRange) throw fail('CHECKOUT_STATUS_SIZE_OUT_OF_RANGE')
+  throw invalid(result.errors)
+}
+
+/** The merchant's Checkout payments of an order, newest first (insertion order breaks ties). */
+function paymentsOfOrder(ctx: EngineContext, merchant: SandboxMerchant, orderId: string): Payment[] {
+  const found = ctx.store
+    .findBy('payments', 'order_id', orderId)
+    .filter((p) => p.merchant_key === merchant.key && p.api === 'checkout')
+    .map((p, index) => ({ p, index }))
+  found.sort((a, b) => b.p.created_at - a.p.created_at || b.index - a.index)
+  return found.map(({ p }) => p)
+}
+
+/**
+ * POST /api/v1/payment/status (GET_TRANS_STATUS): by payment_id, or by order_id where `size`
+ * chooses the shape: omitted gives the newest payment as one object, 1 to 100 an array of up to
+ * that many, newest first.
+ */
+export const status: OperationHandler = ({ body, ctx }) => {
+  const request = validatedStatus(body)
+  const merchant = authenticate(ctx, request.merchant_key)
+  const mapping = merchant.protocol_mapping
+  if (request.payment_id !== undefined) {
+    requireHash(request.hash, checkoutSignatures.paymentOperation(request.payment_id, merchant.password))
+    const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_STATUS_PAYMENT_NOT_FOUND')
+    return jsonResponse(200, statusRecord(ctx, payment, mapping))
+  }
+  const orderId = request.order_id as string
+  requireHash(request.hash, checkoutSignatures.statusByOrder(orderId, merchant.password))
+  const payments = paymentsOfOrder(ctx, merchant, orderId)
+  const [newest] = payments
+  if (!newest) throw fail('CHECKOUT_STATUS_ORDER_NOT_FOUND')
+  if (request.size === undefined) return jsonResponse(200, statusRecord(ctx, newest, mapping))
+  return jsonResponse(
+    200,
+    payments.slice(0, request.size).map((p) => statusRecord(ctx, p, mapping)),
+  )
+}

@@ -1,0 +1,83 @@
+import type { CheckoutSessionTokenRequest } from '../../generated/types.js'
+import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
+import { fail } from '../engine/errors.js'
+import { isZeroAmount } from '../engine/format.js'
+import { isMotoType } from '../payments/card.js'
+import { FieldProblems } from '../payments/field-errors.js'
+import { selectMid } from '../payments/routing.js'
+import { findSavedCard } from '../payments/tokens.js'
+import { validate } from '../validation/index.js'
+import { canonicalMethodId, findMethod } from './methods.js'
+
+/** A session request as stored: the session and session-token shapes (the latter adds customer.ip). */
+export type SessionRequest = CheckoutSessionTokenRequest
+
+const ROUTING_ROWS = {
+  'moto-not-enabled': 'CHECKOUT_MOTO_NOT_ENABLED',
+  'no-mid': 'ROUTING_NO_MID',
+  'zero-amount-unsupported': 'CHECKOUT_PURCHASE_ZERO_AMOUNT',
+} as const
+
+/**
+ * The rules a session must meet beyond its schema, checked at creation and again after an update:
+ * methods and their parameters (2.2), the card token, the zero amount (2.1.1), MOTO (2.5) and
+ * routing by payment mode (6.7.0). Answers the MID the session's payments would use.
+ */
+export function checkSessionRules(
+  ctx: EngineContext,
+  merchant: SandboxMerchant,
+  request: SessionRequest,
+): SandboxMid {
+  const problems = new FieldProblems()
+  checkMethods(request, problems)
+  checkParameters(request, problems)
+  if (request.card_token !== undefined && !findSavedCard(ctx, merchant.key, request.card_token)) {
+    problems.addRow('CHECKOUT_SESSION_CARD_TOKEN_UNKNOWN')
+  }
+  problems.throwIfAny()
+  return routeSession(merchant, request, (request.methods ?? []).map(canonicalMethodId))
+}
+
+/**
+ * 2.1.1: a zero amount "is accepted only on an authorization-only request or on the request that
+ * initializes a recurring chain, and only when the payment provider supports zero-value transactions".
+ */
+export function routeSession(
+  merchant: SandboxMerchant,
+  request: SessionRequest,
+  methods: string[],
+): SandboxMid {
+  const zeroAmount = isZeroAmount(request.order.amount)
+  if (zeroAmount && request.auth !== true && request.recurring_init !== true) {
+    throw fail('CHECKOUT_PURCHASE_ZERO_AMOUNT')
+  }
+  const routed = selectMid(merchant, {
+    auth: request.auth === true,
+    moto: isMotoType(request.moto_type),
+    zeroAmount,
+    currency: request.order.currency,
+    methods,
+  })
+  if (!routed.ok) throw fail(ROUTING_ROWS[routed.reason])
+  return routed.mid
+}
+
+function checkMethods(request: SessionRequest, problems: FieldProblems): void {
+  request.methods?.forEach((id, i) => {
+    const entry = findMethod(id)
+    if (!entry) problems.addRow('CHECKOUT_METHOD_UNKNOWN', `methods[${i}]`)
+    else if (!entry.operations.includes(request.operation)) {
+      problems.addRow('CHECKOUT_METHOD_OPERATION_UNSUPPORTED', `methods[${i}]`)
+    }
+  })
+}
+
+/** `parameters.<id>` against that method's schema; keys naming no known method are ignored, as extra fields are. */
+export function checkParameters(request: Pick<SessionRequest, 'parameters'>, problems: FieldProblems): void {
+  for (const [id, value] of Object.entries(request.parameters ?? {})) {
+    const schema = findMethod(id)?.parameters_schema
+    if (!schema) continue
+    const result = validate(schema, value)
+    if (!result.valid) problems.addSchemaErrors(result.errors, `parameters.${id}`)
+  }
+}

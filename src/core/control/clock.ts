@@ -1,0 +1,61 @@
+import type { SandboxClockAdvanceRequest } from '../../generated/types.js'
+import type { EngineContext } from '../engine/context.js'
+import { formatDateTime } from '../engine/format.js'
+import { jsonResponse } from '../engine/http.js'
+import type { RouteDefinition } from '../engine/modules.js'
+import { validated } from '../engine/request-validation.js'
+import { SECOND } from '../ports/clock.js'
+
+/** What the clock answers: the control API, the CLI and the terminal UI show the same thing. */
+export const clockView = (ctx: EngineContext) => {
+  const now = ctx.clock.now()
+  return { mode: ctx.clock.kind, now: formatDateTime(now), now_ms: now }
+}
+
+/**
+ * Remembers the clock's time in the store, so a sandbox restarted on the same data file resumes
+ * from it instead of going back (virtual clock) or losing its offset (system clock).
+ */
+export function rememberClock(ctx: EngineContext): void {
+  const meta = ctx.store.get('meta', 'meta')
+  ctx.store.put('meta', { id: 'meta', seq: meta?.seq ?? 0, clock_ms: ctx.clock.now() })
+}
+
+/** decisions.md §6: `GET /sandbox/health`, `GET /sandbox/clock`, `POST /sandbox/clock/advance {"seconds": n}`. */
+export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
+  return [
+    {
+      method: 'GET',
+      path: '/sandbox/health',
+      api: 'sandbox',
+      handler: () =>
+        jsonResponse(200, { status: 'ok', now: formatDateTime(ctx.clock.now()), clock: ctx.clock.kind }),
+    },
+    {
+      method: 'GET',
+      path: '/sandbox/clock',
+      api: 'sandbox',
+      handler: () => jsonResponse(200, clockView(ctx)),
+    },
+    {
+      method: 'POST',
+      path: '/sandbox/clock/advance',
+      api: 'sandbox',
+      handler: async ({ body }) => {
+        const { seconds } = validated<SandboxClockAdvanceRequest>('sandbox/clock-advance-request', body)
+        try {
+          await ctx.clock.advance(Math.round(seconds * SECOND))
+        } catch (error) {
+          // A job that fails is the engine's bug, not the caller's: time has moved all the same.
+          ctx.logger.error('a clock job failed during advance', {
+            error: String((error as Error)?.stack ?? error),
+          })
+        }
+        rememberClock(ctx)
+        const view = clockView(ctx)
+        ctx.events.emit({ type: 'clock', now: view.now_ms, at: view.now_ms })
+        return jsonResponse(200, { ...view, advanced_seconds: seconds })
+      },
+    },
+  ]
+}

@@ -1,0 +1,117 @@
+import { canonicalMethodId } from '../checkout/methods.js'
+import { liveSession, sessionRequest } from '../checkout/session-access.js'
+import { routeSession } from '../checkout/session-rules.js'
+import type { EngineContext } from '../engine/context.js'
+import { fail } from '../engine/errors.js'
+import type { Payment, PaymentStatus } from '../engine/model.js'
+import { isMotoType } from './card.js'
+import { readCardEntry } from './card-entry.js'
+import { authorizeCard, type CardOutcome, DECLINE_REASONS, outcomeAfterPayerStep } from './connector.js'
+import { applyOutcome } from './outcome.js'
+import { commit, newTransaction, transactionsOf } from './ledger.js'
+import { newSessionPayment } from './session-payment.js'
+import { allowed, transition } from './state-machine.js'
+import { finishThreeDs, startThreeDs } from './three-ds.js'
+
+/**
+ * The payer's actions as engine operations (DESIGN.md): the Hosted Payment Fields endpoints, the
+ * hosted pages, the scenario runner and in-process tests all call these. Each runs synchronously,
+ * so its checks and writes cannot interleave with another request's.
+ */
+
+export interface CardPaymentResult {
+  payment: Payment
+  /** Where the payer goes next: the ACS page (status 3ds) or the redirect simulator (status redirect). */
+  redirect_url?: string
+}
+
+export interface PayWithCardOptions {
+  /** The operation of the endpoint used (`/processing/<operation>/card`): it must match the session's. */
+  operation?: 'purchase' | 'debit'
+}
+
+/** Pays a session with a card entered by the payer (decisions.md 6 body) or its saved `card_token`. */
+export function payWithCard(
+  ctx: EngineContext,
+  sessionToken: string,
+  body: Record<string, unknown>,
+  options: PayWithCardOptions = {},
+): CardPaymentResult {
+  const session = liveSession(ctx, sessionToken)
+  // A credit session pays out to a saved card: it has no card payment to make here.
+  if (session.operation === 'credit' || (options.operation && options.operation !== session.operation)) {
+    throw fail('ENDPOINT_OPERATION_MISMATCH')
+  }
+  if (session.methods.length && !session.methods.some((m) => canonicalMethodId(m) === 'card')) {
+    throw fail('CHECKOUT_SESSION_CARD_NOT_OFFERED')
+  }
+  const previous = session.payment_id ? ctx.store.get('payments', session.payment_id) : undefined
+  if (previous && previous.status !== 'decline') throw fail('CHECKOUT_SESSION_PAYMENT_EXISTS')
+  const entered = readCardEntry(ctx, session, body)
+  const merchant = ctx.merchant(session.merchant_key)
+  if (!merchant) throw fail('TOKEN_INVALID')
+  const mid = routeSession(merchant, sessionRequest(session), ['card'])
+
+  const payment = newSessionPayment(ctx, session, mid, entered)
+  ctx.store.put('sessions', { ...session, payment_id: payment.id })
+  const step = authorizeCard(entered.card, { held: payment.auth, moto: isMotoType(payment.moto_type) })
+  if (step.kind === '3ds' || step.kind === 'redirect') {
+    payment.status = allowed(transition(payment, 'PAY', { outcome: step.kind })).next
+    if (step.kind === '3ds') payment.three_ds = startThreeDs()
+    commit(ctx, payment, undefined, [newTransaction(ctx, payment, { type: step.kind, status: 'waiting' })])
+    return { payment, redirect_url: payerStepUrl(ctx, payment) }
+  }
+  commit(ctx, payment, undefined, [applyOutcome(ctx, payment, step, 'PAY')])
+  return { payment }
+}
+
+/** The payer's 3DS challenge result: `pass` applies the card's own outcome, `fail` declines. */
+export function completeThreeDs(ctx: EngineContext, paymentId: string, result: 'pass' | 'fail'): Payment {
+  const payment = waitingPayment(ctx, paymentId, '3ds')
+  payment.three_ds = finishThreeDs(ctx, payment.three_ds, payment.card, result)
+  const outcome: CardOutcome =
+    result === 'pass' && payment.card
+      ? outcomeAfterPayerStep(payment.card)
+      : { kind: 'decline', reason: DECLINE_REASONS.threeDs }
+  return finishPayerStep(ctx, payment, '3ds', result === 'pass', outcome)
+}
+
+/** The payer came back from the redirect: the card's own outcome applies (12 succeeds, 12/2039 declines). */
+export function completeRedirect(ctx: EngineContext, paymentId: string): Payment {
+  const payment = waitingPayment(ctx, paymentId, 'redirect')
+  const outcome: CardOutcome = payment.card
+    ? outcomeAfterPayerStep(payment.card)
+    : { kind: 'decline', reason: DECLINE_REASONS.issuer }
+  return finishPayerStep(ctx, payment, 'redirect', true, outcome)
+}
+
+/** The page a payment in status 3ds or redirect sends its payer to; undefined in any other status. */
+export function payerStepUrl(ctx: EngineContext, payment: Payment): string | undefined {
+  if (payment.status === '3ds') return `${ctx.baseUrl}/acs/${payment.id}`
+  if (payment.status === 'redirect') return `${ctx.baseUrl}/redirect-sim/${payment.id}`
+  return undefined
+}
+
+function waitingPayment(ctx: EngineContext, paymentId: string, status: PaymentStatus): Payment {
+  const payment = ctx.store.get('payments', paymentId)
+  if (!payment) throw fail('CHECKOUT_PAYMENT_NOT_FOUND')
+  if (payment.status !== status) throw fail('PAYER_ACTION_NOT_ALLOWED')
+  return payment
+}
+
+function finishPayerStep(
+  ctx: EngineContext,
+  payment: Payment,
+  step: '3ds' | 'redirect',
+  passed: boolean,
+  outcome: CardOutcome,
+): Payment {
+  const previous = payment.status
+  const waiting = transactionsOf(ctx, payment.id, step).filter((tx) => tx.status === 'waiting')
+  const closed = waiting.map((tx) => ({ ...tx, status: passed ? ('success' as const) : ('fail' as const) }))
+  commit(ctx, payment, previous, [
+    ...closed,
+    applyOutcome(ctx, payment, outcome, step === '3ds' ? 'THREE_DS_RESULT' : 'REDIRECT_RESULT'),
+  ])
+  return payment
+}

@@ -1,0 +1,55 @@
+import type { SandboxMerchant, SandboxMid } from '../engine/context.js'
+import type { PaymentMode } from '../engine/model.js'
+
+export interface RoutingRequest {
+  /** auth=true: an authorization (held funds); false: a sale. */
+  auth: boolean
+  /** A MOTO `moto_type` (2.5). */
+  moto: boolean
+  zeroAmount: boolean
+  currency: string
+  /** Canonical method ids the payment may use; a MID must serve at least one. Empty or absent: any. */
+  methods?: string[]
+}
+
+export type RoutingResult =
+  | { ok: true; mid: SandboxMid }
+  | { ok: false; reason: 'moto-not-enabled' | 'no-mid' | 'zero-amount-unsupported' }
+
+export const midMode = (mid: SandboxMid): PaymentMode => mid.payment_mode ?? 'SMS/DMS'
+
+/** 6.7.0: "`auth=false` uses SMS and SMS/DMS MIDs for a sale, `auth=true` uses DMS and SMS/DMS MIDs". */
+export function modeServes(mode: PaymentMode, auth: boolean): boolean {
+  return mode === 'SMS/DMS' || mode === (auth ? 'DMS' : 'SMS')
+}
+
+const servesCurrency = (mid: SandboxMid, currency: string) =>
+  !mid.currencies || (mid.currencies as readonly string[]).includes(currency.toUpperCase())
+
+const servesMethods = (mid: SandboxMid, methods: string[] | undefined) =>
+  !mid.methods || !methods?.length || methods.some((m) => mid.methods?.includes(m))
+
+/**
+ * The first MID of the merchant (in configuration order, so routing is repeatable) that can take
+ * the payment. The reasons are checked in this order because each names a different fix: MOTO
+ * (204025, 2.5), then payment mode, currency and method, then zero-amount support (2.1.1).
+ */
+export function selectMid(merchant: SandboxMerchant, request: RoutingRequest): RoutingResult {
+  let candidates: SandboxMid[] = merchant.mids
+  if (request.moto) {
+    candidates = candidates.filter((mid) => mid.moto === true)
+    if (!candidates.length) return { ok: false, reason: 'moto-not-enabled' }
+  }
+  candidates = candidates.filter(
+    (mid) =>
+      modeServes(midMode(mid), request.auth) &&
+      servesCurrency(mid, request.currency) &&
+      servesMethods(mid, request.methods),
+  )
+  if (!candidates.length) return { ok: false, reason: 'no-mid' }
+  if (request.zeroAmount) {
+    candidates = candidates.filter((mid) => mid.zero_amount === true)
+    if (!candidates.length) return { ok: false, reason: 'zero-amount-unsupported' }
+  }
+  return { ok: true, mid: candidates[0] as SandboxMid }
+}

@@ -1,0 +1,146 @@
+import { describe, expect, it } from 'vitest'
+import { callbacksModule, callbacksOf } from '../../src/core/callbacks/index.js'
+import type { Payment, Transaction } from '../../src/core/engine/model.js'
+import { createTestGateway, demoConfig, type TestGateway } from '../helpers/engine.js'
+import { payment, transaction } from './harness.js'
+
+function commit(t: TestGateway, p: Payment, tx: Transaction) {
+  t.store.put('payments', p)
+  t.store.put('transactions', tx)
+  t.gateway.ctx.events.emit({
+    type: 'transaction',
+    payment_id: p.id,
+    transaction_id: tx.id,
+    kind: tx.type,
+    status: tx.status,
+    at: t.clock.now(),
+  })
+}
+
+const twoMerchants = () => {
+  const config = demoConfig()
+  const demo = config.merchants[0] as (typeof config.merchants)[0]
+  config.merchants.push({ ...demo, key: 'shop-two', notification_url: 'http://two.test/cb' })
+  return config
+}
+
+async function seeded() {
+  const t = createTestGateway([callbacksModule], twoMerchants())
+  const a = payment({ order_id: 'ORD-A', order: { ...payment().order, number: 'ORD-A' } })
+  const b = payment({ order_id: 'ORD-B', order: { ...payment().order, number: 'ORD-B' } })
+  const c = payment({
+    merchant_key: 'shop-two',
+    order_id: 'ORD-C',
+    order: { ...payment().order, number: 'ORD-C' },
+  })
+  commit(t, a, transaction(a, 'sale'))
+  commit(t, { ...a, status: 'refund' }, transaction(a, 'refund', 'success', { amount: '1.00' }))
+  commit(t, b, transaction(b, 'sale'))
+  commit(t, c, transaction(c, 'sale'))
+  await callbacksOf(t.gateway.ctx).idle()
+  return { t, a, b, c }
+}
+
+describe('control API: callbacks', () => {
+  // decisions.md §6: "`GET /sandbox/callbacks` (every delivery and its attempts)"
+  it('lists every delivery with its attempts, newest first, filtered by merchant, payment or order', async () => {
+    const { t, a, c } = await seeded()
+    const all = await t.call('GET', '/sandbox/callbacks')
+    expect(all.status).toBe(200)
+    expect(all.body).toMatchObject({ total: 4, page: 1, per_page: 100 })
+    const list = all.body.deliveries as unknown as Record<string, unknown>[]
+    expect(list.map((d) => d.order_id)).toEqual(['ORD-C', 'ORD-B', 'ORD-A', 'ORD-A'])
+    expect(list[0]).toMatchObject({ state: 'acknowledged', attempts: [{ status: 200, acknowledged: true }] })
+
+    const byMerchant = await t.call('GET', '/sandbox/callbacks?merchant=shop-two')
+    expect(byMerchant.body).toMatchObject({ total: 1, deliveries: [{ payment_id: c.id }] })
+    const byPayment = await t.call('GET', `/sandbox/callbacks?payment_id=${a.id}`)
+    expect((byPayment.body.deliveries as unknown as { kind: string }[]).map((d) => d.kind)).toEqual([
+      'refund',
+      'sale',
+    ])
+    const byOrder = await t.call('GET', '/sandbox/callbacks?order_id=ORD-A&merchant=shop-two')
+    expect(byOrder.body).toMatchObject({ total: 0 })
+    const paged = await t.call('GET', '/sandbox/callbacks?per_page=3&page=2')
+    expect(paged.body).toMatchObject({ total: 4, deliveries: [{ order_id: 'ORD-A' }] })
+  })
+
+  it('refuses a bad query with a structured 400 and changes nothing', async () => {
+    const { t } = await seeded()
+    const bad = await t.call('GET', '/sandbox/callbacks?per_page=0&colour=red')
+    expect(bad.status).toBe(400)
+    expect(bad.body).toMatchObject({ error_message: 'Request data is invalid.' })
+    expect((bad.body.errors as unknown as { error_message: string }[]).map((e) => e.error_message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^per_page: /), expect.stringMatching(/^colour: /)]),
+    )
+  })
+
+  it('shows one delivery with the exact request it was POSTed as', async () => {
+    const { t, b } = await seeded()
+    const id = (t.store.findBy('deliveries', 'payment_id', b.id)[0] as { id: string }).id
+    const one = await t.call('GET', `/sandbox/callbacks/${id}`)
+    expect(one.body).toMatchObject({
+      id,
+      request: { method: 'POST', url: 'http://localhost:3000/payment/callback' },
+    })
+    expect(String((one.body.request as unknown as { body: string }).body)).toBe(
+      t.sent.find((r) => r.body.includes(b.id))?.body,
+    )
+    const missing = await t.call('GET', '/sandbox/callbacks/nope')
+    expect(missing.status).toBe(404)
+    expect(missing.body).toEqual({
+      http_code: 404,
+      error_code: 100000,
+      error_message: 'Callback delivery not found.',
+    })
+  })
+
+  // decisions.md §3: "Every attempt is logged and can be replayed."
+  it('replays a delivery and answers the new delivery’s id', async () => {
+    const { t, b } = await seeded()
+    const id = (t.store.findBy('deliveries', 'payment_id', b.id)[0] as { id: string }).id
+    const replay = await t.call('POST', `/sandbox/callbacks/${id}/replay`)
+    expect(replay.status).toBe(202)
+    expect(replay.body).toMatchObject({ replay_of: id, id: expect.any(String) })
+    await callbacksOf(t.gateway.ctx).idle()
+    const again = await t.call('GET', `/sandbox/callbacks/${replay.body.id}`)
+    expect(again.body).toMatchObject({ replay_of: id, state: 'acknowledged' })
+    expect(t.sent.filter((r) => r.body.includes(b.id))).toHaveLength(2)
+    const missing = await t.call('POST', '/sandbox/callbacks/nope/replay')
+    expect(missing.status).toBe(404)
+  })
+})
+
+describe('control API: event stream', () => {
+  it('streams payments, transactions and deliveries as server-sent events', async () => {
+    const t = createTestGateway([callbacksModule])
+    const response = await t.gateway.handle({
+      method: 'GET',
+      path: '/sandbox/events',
+      query: {},
+      headers: {},
+      body: new Uint8Array(),
+    })
+    expect(response.status).toBe(200)
+    expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8')
+    const chunks: string[] = []
+    const unsubscribe = response.stream?.subscribe((chunk) => chunks.push(chunk))
+    const p = payment()
+    t.gateway.ctx.events.emit({
+      type: 'payment',
+      payment_id: p.id,
+      merchant_key: p.merchant_key,
+      status: 'settled',
+      at: 1,
+    })
+    commit(t, p, transaction(p, 'sale'))
+    await callbacksOf(t.gateway.ctx).idle()
+    unsubscribe?.()
+    commit(t, p, transaction(p, 'refund'))
+    const types = chunks.map((c) => /^event: (\w+)\n/.exec(c)?.[1])
+    expect(types).toEqual(['payment', 'transaction', 'delivery', 'delivery', 'delivery'])
+    expect(chunks.every((c) => /^event: \w+\ndata: \{.*\}\n\n$/.test(c))).toBe(true)
+    const last = JSON.parse((chunks[4] as string).split('data: ')[1] as string)
+    expect(last).toMatchObject({ type: 'delivery', payment_id: p.id, state: 'acknowledged' })
+  })
+})

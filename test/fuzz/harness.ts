@@ -1,0 +1,219 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { createMemoryStore, createSeededIds, createVirtualClock } from '../../src/adapters/index.js'
+import { createGateway, type Gateway } from '../../src/core/engine/gateway.js'
+import type { GatewayRequest } from '../../src/core/engine/http.js'
+import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
+import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import type { Logger } from '../../src/core/ports/logger.js'
+import type { Store } from '../../src/core/ports/store.js'
+import { checkoutSignatures } from '../../src/core/signatures/index.js'
+import { SCHEMAS_DIR } from '../../src/core/validation/index.js'
+import { demoConfig, recordingTransport } from '../helpers/engine.js'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+export const PASSWORD = 'demo-password-0123456789abcdef'
+
+export interface Endpoint {
+  method: string
+  path: string
+  contentType: string
+  headers?: string[]
+}
+
+/** Every request schema that declares its endpoint, by `METHOD /path` (S2S: one per action; /v2/post as /post). */
+export function schemasByRoute(): Map<string, { schema: string; endpoint: Endpoint }[]> {
+  const out = new Map<string, { schema: string; endpoint: Endpoint }[]>()
+  const add = (route: string, entry: { schema: string; endpoint: Endpoint }) =>
+    out.set(route, [...(out.get(route) ?? []), entry])
+  for (const dir of readdirSync(SCHEMAS_DIR, { withFileTypes: true })) {
+    if (!dir.isDirectory()) continue
+    for (const file of readdirSync(join(SCHEMAS_DIR, dir.name))) {
+      if (!file.endsWith('-request.schema.json')) continue
+      const json = JSON.parse(readFileSync(join(SCHEMAS_DIR, dir.name, file), 'utf8'))
+      const endpoint = json['x-endpoint'] as Endpoint | undefined
+      if (!endpoint) continue
+      const entry = { schema: `${dir.name}/${file.replace('.schema.json', '')}`, endpoint }
+      add(`${endpoint.method} ${endpoint.path}`, entry)
+      if (endpoint.path === '/post') add(`${endpoint.method} /v2/post`, entry)
+    }
+  }
+  return out
+}
+
+/** The valid examples of a schema: fixtures/payloads/<dir>/<name>.<variant>.json. */
+export function fixturesOf(schema: string): Record<string, unknown>[] {
+  const [dir, name] = schema.split('/') as [string, string]
+  const folder = join(ROOT, 'fixtures', 'payloads', dir)
+  return readdirSync(folder)
+    .filter((f) => f.startsWith(`${name}.`) && f.endsWith('.json'))
+    .sort()
+    .map((f) => JSON.parse(readFileSync(join(folder, f), 'utf8')) as Record<string, unknown>)
+}
+
+/** Counts every write that changes what the store holds. */
+export function trackedStore(): { store: Store<Collections>; changes: () => number } {
+  const store = createMemoryStore<Collections>(STORE_INDEXES)
+  let changes = 0
+  const { put, delete: remove, clear } = store
+  store.put = (collection, record) => {
+    if (JSON.stringify(store.get(collection, record.id)) !== JSON.stringify(record)) changes++
+    put.call(store, collection, record)
+  }
+  store.delete = (collection, id) => {
+    if (store.get(collection, id)) changes++
+    remove.call(store, collection, id)
+  }
+  store.clear = () => {
+    // Stricter than needed (clearing an empty store changes nothing): no refusal may clear at all.
+    changes++
+    clear.call(store)
+  }
+  return { store, changes: () => changes }
+}
+
+export interface FuzzWorld {
+  gateway: Gateway
+  store: Store<Collections>
+  changes: () => number
+  clock: ReturnType<typeof createVirtualClock>
+  bugs: string[]
+  events: number
+  /** Open sessions by operation, for the `Token` header, and a settled payment for follow-ups. */
+  tokens: { purchase: string; debit: string }
+  payment: { id: string; order: string }
+}
+
+/** DEFAULT_MODULES on a tracked memory store, with a paid payment and open sessions to aim at. */
+export async function createWorld(): Promise<FuzzWorld> {
+  const { store, changes } = trackedStore()
+  const clock = createVirtualClock(Date.UTC(2026, 10, 2, 10, 0, 0))
+  const bugs: string[] = []
+  const logger: Logger = {
+    info() {},
+    warn() {},
+    error: (m, f) => void bugs.push(`${m} ${JSON.stringify(f)}`),
+  }
+  const gateway = createGateway(
+    {
+      store,
+      clock,
+      ids: createSeededIds('fuzz'),
+      transport: recordingTransport().transport,
+      logger,
+      config: demoConfig(),
+    },
+    DEFAULT_MODULES,
+  )
+  const world = {
+    gateway,
+    store,
+    changes,
+    clock,
+    bugs,
+    events: 0,
+    tokens: { purchase: '', debit: '' },
+    payment: { id: '', order: '' },
+  }
+  gateway.ctx.events.subscribe(() => void world.events++)
+  if (gateway.routes().includes('POST /api/v1/session/token')) {
+    world.tokens.purchase = await sessionToken(gateway, 'purchase', 'fuzz-paid')
+    const paid = await call(
+      gateway,
+      'POST',
+      '/api/v1/processing/purchase/card',
+      {
+        card_number: '4111111111111111',
+        card_exp_month: '01',
+        card_exp_year: '2030',
+        card_cvv2: '123',
+      },
+      { token: world.tokens.purchase },
+    )
+    world.payment = { id: String(paid.payment_id ?? ''), order: 'fuzz-paid' }
+    world.tokens.purchase = await sessionToken(gateway, 'purchase', 'fuzz-open')
+    world.tokens.debit = await sessionToken(gateway, 'debit', 'fuzz-debit')
+  }
+  return world
+}
+
+async function call(
+  gateway: Gateway,
+  method: string,
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  const r = await gateway.handle({
+    method,
+    path,
+    query: {},
+    headers: { 'content-type': 'application/json', ...headers },
+    body: new TextEncoder().encode(JSON.stringify(body)),
+  })
+  return JSON.parse(r.body) as Record<string, unknown>
+}
+
+async function sessionToken(gateway: Gateway, operation: string, number: string): Promise<string> {
+  const order = { number, amount: '10.00', currency: 'USD', description: 'Fuzz' }
+  const r = await call(gateway, 'POST', '/api/v1/session/token', {
+    merchant_key: 'demo-merchant',
+    operation,
+    methods: ['card'],
+    order,
+    success_url: 'https://merchant.example/success',
+    hash: checkoutSignatures.session(order, PASSWORD),
+  })
+  return String(r.token ?? '')
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
+const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, string>) : {})
+
+/** The body aimed at the world's own merchant, payment and order, signed as decisions.md §1 says. */
+export function aim(
+  world: FuzzWorld,
+  schema: string,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  const b = { ...body }
+  if ('merchant_key' in b) b.merchant_key = 'demo-merchant'
+  if ('payment_id' in b && world.payment.id) b.payment_id = world.payment.id
+  if ('order_id' in b && world.payment.id) b.order_id = world.payment.order
+  return sign(schema, b)
+}
+
+/** Re-signs after a mutation, so that a broken field, not the hash, is what the engine meets first. */
+export function sign(schema: string, b: Record<string, unknown>): Record<string, unknown> {
+  if (!('hash' in b)) return b
+  const order = obj(b.order)
+  const s = checkoutSignatures
+  const hash = {
+    'checkout/session-request': () => s.session(order, PASSWORD),
+    'checkout/session-token-request': () => s.session(order, PASSWORD),
+    'checkout/capture-request': () => s.amountOperation(str(b.payment_id) ?? '', str(b.amount), PASSWORD),
+    'checkout/refund-request': () => s.amountOperation(str(b.payment_id) ?? '', str(b.amount), PASSWORD),
+    'checkout/void-request': () => s.paymentOperation(str(b.payment_id) ?? '', PASSWORD),
+    'checkout/retry-request': () => s.paymentOperation(str(b.payment_id) ?? '', PASSWORD),
+    'checkout/status-request': () =>
+      b.payment_id !== undefined
+        ? s.paymentOperation(str(b.payment_id) ?? '', PASSWORD)
+        : s.statusByOrder(str(b.order_id) ?? '', PASSWORD),
+    'checkout/credit-request': () => s.credit(b as Record<string, string>, PASSWORD),
+    'checkout/recurring-request': () =>
+      s.recurring(str(b.recurring_init_trans_id) ?? '', str(b.recurring_token) ?? '', order, PASSWORD),
+  }[schema]
+  return hash ? { ...b, hash: hash() } : b
+}
+
+export const encode = (text: string) => new TextEncoder().encode(text)
+
+export function request(
+  method: string,
+  path: string,
+  body: Uint8Array,
+  headers: Record<string, string>,
+  query: Record<string, string> = {},
+): GatewayRequest {
+  return { method, path, query, headers, body, remoteAddress: '203.0.113.9' }
+}

@@ -1,0 +1,254 @@
+import qs from 'qs'
+import { describe, expect, it } from 'vitest'
+import type { GatewayRequest } from '../../src/core/engine/http.js'
+import { parseBody } from '../../src/core/engine/parse.js'
+import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { validate } from '../../src/core/validation/index.js'
+import { createTestGateway } from '../helpers/engine.js'
+import { aim, createWorld, type FuzzWorld, fixturesOf, request, schemasByRoute, sign } from './harness.js'
+import { createRandom, mutations, nested, type Random } from './mutate.js'
+
+/**
+ * Standards: "Bad input always gets a clear, structured error and changes no state; nothing a user
+ * sends may produce a 500." For every route of DEFAULT_MODULES (gateway.routes()), valid examples
+ * from fixtures/payloads are aimed at a real merchant, payment and session, signed, and broken in
+ * every way the route's schema allows; then raw garbage of every media type. Every answer must be
+ * below 500, and every 4xx answer must be the error envelope and leave the store, the clock's jobs
+ * and the event stream exactly as they were. Deterministic: a fixed seed.
+ */
+const SEED = 20261102
+/** Schema-derived bodies per route (spread over its examples); junk comes on top. */
+const BUDGET = Number(process.env.FUZZ_BUDGET ?? 2000)
+
+/** The control API's bodies have schemas but no x-endpoint (they are not in the OpenAPI document). */
+const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; query?: true }> = {
+  'POST /sandbox/clock/advance': { schema: 'sandbox/clock-advance-request', valid: { seconds: 1 } },
+  'POST /sandbox/reset': { schema: 'sandbox/reset-request', valid: {} },
+  'GET /sandbox/payments': {
+    schema: 'sandbox/payments-query',
+    valid: { status: 'settled', per_page: '5' },
+    query: true,
+  },
+  'GET /sandbox/callbacks': {
+    schema: 'sandbox/callbacks-query',
+    valid: { state: 'acknowledged', per_page: '5' },
+    query: true,
+  },
+}
+/** Routes that take no body: they get the junk only. */
+const BODILESS = new Set(['POST /sandbox/callbacks/:id/replay'])
+
+interface Case {
+  label: string
+  request: GatewayRequest
+  /** The body breaks its schema: the answer must be an error. */
+  invalid: boolean
+}
+
+const bySchema = schemasByRoute()
+const routes = createTestGateway(DEFAULT_MODULES).gateway.routes()
+
+describe('fuzz: every route of DEFAULT_MODULES', () => {
+  // A new route that takes a body must come with its schema (and examples), or be listed as bodiless.
+  it('has a request schema for every route that takes a body', () => {
+    const missing = routes.filter((r) => !r.startsWith('GET ') && !BODILESS.has(r) && !targetsOf(r).length)
+    expect(missing).toEqual([])
+    for (const route of routes.filter((r) => targetsOf(r).some((t) => !t.query && !CONTROL[r])))
+      for (const { schema } of targetsOf(route)) expect(fixturesOf(schema).length, schema).toBeGreaterThan(0)
+  })
+
+  it.each(routes)('%s: no 5xx, and a refusal changes nothing', async (route) => {
+    const world = await createWorld()
+    const random = createRandom(SEED)
+    const cases = [...(await schemaCases(world, route, random)), ...junkCases(world, route, random)]
+    const failures: string[] = []
+    let refused = 0
+    const started = performance.now()
+    for (const c of cases) {
+      const problem = await check(world, route, c)
+      if (problem) failures.push(`${c.label}: ${problem}`)
+      if (c.invalid) refused++
+    }
+    world.gateway.stop()
+    if (process.env.FUZZ_TIMING)
+      console.log(route, cases.length, 'cases', Math.round(performance.now() - started), 'ms checking')
+    expect(failures.slice(0, 8)).toEqual([])
+    if (targetsOf(route).length) expect(refused, 'schema-breaking bodies sent').toBeGreaterThanOrEqual(1000)
+  })
+})
+
+function targetsOf(route: string) {
+  const control = CONTROL[route]
+  if (control)
+    return [{ schema: control.schema, contentType: 'application/json', token: false, query: !!control.query }]
+  return (bySchema.get(route) ?? []).map(({ schema, endpoint }) => ({
+    schema,
+    contentType: endpoint.contentType,
+    token: endpoint.headers?.includes('Token') ?? false,
+    query: false,
+  }))
+}
+
+/** What the engine will see of a body: validity is judged on that (bracket keys expanded, unsafe keys dropped). */
+async function breaksSchema(schema: string, contentType: string, bytes: Uint8Array): Promise<boolean> {
+  try {
+    const parsed = await parseBody(contentType, bytes)
+    return !parsed.ok || !validate(schema, parsed.value).valid
+  } catch {
+    return true // the engine will meet the same throw: check() reports it
+  }
+}
+
+async function schemaCases(world: FuzzWorld, route: string, random: Random): Promise<Case[]> {
+  const [method, path] = route.split(' ') as [string, string]
+  const out: Case[] = []
+  const targets = targetsOf(route)
+  for (const target of targets) {
+    const seeds = CONTROL[route] ? [CONTROL[route].valid] : fixturesOf(target.schema)
+    const share = Math.ceil(BUDGET / targets.length / seeds.length)
+    for (const [n, fixture] of seeds.entries()) {
+      const valid = aim(world, target.schema, fixture)
+      const check = validate(target.schema, valid)
+      if (!check.valid)
+        throw new Error(`${target.schema} example ${n} is not valid: ${JSON.stringify(check.errors)}`)
+      const token = path.includes('/debit/') ? world.tokens.debit : world.tokens.purchase
+      const headers = { 'content-type': target.contentType, ...(target.token ? { token } : {}) }
+      const all = mutations(target.schema, valid, random, share)
+      // Every single-rule break when they fit, else a seeded sample of them, then combinations.
+      const chosen = all.length <= share ? all : sample(all, share, random)
+      for (const [i, mutant] of chosen.entries()) {
+        const body = sign(target.schema, mutant as Record<string, unknown>)
+        const label = `${target.schema} #${n}.${i}`
+        if (target.query) {
+          const query = Object.fromEntries(
+            Object.entries(body).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)]),
+          )
+          const invalid = !validate(target.schema, query).valid
+          out.push({ label, request: request(method, path, new Uint8Array(), {}, query), invalid })
+          continue
+        }
+        const text = target.contentType.includes('json') ? JSON.stringify(body) : qs.stringify(body)
+        const bytes = new TextEncoder().encode(text)
+        const invalid = await breaksSchema(target.schema, target.contentType, bytes)
+        out.push({ label, request: request(method, path, bytes, headers), invalid })
+      }
+    }
+  }
+  return out
+}
+
+function sample<T>(items: T[], n: number, random: Random): T[] {
+  const pool = [...items]
+  for (let i = 0; i < n; i++) {
+    const j = i + random.int(pool.length - i)
+    ;[pool[i], pool[j]] = [pool[j] as T, pool[i] as T]
+  }
+  return pool.slice(0, n)
+}
+
+const MEDIA = [
+  'application/json',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=fuzz',
+  'multipart/form-data',
+  'text/plain',
+  '',
+  'application/json; charset=utf-16',
+  'application/problem+json',
+]
+const PARAMS = [
+  '%',
+  '%00',
+  '..',
+  '%2e%2e',
+  'a'.repeat(3000),
+  '😀',
+  '%F0%9F%98%80',
+  '__proto__',
+  'constructor',
+  "' OR 1=1",
+]
+
+function* junkCases(world: FuzzWorld, route: string, random: Random): Generator<Case> {
+  const [method, pattern] = route.split(' ') as [string, string]
+  const paths = pattern.includes(':')
+    ? [...PARAMS, world.payment.id].map((v) => pattern.replace(/:[^/]+/g, v))
+    : [pattern]
+  const limit = world.gateway.ctx.config.limits?.body_bytes ?? 1024 * 1024
+  const texts = [
+    '[]',
+    '"s"',
+    '123',
+    'null',
+    '{',
+    '{"a":}',
+    '\ufeff{}',
+    `${'['.repeat(5000)}${']'.repeat(5000)}`,
+    JSON.stringify(nested(3000)),
+    `${'a'.repeat(1)}${'[b]'.repeat(200)}=1`,
+    'a=1&'.repeat(5000),
+    '--fuzz\r\nContent-Disposition: form-data; name="merchant_key"\r\n\r\ndemo-merchant\r\n--fuzz--\r\n',
+    '--fuzz\r\nContent-Disposition: form-data; name="x"\r\n\r\n',
+  ]
+  let i = 0
+  // Each odd path gets one plain request; every media type and body goes to the first.
+  for (const [p, path] of paths.entries())
+    for (const media of p === 0 ? MEDIA : MEDIA.slice(0, 1)) {
+      if (p > 0) {
+        yield {
+          label: `path ${i++}`,
+          request: request(method, path, new TextEncoder().encode('{}'), { 'content-type': media }),
+          invalid: false,
+        }
+        continue
+      }
+      const headers: Record<string, string> = media ? { 'content-type': media } : {}
+      for (const text of texts)
+        yield {
+          label: `junk ${i++}`,
+          request: request(method, path, new TextEncoder().encode(text), headers),
+          invalid: false,
+        }
+      for (const size of [1, 17, 513, 4096]) {
+        const bytes = Uint8Array.from({ length: size }, () => random.int(256))
+        yield { label: `bytes ${i++}`, request: request(method, path, bytes, headers), invalid: false }
+      }
+    }
+  yield {
+    label: 'over the limit',
+    request: request(method, pattern, new Uint8Array(limit + 1), { 'content-type': 'application/json' }),
+    invalid: true,
+  }
+}
+
+/** The answer's problem, or undefined when it is as the standards say. */
+async function check(world: FuzzWorld, route: string, c: Case): Promise<string | undefined> {
+  // What an earlier accepted request set going (a callback delivery) settles before counting starts.
+  await new Promise((r) => setImmediate(r))
+  const changes = world.changes()
+  const events = world.events
+  const jobs = world.clock.pending()
+  const bugs = world.bugs.length
+  const response = await world.gateway.handle(c.request)
+  const bug = world.bugs.length > bugs ? ` (logged: ${world.bugs.at(-1)?.slice(0, 300)})` : ''
+  if (response.status >= 500) return `HTTP ${response.status}${bug}`
+  if (bug) return `logged a bug${bug}`
+  if (c.invalid && response.status < 400) return `accepted a schema-breaking body (HTTP ${response.status})`
+  const unchanged = world.changes() === changes && world.events === events && world.clock.pending() === jobs
+  if (route.startsWith('GET ') && !unchanged) return 'a GET changed state'
+  if (response.status < 400) return undefined
+  if (!unchanged) return `HTTP ${response.status} but the state changed`
+  let body: { http_code?: unknown; error_code?: unknown; error_message?: unknown }
+  try {
+    body = JSON.parse(response.body)
+  } catch {
+    return `HTTP ${response.status} without a JSON body`
+  }
+  if (
+    body.http_code !== response.status ||
+    typeof body.error_code !== 'number' ||
+    typeof body.error_message !== 'string'
+  )
+    return `not the error envelope: ${response.body.slice(0, 200)}`
+  return undefined
+}
