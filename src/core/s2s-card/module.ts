@@ -1,0 +1,43 @@
+import { fail } from '../engine/errors.js'
+import { jsonResponse } from '../engine/http.js'
+import type { EngineModule, OperationHandler } from '../engine/modules.js'
+import type { S2sCardAction } from './action.js'
+import { paymentActions } from './payment-actions.js'
+import { scheduleActions } from './schedule-actions.js'
+
+const ACTIONS: Record<string, S2sCardAction> = { ...paymentActions, ...scheduleActions }
+
+/**
+ * `/v2/post` answers `redirect_params` as an array of `{name, value}` (decisions.md §2); every
+ * other field is the same as on `/post`.
+ */
+function asV2(body: Record<string, unknown>): Record<string, unknown> {
+  const params = body.redirect_params
+  if (!params || typeof params !== 'object' || Array.isArray(params)) return body
+  return {
+    ...body,
+    redirect_params: Object.entries(params as Record<string, unknown>).map(([name, value]) => ({
+      name,
+      value: String(value),
+    })),
+  }
+}
+
+const dispatch =
+  (v2: boolean): OperationHandler =>
+  async ({ body, ctx, request }) => {
+    const action = typeof body.action === 'string' ? body.action : undefined
+    const run = action && Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined
+    if (!run) throw fail('S2S_CARD_ACTION_UNKNOWN')
+    const answer = await run({ body, ctx, request })
+    return jsonResponse(200, v2 ? asV2(answer) : answer)
+  }
+
+/** S2S CARD: every action at `POST /post` and `/v2/post`, form-urlencoded or multipart. */
+export const s2sCardModule: EngineModule = {
+  name: 's2s-card',
+  routes: () => [
+    { method: 'POST', path: '/post', api: 's2s-card', handler: dispatch(false) },
+    { method: 'POST', path: '/v2/post', api: 's2s-card', handler: dispatch(true) },
+  ],
+}
