@@ -1,5 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
+import request from 'supertest'
+import { createExpressApp } from '../../src/adapters/express/app.js'
 import { createMemoryStore, createSeededIds, createVirtualClock } from '../../src/adapters/index.js'
 import type { SandboxConfig } from '../../src/core/engine/context.js'
 import { createGateway, type Gateway } from '../../src/core/engine/gateway.js'
@@ -29,7 +31,16 @@ export function recordingTransport(
   return { transport, sent }
 }
 
+/**
+ * `PAYSANDBOX_TEST_TRANSPORT=http` sends every `call` through the express adapter with supertest
+ * (the `api-over-http` vitest project runs the API suites that way too), so the same tests prove
+ * the engine's answers and their HTTP translation.
+ */
+export const OVER_HTTP = process.env.PAYSANDBOX_TEST_TRANSPORT === 'http'
+
 export interface TestGateway {
+  /** The address the engine records for the caller: 203.0.113.7 in-process, 127.0.0.1 over HTTP. */
+  callerIp: string
   gateway: Gateway
   clock: ReturnType<typeof createVirtualClock>
   store: ReturnType<typeof createMemoryStore<Collections>>
@@ -68,12 +79,15 @@ export function createTestGateway(
     },
     modules,
   )
+  const app = OVER_HTTP ? createExpressApp(gateway) : undefined
   return {
     gateway,
     clock,
     store,
     sent,
+    callerIp: OVER_HTTP ? '127.0.0.1' : '203.0.113.7',
     async call(method, path, body, headers = {}) {
+      if (app) return callOverHttp(app, method, path, body, headers)
       const [pathname, search = ''] = path.split('?') as [string, string?]
       const isForm = typeof body === 'string'
       const text = body === undefined ? '' : isForm ? body : JSON.stringify(body)
@@ -99,4 +113,38 @@ export function createTestGateway(
       return { status: response.status, body: parsed as never, raw: response.body, headers: response.headers }
     },
   }
+}
+
+async function callOverHttp(
+  app: ReturnType<typeof createExpressApp>,
+  method: string,
+  path: string,
+  body: Record<string, unknown> | string | undefined,
+  headers: Record<string, string>,
+) {
+  const isForm = typeof body === 'string'
+  let req = request(app)[method.toLowerCase() as 'get' | 'post' | 'put' | 'delete'](path)
+  const contentType = isForm ? 'application/x-www-form-urlencoded' : 'application/json'
+  if (body !== undefined) req = req.set('content-type', contentType)
+  for (const [k, v] of Object.entries(headers)) req = req.set(k, v)
+  if (body !== undefined) req = req.send(isForm ? body : JSON.stringify(body))
+  const response = await req.buffer(true).parse((res, done) => {
+    let text = ''
+    res.setEncoding('utf8')
+    res.on('data', (chunk: string) => {
+      text += chunk
+    })
+    res.on('end', () => done(null, text))
+  })
+  const raw = response.body as string
+  let parsed: unknown = raw
+  try {
+    parsed = JSON.parse(raw)
+  } catch {
+    // HTML pages and empty redirects stay as text.
+  }
+  const responseHeaders = Object.fromEntries(
+    Object.entries(response.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
+  )
+  return { status: response.status, body: parsed as never, raw, headers: responseHeaders }
 }

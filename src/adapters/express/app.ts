@@ -103,9 +103,21 @@ export function toGatewayRequest(
 /** `::ffff:127.0.0.1` (an IPv4 caller on a dual-stack socket) is recorded as `127.0.0.1`. */
 const plainAddress = (address: string | undefined) => address?.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, '')
 
+/** Real-time comment lines keep proxies and clients from closing a quiet event stream. */
+export const HEARTBEAT_MS = 15_000
+
 function write(res: Response, response: GatewayResponse) {
   if (res.headersSent) return void res.end()
   res.status(response.status)
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value)
-  res.end(response.body)
+  if (!response.stream) return void res.end(response.body)
+  res.flushHeaders()
+  if (response.body) res.write(response.body)
+  const unsubscribe = response.stream.subscribe((chunk) => res.write(chunk))
+  const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS)
+  heartbeat.unref()
+  res.on('close', () => {
+    clearInterval(heartbeat)
+    unsubscribe()
+  })
 }
