@@ -9,14 +9,36 @@ import { loadSchemaFiles } from './gen/bundle.js'
 import { generateOpenApi } from './gen/openapi.js'
 import { generateTypes } from './gen/types.js'
 
+/** Every route the engine serves, read from a gateway built with the default modules. */
+async function engineRoutes() {
+  const { createMemoryStore, createSeededIds, createVirtualClock } = await import('../src/adapters/index.js')
+  const { createGateway } = await import('../src/core/engine/gateway.js')
+  const { STORE_INDEXES } = await import('../src/core/engine/model.js')
+  const { DEFAULT_MODULES } = await import('../src/core/modules.js')
+  const { silentLogger } = await import('../src/core/ports/logger.js')
+  const config = JSON.parse(readFileSync(join(root, 'fixtures', 'config', 'demo.json'), 'utf8'))
+  const deps = {
+    store: createMemoryStore(STORE_INDEXES),
+    clock: createVirtualClock(),
+    ids: createSeededIds('gen'),
+    transport: { send: async () => ({ status: 200, body: 'OK' }) },
+    logger: silentLogger,
+    config,
+  }
+  const gateway = createGateway(deps, DEFAULT_MODULES)
+  gateway.stop()
+  return DEFAULT_MODULES.flatMap((module) => module.routes(gateway.ctx))
+}
+
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const check = process.argv.includes('--check')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 
 const files = loadSchemaFiles()
+const routes = await engineRoutes()
 const outputs: [string, string][] = [
   ['src/generated/types.ts', await generateTypes(files)],
-  ['openapi/openapi.json', `${JSON.stringify(generateOpenApi(files, pkg.version), null, 2)}\n`],
+  ['openapi/openapi.json', `${JSON.stringify(generateOpenApi(files, pkg.version, routes), null, 2)}\n`],
 ]
 
 const stale: string[] = []

@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
+import { DEFAULT_MODULES } from '../src/core/modules.js'
+import { createTestGateway } from './helpers/engine.js'
 
 const root = join(import.meta.dirname, '..')
 const doc = JSON.parse(readFileSync(join(root, 'openapi', 'openapi.json'), 'utf8'))
@@ -69,5 +71,20 @@ describe('generated OpenAPI document', () => {
         node = (node as Record<string, unknown> | undefined)?.[part]
       expect(node, pointer).toBeDefined()
     }
+  })
+
+  // decisions.md §6: every sandbox choice "must be visible to users: documented in the README or the OpenAPI document"
+  it('documents every route the engine serves, control API and hosted pages included', () => {
+    const { gateway } = createTestGateway(DEFAULT_MODULES)
+    gateway.stop()
+    const served = gateway.routes().map((r) => {
+      const [method, path] = r.split(' ') as [string, string]
+      return `${method.toLowerCase()} ${path.replace(/:([A-Za-z_]+)/g, '{$1}')}`
+    })
+    expect(served.length).toBeGreaterThan(20)
+    const documented = Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.keys(ops as object).map((method) => `${method} ${path}`),
+    )
+    expect(served.filter((r) => !documented.includes(r))).toEqual([])
   })
 })

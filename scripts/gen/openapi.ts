@@ -51,8 +51,25 @@ function oneOrMany(titles: string[], discriminator?: string): JsonObject {
   return schema
 }
 
-/** OpenAPI 3.1 for every endpoint that a request schema declares with `x-endpoint`. */
-export function generateOpenApi(files: SchemaFile[], version: string): JsonObject {
+/** An engine route as the generator sees it (src/core/engine/modules.ts RouteDefinition). */
+export interface EngineRoute {
+  method: string
+  path: string
+  api: string
+  summary?: string
+  query?: string
+  request?: string
+}
+
+/**
+ * OpenAPI 3.1 for every endpoint that a request schema declares with `x-endpoint`, plus every
+ * other route the engine serves (control API, hosted pages), from its route definition.
+ */
+export function generateOpenApi(
+  files: SchemaFile[],
+  version: string,
+  engineRoutes: EngineRoute[] = [],
+): JsonObject {
   const groups = new Map<string, { endpoint: Endpoint; file: SchemaFile }[]>()
   for (const item of endpointsOf(files)) {
     const paths = item.endpoint.path === '/post' ? ['/post', '/v2/post'] : [item.endpoint.path]
@@ -105,6 +122,7 @@ export function generateOpenApi(files: SchemaFile[], version: string): JsonObjec
     }
     paths[path] = { ...(paths[path] ?? {}), [method]: operation }
   }
+  for (const route of engineRoutes) addEngineRoute(paths, route, files)
   return {
     openapi: '3.1.0',
     info: {
@@ -133,4 +151,49 @@ function tagOf(path: string): string {
 function operationId(method: string, path: string): string {
   const words = path.split(/[^a-zA-Z0-9]+/).filter(Boolean)
   return [method, ...words.map((w) => w[0]?.toUpperCase() + w.slice(1))].join('')
+}
+
+/** `/sandbox/payments/:id` -> `/sandbox/payments/{id}` with its path parameter. */
+function addEngineRoute(paths: Record<string, JsonObject>, route: EngineRoute, files: SchemaFile[]): void {
+  const path = route.path.replace(/:([A-Za-z_]+)/g, '{$1}')
+  const method = route.method.toLowerCase()
+  if (paths[path]?.[method]) return
+  const parameters: JsonObject[] = [...route.path.matchAll(/:([A-Za-z_]+)/g)].map((m) => ({
+    name: m[1] as string,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }))
+  if (route.query) {
+    const file = files.find((f) => f.path === route.query)
+    if (!file) throw new Error(`route ${route.path}: query schema ${route.query} is not a schema file`)
+    const required = new Set((file.schema.required as string[] | undefined) ?? [])
+    for (const name of Object.keys((file.schema.properties as JsonObject | undefined) ?? {})) {
+      parameters.push({
+        name,
+        in: 'query',
+        required: required.has(name),
+        schema: { $ref: `${REF}${file.title}/properties/${name}` },
+      })
+    }
+  }
+  const contentType =
+    route.api === 'page' ? 'text/html' : path === '/sandbox/events' ? 'text/event-stream' : 'application/json'
+  const operation: JsonObject = {
+    operationId: operationId(method, path),
+    summary: route.summary ?? `${route.method} ${path}`,
+    tags: [route.api === 'page' ? 'Hosted pages' : tagOf(path)],
+    responses: {
+      '200': { description: route.summary ?? 'Answer', content: { [contentType]: { schema: {} } } },
+      ...(route.api === 'page'
+        ? {}
+        : { '400': errorResponse('Invalid request'), '404': errorResponse('Not found') }),
+    },
+  }
+  if (parameters.length) operation.parameters = parameters
+  if (route.request) {
+    const title = titleOf(files, route.request) as string
+    operation.requestBody = { required: false, content: { 'application/json': { schema: ref(title) } } }
+  }
+  paths[path] = { ...(paths[path] ?? {}), [method]: operation }
 }

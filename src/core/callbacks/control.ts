@@ -25,6 +25,8 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/callbacks',
+      summary: 'Every callback delivery and its attempts, filtered by merchant, payment or order',
+      query: 'sandbox/callbacks-query.schema.json',
       api: 'sandbox',
       handler: ({ request }) => {
         const query = validated<SandboxCallbacksQuery>('sandbox/callbacks-query', { ...request.query })
@@ -42,12 +44,14 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/callbacks/:id',
+      summary: 'One delivery with every attempt (request, response code, body excerpt, latency)',
       api: 'sandbox',
       handler: ({ params }) => jsonResponse(200, withRequest(find(ctx, params.id))),
     },
     {
       method: 'POST',
       path: '/sandbox/callbacks/:id/replay',
+      summary: 'Send a delivery again, as a new delivery marked replay_of',
       api: 'sandbox',
       handler: ({ params }) => {
         const original = find(ctx, params.id)
@@ -56,7 +60,13 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
         return jsonResponse(202, { id: replay.id, replay_of: original.id, state: replay.state })
       },
     },
-    { method: 'GET', path: '/sandbox/events', api: 'sandbox', handler: () => eventStream(ctx) },
+    {
+      method: 'GET',
+      path: '/sandbox/events',
+      summary: 'Live server-sent events: payments, transactions, callback deliveries, clock moves, resets',
+      api: 'sandbox',
+      handler: () => eventStream(ctx),
+    },
   ]
 }
 

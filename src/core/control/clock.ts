@@ -27,6 +27,7 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/health',
+      summary: 'Ready check: 200 with the sandbox time and clock mode',
       api: 'sandbox',
       handler: () =>
         jsonResponse(200, { status: 'ok', now: formatDateTime(ctx.clock.now()), clock: ctx.clock.kind }),
@@ -34,12 +35,15 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/clock',
+      summary: 'The sandbox clock: mode and current time',
       api: 'sandbox',
       handler: () => jsonResponse(200, clockView(ctx)),
     },
     {
       method: 'POST',
       path: '/sandbox/clock/advance',
+      summary: 'Move the clock ahead by {seconds}: due expiries, callback retries and scheduled payments run',
+      request: 'sandbox/clock-advance-request.schema.json',
       api: 'sandbox',
       handler: async ({ body }) => {
         const { seconds } = validated<SandboxClockAdvanceRequest>('sandbox/clock-advance-request', body)

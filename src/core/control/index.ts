@@ -18,6 +18,8 @@ export const controlModule: EngineModule = {
     {
       method: 'POST',
       path: '/sandbox/reset',
+      summary: 'Forget every session, payment, callback and schedule; merchants and the clock stay',
+      request: 'sandbox/reset-request.schema.json',
       api: 'sandbox',
       handler: ({ body }) => {
         validated<SandboxResetRequest>('sandbox/reset-request', body)
@@ -32,6 +34,7 @@ export const controlModule: EngineModule = {
     {
       method: 'GET',
       path: '/sandbox/merchants',
+      summary: 'Configured merchants, MIDs and Protocol Mapping (never passwords)',
       api: 'sandbox',
       handler: () => jsonResponse(200, { merchants: ctx.config.merchants.map(publicMerchant) }),
     },

@@ -18,6 +18,8 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/payments',
+      summary: 'Payments, newest first, filtered by merchant, order or status',
+      query: 'sandbox/payments-query.schema.json',
       api: 'sandbox',
       handler: ({ request }) => {
         const query = validated<SandboxPaymentsQuery>('sandbox/payments-query', { ...request.query })
@@ -35,6 +37,7 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/payments/:id',
+      summary: 'One payment with its transactions',
       api: 'sandbox',
       handler: ({ params }) => {
         const payment = ctx.store.get('payments', params.id ?? '')

@@ -17,6 +17,12 @@ export interface RouteDefinition {
   /** Which envelope its errors use. */
   api: Api | 'sandbox' | 'page'
   handler: OperationHandler
+  /** One line for the OpenAPI document (routes whose request schema has `x-endpoint` use that instead). */
+  summary?: string
+  /** Schema (path under schemas/) of the query string, for GET routes. */
+  query?: string
+  /** Schema of the body, for routes not described by an `x-endpoint` request schema. */
+  request?: string
 }
 
 /** A feature (Checkout, S2S CARD, control API, ...) contributes routes and, optionally, payer operations. */
