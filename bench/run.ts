@@ -1,4 +1,5 @@
 /** `npm run bench`: every performance target of the project, each against a baseline measured in the same run. */
+import { benchConformance } from './conformance.js'
 import { benchHttp } from './http.js'
 import { fmt } from './lib.js'
 import { benchStore } from './store.js'
@@ -12,6 +13,7 @@ const suites: [
   ['validate-startup', () => benchValidateStartup()],
   ['store', () => benchStore()],
   ['http', () => benchHttp()],
+  ['conformance', () => benchConformance()],
 ]
 
 for (const [name, run] of suites) {

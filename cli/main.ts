@@ -1,6 +1,9 @@
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
+import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
+import { testCommand } from './commands/test.js'
+import { tuiCommand } from './commands/tui.js'
 import { validateCommand } from './commands/validate.js'
 import { EXIT, UsageError } from './exit-codes.js'
 
@@ -9,6 +12,9 @@ await yargs(hideBin(process.argv))
   .usage('$0 <command> [options]\n\nLocal sandbox and conformance kit for the payment gateway interface.')
   .command(validateCommand)
   .command(serveCommand)
+  .command(tuiCommand)
+  .command(testCommand)
+  .command(scenariosCommand)
   .demandCommand(1, 'Name a command: see the list above.')
   .recommendCommands()
   .strict()

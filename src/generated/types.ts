@@ -1486,19 +1486,30 @@ export type ListedLanguage =
   | 'nl'
   | 'bg'
   | 'ru'
+export type SandboxExportId = string
 /**
- * A conformance scenario (first draft): a readable file of steps the kit runs against a merchant integration (`mode: merchant`: the kit plays the gateway and the payer), against a gateway (`mode: gateway`: the kit plays the merchant and the payer), or against either (`both`: steps that need the other side are skipped in each mode). A step may `capture` values of its result by JSONPath; later string values refer to them as `${name}`; `${run_id}` is predefined (unique per run). Unknown keys are refused so a typo never passes silently.
+ * A card number only ever masked: first 6 and last 4 digits, the rest `*`.
+ */
+export type SandboxExportMaskedCard = string
+/**
+ * Epoch milliseconds (sandbox time).
+ */
+export type SandboxExportTime = number
+/**
+ * A conformance scenario (docs/conformance.md): a readable file of steps the kit runs against a merchant integration (`mode: merchant`: the kit plays the gateway and the payer), against a gateway (`mode: gateway`: the kit plays the merchant and the payer), or against either (`both`: steps that need the other side are skipped in each mode). A step may `capture` values of its result by JSONPath; later string values refer to them as `${name}`; `${run_id}` (unique per scenario) and `${scenario}` (its slug) are predefined. Unknown keys are refused so a typo never passes silently.
  */
 export type Scenario = {
   [k: string]: unknown | undefined
 } & Scenario1
 /**
- * One step; `step` names its kind (one `oneOf` branch per kind, each with its `step` const). A step that fails its kind's rules is reported at the step; validate it against its branch (`#/$defs/Step/oneOf/<n>`) for the detail.
+ * One step; `step` names its kind (one `oneOf` branch per kind, each with its `step` const). The loader reports a broken step with the detail of its kind's branch.
  */
 export type ScenarioStep = (
   | ScenarioMerchantStartStep
+  | ScenarioMerchantActionStep
   | ScenarioPayerCardStep
   | ScenarioPayer3DsStep
+  | ScenarioPayerRedirectStep
   | ScenarioPayerApmStep
   | ScenarioPayerAbandonStep
   | ScenarioGatewayCallStep
@@ -1507,15 +1518,21 @@ export type ScenarioStep = (
   | ScenarioCallbacksDuplicateStep
   | ScenarioCallbacksReorderStep
   | ScenarioCallbacksForgeStep
+  | ScenarioCallbacksFailStep
   | ScenarioExpectMerchantRequestStep
+  | ScenarioExpectNoMerchantRequestStep
   | ScenarioExpectCallbackStep
+  | ScenarioExpectNoCallbackStep
   | ScenarioExpectCallbackAcknowledgedStep
   | ScenarioExpectMerchantOrderStep
+  | ScenarioExpectRedirectStep
 ) & {
   step:
     | 'merchant.start'
+    | 'merchant.action'
     | 'payer.card'
     | 'payer.3ds'
+    | 'payer.redirect'
     | 'payer.apm'
     | 'payer.abandon'
     | 'gateway.call'
@@ -1524,15 +1541,21 @@ export type ScenarioStep = (
     | 'callbacks.duplicate'
     | 'callbacks.reorder'
     | 'callbacks.forge'
+    | 'callbacks.fail'
     | 'expect.merchant_request'
+    | 'expect.no_merchant_request'
     | 'expect.callback'
+    | 'expect.no_callback'
     | 'expect.callback_acknowledged'
     | 'expect.merchant_order'
+    | 'expect.redirect'
   [k: string]: unknown | undefined
 } & (
     | ScenarioMerchantStartStep
+    | ScenarioMerchantActionStep
     | ScenarioPayerCardStep
     | ScenarioPayer3DsStep
+    | ScenarioPayerRedirectStep
     | ScenarioPayerApmStep
     | ScenarioPayerAbandonStep
     | ScenarioGatewayCallStep
@@ -1541,15 +1564,21 @@ export type ScenarioStep = (
     | ScenarioCallbacksDuplicateStep
     | ScenarioCallbacksReorderStep
     | ScenarioCallbacksForgeStep
+    | ScenarioCallbacksFailStep
     | ScenarioExpectMerchantRequestStep
+    | ScenarioExpectNoMerchantRequestStep
     | ScenarioExpectCallbackStep
+    | ScenarioExpectNoCallbackStep
     | ScenarioExpectCallbackAcknowledgedStep
     | ScenarioExpectMerchantOrderStep
+    | ScenarioExpectRedirectStep
   ) & {
     step:
       | 'merchant.start'
+      | 'merchant.action'
       | 'payer.card'
       | 'payer.3ds'
+      | 'payer.redirect'
       | 'payer.apm'
       | 'payer.abandon'
       | 'gateway.call'
@@ -1558,14 +1587,18 @@ export type ScenarioStep = (
       | 'callbacks.duplicate'
       | 'callbacks.reorder'
       | 'callbacks.forge'
+      | 'callbacks.fail'
       | 'expect.merchant_request'
+      | 'expect.no_merchant_request'
       | 'expect.callback'
+      | 'expect.no_callback'
       | 'expect.callback_acknowledged'
       | 'expect.merchant_order'
+      | 'expect.redirect'
     [k: string]: unknown | undefined
   }
 /**
- * The payer pays by card on the hosted page (or the kit sends the S2S card). Give `outcome` to use the platform's test card for it (decisions.md 4), or `card` for explicit data.
+ * The payer pays the scenario's latest Checkout session by card (hosted page or Hosted Payment Fields). Give `outcome` to use the platform's test card for it (decisions.md 4), or `card` for explicit data. The result is `{payment_id, status, redirect_url?, reason?}`; `${payment_id}` is captured automatically.
  */
 export type ScenarioPayerCardStep = (
   | {
@@ -1579,7 +1612,7 @@ export type ScenarioPayerCardStep = (
 ) & {
   step: 'payer.card'
   /**
-   * Test card 4111111111111111 with expiry month 01, 02, 03, 05, 06, 12 (year 2039 for redirect_decline) (decisions.md 4).
+   * The platform's test card for this outcome (decisions.md 4): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
    */
   outcome?:
     | 'success'
@@ -1595,6 +1628,11 @@ export type ScenarioPayerCardStep = (
    */
   method?: string
   /**
+   * Session token to pay; default: the scenario's latest session.
+   */
+  token?: string
+  expect?: ScenarioExpectation
+  /**
    * Short label shown in reports.
    */
   name?: string
@@ -1602,15 +1640,19 @@ export type ScenarioPayerCardStep = (
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
- * The kit, as the merchant, sends one request to the gateway and checks the answer. Checkout requests name a `path`; S2S requests name an `action` (the path is /post or /post-va). `hash` is added with the scenario merchant's password unless `sign` is false or the body has one.
+ * The kit, as the merchant, sends one request to the gateway and checks the answer. Checkout requests name a `path`; S2S requests name an `action` (path /post, /post-va; give `path` for /v2/post). `merchant_key` / `client_key` and `hash` are added with the credentials unless `sign` is false or the body has them. Skipped in merchant mode.
  */
 export type ScenarioGatewayCallStep = {
   step: 'gateway.call'
   /**
-   * Which API; `sandbox` is the control API under /sandbox.
+   * Which API; `sandbox` is the control API under /sandbox (kit-hosted or paysandbox gateways only).
    */
   api: 'checkout' | 's2s-card' | 's2s-apm' | 'sandbox'
   method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -1644,6 +1686,10 @@ export type ScenarioGatewayCallStep = {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 export type ScenarioEndpoint = (
@@ -1659,7 +1705,20 @@ export type ScenarioEndpoint = (
   method?: 'GET' | 'POST' | 'PUT'
   path?: string
   action?: string
-}
+} & (
+    | {
+        path: unknown
+        [k: string]: unknown | undefined
+      }
+    | {
+        action: unknown
+        [k: string]: unknown | undefined
+      }
+  ) & {
+    method?: 'GET' | 'POST' | 'PUT'
+    path?: string
+    action?: string
+  }
 
 export interface PaySandboxSchemas {
   CallbackCommon?: CallbackCommon
@@ -1823,14 +1882,20 @@ export interface PaySandboxSchemas {
   S2sCardUpdateScheduleResponse?: S2SCardUpdateScheduleResponse
   S2sCardVoidRequest?: S2SCardVoidRequest
   S2sCardVoidResponse?: S2SCardVoidResponse
+  SandboxApmOutcomeRequest?: SandboxApmOutcomeRequest
   SandboxCallbacksQuery?: SandboxCallbacksQuery
   SandboxClockAdvanceRequest?: SandboxClockAdvanceRequest
   SandboxConfig?: SandboxConfig
   SandboxMerchantAdapter?: SandboxMerchantAdapter
+  SandboxMerchantRequestRequest?: SandboxMerchantRequestRequest
+  SandboxPayerReturnRequest?: SandboxPayerReturnRequest
+  SandboxPaymentExport?: SandboxPaymentExport
   SandboxPaymentsQuery?: SandboxPaymentsQuery
   SandboxProtocolMapping?: SandboxProtocolMapping
   SandboxResetRequest?: SandboxResetRequest
   Scenario?: Scenario
+  SandboxSchedulesQuery?: SandboxSchedulesQuery
+  SandboxThreeDsRequest?: SandboxThreeDsRequest
 }
 /**
  * Parts shared by the three callbacks (Events; decisions.md section 3). Callbacks are forms: every value is a string, nested values (`custom_data`, `extended_data`) arrive in bracket notation and are objects here. Fields of the Protocol Mapping groups appear only when the merchant enabled them (default off); empty values are left out, except `ARN`, which the interface says is "sent empty when missing".
@@ -5064,6 +5129,16 @@ export interface S2SCardVoidResponse1 {
   [k: string]: unknown | undefined
 }
 /**
+ * (sandbox) Body of POST /sandbox/payments/{id}/apm (decisions.md 4 and 6): chooses the outcome of an alternative-method payment waiting on its simulator page, as the payer would there. `approve` settles it (or holds it, for a SALE with auth=Y), `decline` declines it, `pending` leaves it pending as if the provider had not answered yet (not for a held authorization), `expire` lets it expire (declined). The state table decides which outcomes the payment's status allows.
+ */
+export interface SandboxApmOutcomeRequest {
+  outcome: 'approve' | 'decline' | 'pending' | 'expire'
+  /**
+   * With `decline`: the decline reason reported to the merchant (default `Declined`). Ignored with the other outcomes.
+   */
+  reason?: string
+}
+/**
  * (sandbox) Query parameters of GET /sandbox/callbacks, the callback delivery log (decisions.md 6: "every delivery and its attempts"). Every parameter is optional and they combine; the answer lists the newest deliveries first.
  */
 export interface SandboxCallbacksQuery {
@@ -5327,6 +5402,10 @@ export interface SandboxMerchant {
    */
   mids: [SandboxMid, ...SandboxMid[]]
   protocol_mapping?: SandboxProtocolMapping
+  /**
+   * (sandbox) Commission of an S2S APM DEBIT2VIRTUAL, in percent of order_amount, as DEBIT2VIRTUAL_CALC answers it: commission = order_amount x percent / 100, rounded half up to the currency's minor unit; total_amount = order_amount + commission. Default 3 (15.00 gives 0.45 and 15.45).
+   */
+  debit2virtual_commission_percent?: number
   wallets?: SandboxMerchantWallets
 }
 /**
@@ -5557,7 +5636,7 @@ export interface SandboxMerchantWallets {
   wallet2?: MethodWallet2Settings
 }
 /**
- * First draft. How the conformance kit drives a merchant integration in merchant mode (`paysandbox test --merchant merchant.json`): the credentials the integration is configured with, the hook that makes it start a payment, the hook that shows its view of an order, and where it receives callbacks. The integration must send its gateway requests to the kit's `listen` address instead of the gateway.
+ * How the conformance kit drives a merchant integration (`paysandbox test --merchant merchant.json`; protocol in docs/conformance.md): the credentials the integration signs with, how to start it, the test hooks that make it start a payment or act from its back office, where it receives callbacks, and its optional view of an order. Each scenario's sandbox is served under its own base URL (`gateway_url`, sent on every hook call).
  */
 export interface SandboxMerchantAdapter {
   $schema?: string
@@ -5566,60 +5645,300 @@ export interface SandboxMerchantAdapter {
    */
   name: string
   credentials: SandboxMerchantAdapterCredentials
-  notification_url: Url
-  listen?: SandboxMerchantAdapterListen
-  start: SandboxMerchantAdapterStart
-  inspect?: SandboxMerchantAdapterHook
+  process?: SandboxMerchantAdapterProcess
+  /**
+   * Where the integration listens; `${port}` is replaced by the port the kit picked for `process`.
+   */
+  base_url: string
+  /**
+   * Makes the integration start a payment: an HTTP request (JSON body, docs/conformance.md) or a command that reads the same JSON on standard input and prints the answer.
+   */
+  start_payment: SandboxMerchantAdapterHttpHook | SandboxMerchantAdapterCommandHook
+  /**
+   * Makes the integration start a payment: an HTTP request (JSON body, docs/conformance.md) or a command that reads the same JSON on standard input and prints the answer.
+   */
+  merchant_action?: SandboxMerchantAdapterHttpHook | SandboxMerchantAdapterCommandHook
+  /**
+   * Where the integration receives callbacks: the sandbox's notification_url is base_url + this path.
+   */
+  notification_path: string
+  inspect?: SandboxMerchantAdapterInspect
+  /**
+   * `parallel`: the integration uses the `gateway_url` of each call, so scenarios run at once. `sequential`: one scenario at a time, all under one gateway URL (given in `process.gateway_url_env`).
+   */
+  concurrency?: 'parallel' | 'sequential'
   timeouts?: SandboxMerchantAdapterTimeouts
 }
 /**
- * What the integration signs with: `key` is its merchant_key / client_key, `password` its password.
+ * What the integration is configured with: the kit's sandboxes accept these and sign callbacks with the password.
  */
 export interface SandboxMerchantAdapterCredentials {
   /**
-   * merchant_key and client_key.
+   * merchant_key (Checkout) and client_key (S2S).
    */
-  key: string
+  merchant_key: string
   /**
-   * Signing password.
+   * Signing password (decisions.md 1).
    */
   password: string
 }
 /**
- * Where the kit, acting as the gateway, listens.
+ * Optional: the kit starts the integration itself and stops it at the end. Without it the integration is already running at `base_url`.
  */
-export interface SandboxMerchantAdapterListen {
-  port?: number
-  base_url?: Url
-}
-/**
- * One hook per API the integration uses. The kit calls it for a `merchant.start` step with the step's values available as `${api}`, `${operation}`, `${order.number}`, `${order.amount}`, `${order.currency}`, `${order.description}`, `${methods}`, `${fields}`.
- */
-export interface SandboxMerchantAdapterStart {
-  checkout?: SandboxMerchantAdapterHook
-  's2s-card'?: SandboxMerchantAdapterHook
-  's2s-apm'?: SandboxMerchantAdapterHook
-}
-/**
- * An HTTP request to the integration. String values may hold `${...}` placeholders.
- */
-export interface SandboxMerchantAdapterHook {
-  method?: 'GET' | 'POST' | 'PUT'
-  url: string
-  headers?: {
+export interface SandboxMerchantAdapterProcess {
+  /**
+   * Program and arguments (no shell), run from `cwd`.
+   *
+   * @minItems 1
+   */
+  command: [string, ...string[]]
+  /**
+   * Working directory, relative to the adapter file; default: the current directory.
+   */
+  cwd?: string
+  /**
+   * Extra environment variables.
+   */
+  env?: {
     [k: string]: string | undefined
   }
   /**
-   * JSON body sent with the request.
+   * Environment variable that receives the free port the kit picked (`${port}` in base_url).
    */
-  body?: {
-    [k: string]: unknown | undefined
+  port_env?: string
+  /**
+   * Environment variable that receives the gateway URL, for an integration that reads it once at start (use with `concurrency: sequential`).
+   */
+  gateway_url_env?: string
+  /**
+   * Probed with GET until it answers 2xx.
+   */
+  ready_path?: string
+  /**
+   * Not ready by then: the run stops with exit code 3.
+   */
+  ready_timeout_seconds?: number
+}
+/**
+ * An HTTP request to the integration's test hook, path under base_url.
+ */
+export interface SandboxMerchantAdapterHttpHook {
+  method?: 'GET' | 'POST' | 'PUT'
+  /**
+   * Path under base_url.
+   */
+  path: string
+  headers?: {
+    [k: string]: string | undefined
   }
-  expect_status?: number
+}
+export interface SandboxMerchantAdapterCommandHook {
+  /**
+   * Program and arguments (no shell); JSON in on stdin, JSON out on stdout.
+   *
+   * @minItems 1
+   */
+  command: [string, ...string[]]
+  cwd?: string
+  env?: {
+    [k: string]: string | undefined
+  }
+}
+/**
+ * Optional: the integration's own view of an order (docs/conformance.md), `{order_id}` in the path. Without it expect.merchant_order steps fail as not runnable.
+ */
+export interface SandboxMerchantAdapterInspect {
+  method?: 'GET' | 'POST'
+  path: string
+  headers?: {
+    [k: string]: string | undefined
+  }
 }
 export interface SandboxMerchantAdapterTimeouts {
+  /**
+   * Longest wait for a hook's answer.
+   */
   hook_seconds?: number
-  step_seconds?: number
+}
+/**
+ * (sandbox) Body of POST /sandbox/payments/{id}/merchant-request: which follow-up the sandbox should prepare as the payment's merchant would send it (Checkout JSON, S2S CARD or S2S APM form, signed with the merchant's password per decisions.md 1). The answer is the request itself (method, URL, content type, body, curl command); nothing is sent. The terminal UI sends it to the gateway's own endpoint, so the action takes exactly the merchant's path.
+ */
+export interface SandboxMerchantRequestRequest {
+  /**
+   * `capture` (Checkout capture, S2S CAPTURE), `refund` (Checkout refund, S2S CREDITVOID), `void`, `status` (status lookup by payment id, S2S GET_TRANS_STATUS).
+   */
+  action: 'capture' | 'refund' | 'void' | 'status'
+  /**
+   * With capture or refund: a partial amount, as the merchant would send it; absent means the full amount.
+   */
+  amount?: string
+}
+/**
+ * (sandbox) Body of POST /sandbox/payments/{id}/redirect (decisions.md 6: payer actions) and of the schedule pause and run routes: empty, or an empty JSON object. The redirect route brings the payer of a card payment in status redirect back from the redirect page; the card's own outcome applies (test month 12 succeeds, 12/2039 declines).
+ */
+export interface SandboxPayerReturnRequest {}
+/**
+ * (sandbox) One payment's full history, as GET /sandbox/payments/{id}/export answers it and POST /sandbox/import takes it (a support ticket's attachment): the payment, its transactions, every callback delivery with its attempts, and, when there are any, its Checkout session, saved card, schedule and recurring chain. Cards appear only masked (first 6, last 4); no password is ever part of it. Records are the store's own, so fields beyond those listed here are kept as they are.
+ */
+export interface SandboxPaymentExport {
+  format: 'paysandbox.payment-export'
+  version: 1
+  /**
+   * Sandbox time of the export, `YYYY-MM-DD HH:MM:SS` UTC.
+   */
+  exported_at?: string
+  payment: SandboxExportPayment
+  /**
+   * @maxItems 1000
+   */
+  transactions: SandboxExportTransaction[]
+  /**
+   * @maxItems 1000
+   */
+  callbacks: SandboxExportDelivery[]
+  session?: SandboxExportSession
+  card?: SandboxExportSavedCard
+  schedule?: SandboxExportSchedule
+  chain?: SandboxExportChain
+}
+export interface SandboxExportPayment {
+  id: SandboxExportId
+  api: 'checkout' | 's2s-card' | 's2s-apm'
+  merchant_key: string
+  mid_id?: string
+  session_id?: SandboxExportId
+  operation: 'purchase' | 'debit' | 'credit'
+  method: string
+  order_id: string
+  order: SandboxExportOrder
+  status:
+    | 'prepare'
+    | '3ds'
+    | 'redirect'
+    | 'pending'
+    | 'settled'
+    | 'decline'
+    | 'refund'
+    | 'reversal'
+    | 'void'
+    | 'chargeback'
+  card?: SandboxExportStoredCard
+  schedule_id?: SandboxExportId
+  created_at: SandboxExportTime
+  updated_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportOrder {
+  number: string
+  amount: string
+  currency: string
+  description?: string
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportStoredCard {
+  masked: SandboxExportMaskedCard
+  bin: string
+  last4: string
+  brand: string
+  exp_month: string
+  exp_year: string
+  holder?: string
+}
+export interface SandboxExportTransaction {
+  id: SandboxExportId
+  payment_id: SandboxExportId
+  type:
+    | 'sale'
+    | 'auth'
+    | '3ds'
+    | 'redirect'
+    | 'capture'
+    | 'refund'
+    | 'reversal'
+    | 'void'
+    | 'debit'
+    | 'credit'
+    | 'recurring'
+    | 'chargeback'
+  status: 'success' | 'fail' | 'waiting' | 'undefined'
+  amount: string
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportDelivery {
+  id: SandboxExportId
+  merchant_key: string
+  payment_id: SandboxExportId
+  order_id: string
+  api: 'checkout' | 's2s-card' | 's2s-apm'
+  kind: string
+  url: string
+  fields: SandboxExportCallbackFields
+  seq: number
+  state: 'queued' | 'delivering' | 'retrying' | 'acknowledged' | 'failed'
+  /**
+   * @maxItems 100
+   */
+  attempts: SandboxExportAttempt[]
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportCallbackFields {
+  card?: SandboxExportMaskedCard
+  [k: string]: string | undefined
+}
+export interface SandboxExportAttempt {
+  at: SandboxExportTime
+  status?: number
+  body_excerpt?: string
+  error?: string
+  latency_ms: number
+  acknowledged: boolean
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportSession {
+  id: SandboxExportId
+  token: string
+  merchant_key: string
+  operation: 'purchase' | 'debit' | 'credit'
+  methods: string[]
+  request: {
+    [k: string]: unknown | undefined
+  }
+  created_at: SandboxExportTime
+  expires_at: SandboxExportTime
+  status: 'open' | 'paid' | 'expired' | 'cancelled'
+  entered_card?: SandboxExportStoredCard
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportSavedCard {
+  id: string
+  merchant_key: string
+  card: SandboxExportStoredCard
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportSchedule {
+  id: SandboxExportId
+  merchant_key: string
+  state: 'running' | 'paused' | 'deleted'
+  params: {
+    [k: string]: string | undefined
+  }
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportChain {
+  id: SandboxExportId
+  schedule_id: SandboxExportId
+  merchant_key: string
+  state: 'active' | 'completed' | 'descheduled' | 'stopped'
+  next_run_at?: SandboxExportTime
+  runs: {
+    [k: string]: unknown | undefined
+  }[]
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
 }
 /**
  * (sandbox) Query parameters of GET /sandbox/payments, the payment list of the CLI and the terminal UI (decisions.md 6). Every parameter is optional; the answer lists the newest payments first.
@@ -5664,16 +5983,25 @@ export interface Scenario1 {
   $schema?: string
   title: string
   /**
-   * Interface section the scenario checks, as the interface names it (`Events`, `States and transitions`, `2.3`).
+   * Interface section the scenario checks, as the interface names it (`Events`, `States and transitions`, `2.3`, `Errors`); reported with every failure.
    */
   section: string
+  /**
+   * The interface row or sentence the scenario checks, quoted.
+   */
+  quote?: string
   tags?: string[]
   description?: string
   mode: 'merchant' | 'gateway' | 'both'
   /**
-   * Key of the sandbox merchant whose credentials the kit uses in gateway mode; default: the first configured merchant.
+   * Reserved: key of the merchant whose credentials the kit uses against a gateway; default: the credentials given to the kit.
    */
   merchant?: string
+  /**
+   * `auto`: the gateway's callbacks reach the receiver as the gateway sends them. `manual` (kit-hosted sandbox only): they are held (the sandbox counts them as delivered) until callbacks.send or callbacks.reorder delivers them.
+   */
+  callbacks?: 'auto' | 'manual'
+  setup?: ScenarioSetup
   /**
    * Initial values for `${name}`.
    */
@@ -5686,7 +6014,170 @@ export interface Scenario1 {
   steps: [ScenarioStep, ...ScenarioStep[]]
 }
 /**
- * The merchant starts a payment. Merchant mode: the kit asks the merchant integration to start it (merchant adapter `start` hook) and then waits for its request. Gateway mode: the kit itself sends the request, signed with the scenario merchant's password.
+ * The kit-hosted sandbox's merchant for this scenario (the admin panel's role). Default: one MID `mid-1` in SMS/DMS mode with MOTO, card-on-file and zero-amount support, and an empty Protocol Mapping. A scenario with a setup is skipped against an external gateway, whose configuration the kit cannot change.
+ */
+export interface ScenarioSetup {
+  /**
+   * @minItems 1
+   */
+  mids?: [SandboxMid, ...SandboxMid[]]
+  protocol_mapping?: SandboxProtocolMapping
+  /**
+   * Callback retry delays (decisions.md 3).
+   *
+   * @maxItems 20
+   */
+  retry_schedule_seconds?:
+    | []
+    | [number]
+    | [number, number]
+    | [number, number, number]
+    | [number, number, number, number]
+    | [number, number, number, number, number]
+    | [number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number, number]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+}
+/**
+ * The merchant starts a payment. Merchant mode: the kit calls the adapter's `start_payment` hook (docs/conformance.md) and the merchant sends its request to the scenario's gateway. Gateway mode: the kit itself sends the request (session, session token, S2S SALE/AUTH/DEBIT...), signed with the credentials, and checks the answer against `expect`. The result is the answer's fields plus `order`; `${order_number}` (and `${payment_id}`, `${trans_id}`, `${token}`, `${redirect_url}` when answered) are captured automatically.
  */
 export interface ScenarioMerchantStartStep {
   step: 'merchant.start'
@@ -5695,7 +6186,11 @@ export interface ScenarioMerchantStartStep {
    */
   api: 'checkout' | 's2s-card' | 's2s-apm'
   /**
-   * Checkout `purchase`, `debit` or `credit`; an S2S action (`SALE`, `DEBIT`, ...). Default: `purchase` on Checkout, `SALE` on S2S.
+   * Checkout only: a Hosted Payment Fields session (session-token endpoint; flow `hpf` of the adapter).
+   */
+  hosted_fields?: boolean
+  /**
+   * Checkout `purchase`, `debit` or `credit`; an S2S action (`SALE`, `AUTH`, `DEBIT`, `DEBIT2VIRTUAL`, ...). Default: `purchase` on Checkout, `SALE` on S2S.
    */
   operation?: string
   order: ScenarioOrder
@@ -5706,11 +6201,32 @@ export interface ScenarioMerchantStartStep {
    */
   methods?: [string, ...string[]]
   /**
-   * Further request fields, as the API writes them (for example `{"auth": true, "recurring_init": true}` on Checkout, `{"auth": "Y"}` on S2S). Values may hold `${name}` interpolations.
+   * The platform's test card for this outcome (decisions.md 4): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
+   */
+  outcome?:
+    | 'success'
+    | 'decline'
+    | 'capture_decline'
+    | '3ds_success'
+    | '3ds_decline'
+    | 'redirect_success'
+    | 'redirect_decline'
+  card?: ScenarioCard
+  /**
+   * S2S APM: the method identifier (`brand`), for example `vcard`.
+   */
+  brand?: string
+  /**
+   * S2S APM: the payer identifier, for example `success@gmail.com` (decisions.md 4).
+   */
+  identifier?: string
+  /**
+   * Further request fields, as the API writes them (`{"auth": true, "recurring_init": true}` on Checkout, `{"auth": "Y"}` on S2S). In merchant mode `auth`, `recurring_init` and `req_token` are passed to the adapter; the rest only in gateway mode. Values may hold `${name}`.
    */
   fields?: {
     [k: string]: unknown | undefined
   }
+  expect?: ScenarioExpectation
   /**
    * Short label shown in reports.
    */
@@ -5719,11 +6235,15 @@ export interface ScenarioMerchantStartStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 export interface ScenarioOrder {
   /**
-   * Order number; default: generated, unique per run. Captured as `${order_number}`.
+   * Order number; default: generated, unique per scenario. Captured as `${order_number}`.
    */
   number?: string
   /**
@@ -5736,75 +6256,21 @@ export interface ScenarioOrder {
   currency: string
   description?: string
 }
-/**
- * `{name: JSONPath}` over the step's result (the response body, callback fields or merchant request). `{"payment_id": "$.payment_id"}` makes `${payment_id}` available to later steps.
- */
-export interface ScenarioCapture {
-  [k: string]: string | undefined
-}
 export interface ScenarioCard {
   number: string
   exp_month: string
   exp_year: string
   cvv?: string
   holder?: string
-}
-/**
- * The payer completes (pass) or fails the 3DS challenge on the simulator page.
- */
-export interface ScenarioPayer3DsStep {
-  step: 'payer.3ds'
-  result: 'pass' | 'fail'
   /**
-   * Short label shown in reports.
+   * The payer's e-mail (signs S2S CARD requests).
    */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  capture?: ScenarioCapture
-}
-/**
- * The payer chooses an alternative method and acts on its simulator page (decisions.md 4: approve, decline, leave pending, or let it expire).
- */
-export interface ScenarioPayerApmStep {
-  step: 'payer.apm'
-  /**
-   * Method identifier (2.2).
-   */
-  method: string
-  action: 'approve' | 'decline' | 'pending' | 'expire'
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  capture?: ScenarioCapture
-}
-/**
- * The payer leaves the hosted page without paying (the session later expires; with `cancel: true` the payer presses Cancel and is sent to cancel_url).
- */
-export interface ScenarioPayerAbandonStep {
-  step: 'payer.abandon'
-  cancel?: boolean
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  capture?: ScenarioCapture
+  email?: string
 }
 export interface ScenarioExpectation {
   http?: number
   /**
-   * The answer must match this schema; default: the endpoint's response schema (the error envelope for errors).
+   * The answer must match this schema; default: the endpoint's response schema (the error envelope for an error).
    */
   schema?: string
   fields?: ScenarioFieldMatch
@@ -5817,18 +6283,150 @@ export interface ScenarioExpectation {
    */
   absent?: string[]
   /**
-   * Id of an entry of schemas/catalogue/errors.json: the answer must carry its HTTP status, code and message.
+   * Id of an entry of schemas/catalogue/errors.json: the answer must carry its HTTP status, code and message (in `errors[]` for a field error).
    */
   error?: string
 }
 /**
- * `{JSONPath: expected}`: each value must equal the expected JSON value (strings may hold `${name}`).
+ * `{JSONPath: expected}`: each value must equal the expected JSON value (strings may hold `${name}`; a number matches its decimal string too, as forms carry strings). Matchers: `{"$exists": true|false}`, `{"$regex": "^[0-9a-f]{32}$"}`, `{"$in": [..]}`, `{"$length": n}`.
  */
 export interface ScenarioFieldMatch {
   [k: string]: unknown | undefined
 }
 /**
- * Moves the sandbox clock forward (POST /sandbox/clock/advance): session expiry, callback retries and schedules follow.
+ * `{name: JSONPath}` over the step's result (the response body, callback fields or merchant request). `{"payment_id": "$.payment_id"}` makes `${payment_id}` available to later steps.
+ */
+export interface ScenarioCapture {
+  [k: string]: string | undefined
+}
+/**
+ * Merchant mode: the kit asks the merchant's back office (adapter `merchant_action` hook) to capture, refund, void, look up or charge again an order; the merchant does it through the gateway. Skipped in gateway mode (use gateway.call).
+ */
+export interface ScenarioMerchantActionStep {
+  step: 'merchant.action'
+  action: 'capture' | 'refund' | 'void' | 'status' | 'recurring'
+  /**
+   * Default `${order_number}`.
+   */
+  order_number?: string
+  /**
+   * Partial amount; default the whole order.
+   */
+  amount?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The payer passes or fails the 3DS challenge of the scenario's latest payment waiting for it.
+ */
+export interface ScenarioPayer3DsStep {
+  step: 'payer.3ds'
+  result: 'pass' | 'fail'
+  /**
+   * Default: the latest payment in status 3ds.
+   */
+  payment_id?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The payer comes back from the redirect page of the scenario's latest payment in status redirect: the card's own outcome applies (decisions.md 4: month 12 succeeds, 12/2039 declines).
+ */
+export interface ScenarioPayerRedirectStep {
+  step: 'payer.redirect'
+  /**
+   * Default: the latest payment in status redirect.
+   */
+  payment_id?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The payer acts on the simulator page of an alternative method (decisions.md 4: approve, decline, leave pending, or let it expire).
+ */
+export interface ScenarioPayerApmStep {
+  step: 'payer.apm'
+  /**
+   * Method identifier (2.2); informative, the payment is the scenario's latest.
+   */
+  method: string
+  action: 'approve' | 'decline' | 'pending' | 'expire'
+  /**
+   * Default: the scenario's latest payment.
+   */
+  payment_id?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The payer leaves the hosted page without paying; advance the clock past `session_expiry` to let the session expire.
+ */
+export interface ScenarioPayerAbandonStep {
+  step: 'payer.abandon'
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Moves the scenario's sandbox clock forward (POST /sandbox/clock/advance): session expiry, callback retries and schedules follow. Against an external paysandbox the shared clock moves; against another gateway the step is skipped.
  */
 export interface ScenarioClockAdvanceStep {
   step: 'clock.advance'
@@ -5841,10 +6439,14 @@ export interface ScenarioClockAdvanceStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
- * Delivers the pending callback(s) now instead of waiting for the delivery loop.
+ * With `"callbacks": "manual"`: delivers the held callbacks to the merchant in the order the gateway made them.
  */
 export interface ScenarioCallbacksSendStep {
   step: 'callbacks.send'
@@ -5857,6 +6459,10 @@ export interface ScenarioCallbacksSendStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
@@ -5874,14 +6480,18 @@ export interface ScenarioCallbacksDuplicateStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
- * Which callback: the latest one matching every given field (default: the latest of the scenario).
+ * Which callback: the latest one sent to the merchant matching every given field (default: the latest).
  */
 export interface ScenarioCallbackSelector {
   /**
-   * Position among the scenario's callbacks, oldest first.
+   * Position among the scenario's callbacks from the gateway, oldest first.
    */
   index?: number
   /**
@@ -5896,7 +6506,7 @@ export interface ScenarioCallbackSelector {
   status?: string
 }
 /**
- * Merchant mode: delivers the pending callbacks in the given order (indexes into the pending list, oldest first), for example a `settled` before its `3ds`.
+ * With `"callbacks": "manual"`: delivers the held callbacks in the given order (indexes into the held list, oldest first), for example a `settled` before its `3ds`. Held callbacks not named stay held.
  */
 export interface ScenarioCallbacksReorderStep {
   step: 'callbacks.reorder'
@@ -5912,16 +6522,20 @@ export interface ScenarioCallbacksReorderStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
- * Merchant mode: sends a callback that did not come from the gateway; the merchant must refuse it (expect.callback_acknowledged with acknowledged=false).
+ * Merchant mode: sends a callback that did not come from the gateway, made from a delivered one; the merchant must refuse it (expect.callback_acknowledged with acknowledged=false) and keep its order as it was.
  */
 export interface ScenarioCallbacksForgeStep {
   step: 'callbacks.forge'
   callback?: ScenarioCallbackSelector
   /**
-   * `hash`: wrong signature; `amount`, `status`, `order`: a field changed after signing; `unsigned`: no hash.
+   * `hash`: signed with another password; `amount`, `status`, `order`: a field changed after signing; `unsigned`: no hash.
    */
   tamper: 'hash' | 'amount' | 'status' | 'order' | 'unsigned'
   /**
@@ -5938,10 +6552,34 @@ export interface ScenarioCallbacksForgeStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
- * Merchant mode: the merchant's next request to the kit (acting as the gateway) arrives at this endpoint, matches its schema and carries a valid signature. The kit answers it as the gateway would.
+ * The next `times` delivery attempts fail before reaching the receiver (as a refused connection), so the gateway retries (decisions.md 3: after 1 min, 5 min, ...). Merchant mode: tests that the merchant handles a late callback; gateway mode: tests the gateway's retries.
+ */
+export interface ScenarioCallbacksFailStep {
+  step: 'callbacks.fail'
+  times?: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Merchant mode: the merchant's next request to the scenario's gateway (not yet matched by an earlier expect.merchant_request) arrives at this endpoint, matches the endpoint's request schema and carries a valid signature computed with the adapter's password. The result is the request body; the gateway's answer is under `$.__response`. Skipped in gateway mode.
  */
 export interface ScenarioExpectMerchantRequestStep {
   step: 'expect.merchant_request'
@@ -5968,10 +6606,34 @@ export interface ScenarioExpectMerchantRequestStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
- * Gateway mode: the gateway sends a callback to the kit's receiver; it matches the callback schema of the API, carries a valid signature and the given fields. The kit acknowledges it (2xx on Checkout, body OK on S2S).
+ * Merchant mode: the merchant sent nothing more to the gateway (optionally: nothing to this endpoint) since the last matched request, for example no second capture after a duplicate callback. Skipped in gateway mode.
+ */
+export interface ScenarioExpectNoMerchantRequestStep {
+  step: 'expect.no_merchant_request'
+  endpoint?: ScenarioEndpoint
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The gateway's next callback (not yet matched) that has the given fields: it matches the callback schema of the API and carries a valid signature. Gateway mode: received by the kit (acknowledged with 2xx on Checkout, body OK on S2S). Merchant mode: as the scenario's sandbox sent it to the merchant. The result is the callback body.
  */
 export interface ScenarioExpectCallbackStep {
   step: 'expect.callback'
@@ -5981,6 +6643,10 @@ export interface ScenarioExpectCallbackStep {
   api: 'checkout' | 's2s-card' | 's2s-apm'
   signature?: 'valid' | 'any'
   fields?: ScenarioFieldMatch
+  /**
+   * JSONPaths that must not exist.
+   */
+  absent?: string[]
   within_seconds?: number
   /**
    * Short label shown in reports.
@@ -5990,10 +6656,34 @@ export interface ScenarioExpectCallbackStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
- * Merchant mode: the merchant acknowledged (or, with acknowledged=false, refused) the callback: any 2xx on Checkout, the body `OK` on S2S (decisions.md 3).
+ * No callback (optionally: none with the given fields) arrived beyond those already matched, for example no final callback for a payment still waiting for 3DS.
+ */
+export interface ScenarioExpectNoCallbackStep {
+  step: 'expect.no_callback'
+  fields?: ScenarioFieldMatch
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The receiver acknowledged (or, with acknowledged=false, refused) the selected callback: any 2xx on Checkout, the body `OK` on S2S (decisions.md 3), at attempt `attempts` at the latest. Merchant mode: the merchant's answers. Gateway mode: the kit's own receiver, which refuses only what callbacks.fail tells it to, so this checks the gateway's retries. Default: the latest callback delivered.
  */
 export interface ScenarioExpectCallbackAcknowledgedStep {
   step: 'expect.callback_acknowledged'
@@ -6011,17 +6701,21 @@ export interface ScenarioExpectCallbackAcknowledgedStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
 }
 /**
- * Merchant mode: the merchant's own view of the order (merchant adapter `inspect` hook) matches, for example `{"$.status": "paid"}`.
+ * Merchant mode: the merchant's own view of the order (adapter `inspect` hook, docs/conformance.md) matches, for example `{"$.state": "paid"}`.
  */
 export interface ScenarioExpectMerchantOrderStep {
   step: 'expect.merchant_order'
   /**
-   * Order to inspect; usually `${order_number}`.
+   * Order to inspect; default `${order_number}`.
    */
-  order_number: string
+  order_number?: string
   fields: ScenarioFieldMatch
   /**
    * Short label shown in reports.
@@ -6031,5 +6725,58 @@ export interface ScenarioExpectMerchantOrderStep {
    * Why this step is here.
    */
   description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
   capture?: ScenarioCapture
+}
+/**
+ * Where the payer is sent back: the session's `success_url` (or cancel, error, expiry) with `payment_id`, `trans_id`, `order_id` and a `hash` that verifies with the password (Events; decisions.md 1). Needs a kit-hosted sandbox. Merchant mode with `follow`: the payer opens it at the merchant, which must answer 2xx or 3xx.
+ */
+export interface ScenarioExpectRedirectStep {
+  step: 'expect.redirect'
+  outcome?: 'success' | 'cancel' | 'error' | 'expiry'
+  /**
+   * Default: the scenario's latest payment.
+   */
+  payment_id?: string
+  fields?: ScenarioFieldMatch
+  /**
+   * Merchant mode with follow: the hash is changed; the merchant must not show the order as paid (any answer but a success page is accepted; check with expect.merchant_order).
+   */
+  tamper?: boolean
+  follow?: boolean
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * (sandbox) Query parameters of GET /sandbox/schedules, the schedules view of the terminal UI: every schedule with its chains (initial payment, state, next run). Every parameter is optional.
+ */
+export interface SandboxSchedulesQuery {
+  /**
+   * Only this merchant's schedules (its key).
+   */
+  merchant?: string
+  /**
+   * Only schedules in this state.
+   */
+  state?: 'running' | 'paused' | 'deleted'
+}
+/**
+ * (sandbox) Body of POST /sandbox/payments/{id}/3ds (decisions.md 6: payer actions): the payer's 3DS challenge result for a card payment in status 3ds, as the ACS page would give it. `pass` applies the card's own outcome (test month 05 succeeds, 06 declines), `fail` declines the payment.
+ */
+export interface SandboxThreeDsRequest {
+  result: 'pass' | 'fail'
 }

@@ -142,3 +142,32 @@ describe('payWithCard as an engine operation (DESIGN.md: "The payer\'s actions .
     expect(result.redirect_url).toBe(`http://sandbox.test/acs/${result.payment.id}`)
   })
 })
+
+// Issue 6: "3DS ACS page: challenge with pass and fail, frictionless per test card". decisions.md 4
+// names no frictionless card; the sandbox's is expiry month 07 (docs/engine.md).
+describe('frictionless 3DS (sandbox: expiry month 07)', () => {
+  it('authenticates without a challenge: no ACS step, settled at once, the collector attributes say frictionless', async () => {
+    const t = gatewayWith()
+    const r = await pay(t, await hpfSession(t), { card_exp_month: '07' })
+    expect(r.body).toMatchObject({ status: 'settled' })
+    expect(r.body.redirect_url).toBeUndefined()
+    const id = String(r.body.payment_id)
+    expect(paymentOf(t, id)?.three_ds).toMatchObject({
+      required: true,
+      outcome: 'pass',
+      authenticationFlow: 'frictionless',
+      attributes: { transStatus: 'Y', eci: '05', authenticationFlow: 'frictionless' },
+    })
+    expect(txsOf(t, id)).toEqual([['sale', 'success', '']])
+  })
+
+  it('is not started for a MOTO payment (2.5: no MPI)', async () => {
+    const t = gatewayWith(configWith([{ moto: true }]))
+    const r = await pay(t, await hpfSession(t, { moto_type: 'phone_moto' }), {
+      card_exp_month: '07',
+      card_cvv2: undefined,
+    })
+    expect(r.body).toMatchObject({ status: 'settled' })
+    expect(paymentOf(t, String(r.body.payment_id))?.three_ds).toBeUndefined()
+  })
+})

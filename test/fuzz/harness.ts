@@ -7,12 +7,15 @@ import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
 import { DEFAULT_MODULES } from '../../src/core/modules.js'
 import type { Logger } from '../../src/core/ports/logger.js'
 import type { Store } from '../../src/core/ports/store.js'
-import { checkoutSignatures } from '../../src/core/signatures/index.js'
+import { checkoutSignatures, s2sApmSignatures, s2sCardSignatures } from '../../src/core/signatures/index.js'
 import { SCHEMAS_DIR } from '../../src/core/validation/index.js'
 import { demoConfig, recordingTransport } from '../helpers/engine.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 export const PASSWORD = 'demo-password-0123456789abcdef'
+/** The payer e-mail and card of the world's S2S CARD payment: its follow-ups are signed with them. */
+const S2S_EMAIL = 'doe@example.com'
+const S2S_CARD = '4111111111111111'
 
 export interface Endpoint {
   method: string
@@ -82,6 +85,10 @@ export interface FuzzWorld {
   /** Open sessions by operation, for the `Token` header, and a settled payment for follow-ups. */
   tokens: { purchase: string; debit: string }
   payment: { id: string; order: string }
+  /** A settled S2S CARD recurring initial sale, for the follow-up and recurring actions; a held one for CAPTURE. */
+  s2s: { id: string; order: string; token: string; held: string }
+  /** S2S APM: a settled vcard SALE for the follow-ups, a held one (auth=Y) for CAPTURE. */
+  apm: { id: string; held: string }
 }
 
 /** DEFAULT_MODULES on a tracked memory store, with a paid payment and open sessions to aim at. */
@@ -114,6 +121,8 @@ export async function createWorld(): Promise<FuzzWorld> {
     events: 0,
     tokens: { purchase: '', debit: '' },
     payment: { id: '', order: '' },
+    s2s: { id: '', order: '', token: '', held: '' },
+    apm: { id: '', held: '' },
   }
   gateway.ctx.events.subscribe(() => void world.events++)
   if (gateway.routes().includes('POST /api/v1/session/token')) {
@@ -134,7 +143,62 @@ export async function createWorld(): Promise<FuzzWorld> {
     world.tokens.purchase = await sessionToken(gateway, 'purchase', 'fuzz-open')
     world.tokens.debit = await sessionToken(gateway, 'debit', 'fuzz-debit')
   }
+  if (gateway.routes().includes('POST /post'))
+    world.s2s = { ...(await s2sSale(gateway, 'N')), held: (await s2sSale(gateway, 'Y')).id }
+  if (gateway.routes().includes('POST /post-va'))
+    world.apm = { id: await apmSale(gateway, 'N'), held: await apmSale(gateway, 'Y') }
   return world
+}
+
+/** A vcard SALE that succeeds at once (decisions.md §4: success@gmail.com). */
+async function apmSale(gateway: Gateway, auth: 'Y' | 'N'): Promise<string> {
+  const order = {
+    identifier: 'success@gmail.com',
+    order_id: `fuzz-apm-${auth}`,
+    amount: '10.00',
+    currency: 'USD',
+  }
+  const r = await call(gateway, 'POST', '/post-va', {
+    action: 'SALE',
+    client_key: 'demo-merchant',
+    brand: 'vcard',
+    order_id: order.order_id,
+    order_amount: order.amount,
+    order_currency: order.currency,
+    order_description: 'Fuzz',
+    identifier: order.identifier,
+    payer_ip: '203.0.113.10',
+    return_url: 'https://merchant.example/return',
+    auth,
+    hash: s2sApmSignatures.payment(order.identifier, order.order_id, order.amount, order.currency, PASSWORD),
+  })
+  return String(r.trans_id ?? '')
+}
+
+async function s2sSale(gateway: Gateway, auth: 'Y' | 'N') {
+  const order = 'fuzz-s2s'
+  const r = await call(gateway, 'POST', '/post', {
+    action: 'SALE',
+    client_key: 'demo-merchant',
+    order_id: order,
+    order_amount: '10.00',
+    order_currency: 'USD',
+    order_description: 'Fuzz',
+    card_number: S2S_CARD,
+    card_exp_month: '01',
+    card_exp_year: '2039',
+    card_cvv2: '123',
+    payer_first_name: 'John',
+    payer_last_name: 'Doe',
+    payer_email: S2S_EMAIL,
+    payer_phone: '2125550100',
+    payer_ip: '203.0.113.10',
+    term_url_3ds: 'https://merchant.example/3ds',
+    recurring_init: 'Y',
+    auth,
+    hash: s2sCardSignatures.payment(S2S_EMAIL, PASSWORD, { cardNumber: S2S_CARD }),
+  })
+  return { id: String(r.trans_id ?? ''), order, token: String(r.recurring_token ?? '') }
 }
 
 async function call(
@@ -180,6 +244,16 @@ export function aim(
   if ('merchant_key' in b) b.merchant_key = 'demo-merchant'
   if ('payment_id' in b && world.payment.id) b.payment_id = world.payment.id
   if ('order_id' in b && world.payment.id) b.order_id = world.payment.order
+  if ('client_key' in b) b.client_key = 'demo-merchant'
+  if (schema.startsWith('s2s-card/') && world.s2s.id) {
+    for (const field of ['trans_id', 'recurring_first_trans_id', 'recurring_init_trans_id'])
+      if (field in b) b[field] = world.s2s.id
+    if (schema === 's2s-card/capture-request') b.trans_id = world.s2s.held
+    if ('recurring_token' in b) b.recurring_token = world.s2s.token
+    if (schema === 's2s-card/get-trans-status-by-order-request') b.order_id = world.s2s.order
+  }
+  if (schema.startsWith('s2s-apm/') && world.apm.id && 'trans_id' in b)
+    b.trans_id = schema === 's2s-apm/capture-request' ? world.apm.held : world.apm.id
   return sign(schema, b)
 }
 
@@ -188,6 +262,26 @@ export function sign(schema: string, b: Record<string, unknown>): Record<string,
   if (!('hash' in b)) return b
   const order = obj(b.order)
   const s = checkoutSignatures
+  const c = s2sCardSignatures
+  // S2S CARD: a payment over its own e-mail and card (or token); the rest over the world's S2S payment.
+  const card =
+    str(b.card_token) !== undefined
+      ? { cardToken: str(b.card_token) ?? '' }
+      : { cardNumber: str(b.card_number) ?? '' }
+  const payment = () => c.payment(str(b.payer_email) ?? '', PASSWORD, card)
+  const initial = () => c.payment(S2S_EMAIL, PASSWORD, { cardNumber: S2S_CARD })
+  const transaction = () =>
+    c.transaction(S2S_EMAIL, PASSWORD, str(b.trans_id) ?? '', { cardNumber: S2S_CARD })
+  const a = s2sApmSignatures
+  const apmPayment = () =>
+    a.payment(
+      str(b.identifier) ?? '',
+      str(b.order_id) ?? '',
+      str(b.order_amount) ?? '',
+      str(b.order_currency) ?? '',
+      PASSWORD,
+    )
+  const apmTransaction = () => a.transaction(str(b.trans_id) ?? '', PASSWORD)
   const hash = {
     'checkout/session-request': () => s.session(order, PASSWORD),
     'checkout/session-token-request': () => s.session(order, PASSWORD),
@@ -202,6 +296,25 @@ export function sign(schema: string, b: Record<string, unknown>): Record<string,
     'checkout/credit-request': () => s.credit(b as Record<string, string>, PASSWORD),
     'checkout/recurring-request': () =>
       s.recurring(str(b.recurring_init_trans_id) ?? '', str(b.recurring_token) ?? '', order, PASSWORD),
+    's2s-card/sale-request': payment,
+    's2s-card/auth-request': payment,
+    's2s-card/debit-request': payment,
+    's2s-card/card2card-request': () => c.card2card(PASSWORD, str(b.card_number) ?? ''),
+    's2s-card/recurring-sale-request': initial,
+    's2s-card/recurring-debit-request': initial,
+    's2s-card/capture-request': transaction,
+    's2s-card/void-request': transaction,
+    's2s-card/creditvoid-request': transaction,
+    's2s-card/get-trans-status-request': transaction,
+    's2s-card/get-trans-status-by-order-request': () =>
+      c.byOrder(S2S_EMAIL, PASSWORD, str(b.order_id) ?? '', { cardNumber: S2S_CARD }),
+    's2s-apm/sale-request': apmPayment,
+    's2s-apm/debit2virtual-request': apmPayment,
+    's2s-apm/debit2virtual-calc-request': apmPayment,
+    's2s-apm/capture-request': apmTransaction,
+    's2s-apm/void-request': apmTransaction,
+    's2s-apm/get-trans-status-request': apmTransaction,
+    's2s-apm/creditvoid-request': () => a.creditvoid(str(b.trans_id) ?? '', PASSWORD),
   }[schema]
   return hash ? { ...b, hash: hash() } : b
 }

@@ -75,6 +75,9 @@ export const CASES: Record<string, Case[]> = {
     expect: 'decline' as const,
   })),
   'expire-waiting': [{ payment: pay({ status: 'pending' }), expect: 'decline' }],
+  'charge-auth': [
+    { payment: held({ status: 'prepare' }), context: { outcome: 'approved' }, expect: 'pending' },
+  ],
   'charge-sale': [
     { payment: pay({ status: 'prepare' }), context: { outcome: 'approved' }, expect: 'settled' },
   ],

@@ -255,22 +255,23 @@ describe('Protocol Mapping', () => {
   })
 })
 
-describe('merchant adapter (draft)', () => {
+describe('merchant adapter (docs/conformance.md)', () => {
   const adapter = load('merchant-adapter-example.json')
 
   it('the example is valid', () => {
     expectValid(ADAPTER, adapter)
   })
 
-  it('needs credentials, a callback receiver and at least one start hook', () => {
+  it('needs credentials, a base URL, a start hook and a callback path', () => {
     expectInvalidAt(ADAPTER, withField(adapter, 'credentials.password', undefined), 'credentials.password')
-    expectInvalidAt(ADAPTER, withField(adapter, 'notification_url', undefined), 'notification_url')
-    expectInvalidAt(ADAPTER, { ...adapter, start: {} }, 'start')
-    expectInvalidAt(ADAPTER, { ...adapter, start: { paypal: { url: 'http://x' } } }, 'start.paypal')
-    expectInvalidAt(
-      ADAPTER,
-      withField(adapter, 'start.checkout.url', 'localhost:3000/hook'),
-      'start.checkout.url',
-    )
+    expectInvalidAt(ADAPTER, withField(adapter, 'notification_path', undefined), 'notification_path')
+    expectInvalidAt(ADAPTER, withField(adapter, 'base_url', 'localhost:3000'), 'base_url')
+    expectInvalidAt(ADAPTER, withField(adapter, 'start_payment', {}), 'start_payment')
+    expectInvalidAt(ADAPTER, { ...adapter, paypal: {} }, 'paypal')
+  })
+
+  it('takes a shell command instead of an HTTP hook, and no process for a running integration', () => {
+    const { process: _started, ...running } = adapter as Record<string, unknown>
+    expectValid(ADAPTER, { ...running, start_payment: { command: ['./start-payment.sh'] } })
   })
 })

@@ -28,13 +28,16 @@ export interface LoadedConfig {
   baseUrlGiven: boolean
 }
 
-/** A configuration file the sandbox cannot start with: each problem names the file and the field. */
+/**
+ * A configuration the sandbox cannot start with: each problem names the field, and the message
+ * names where the configuration came from (`config file /path`, `createSandbox({ config })`).
+ */
 export class ConfigError extends Error {
   constructor(
-    readonly file: string,
+    readonly source: string,
     readonly problems: string[],
   ) {
-    super(`config file ${file}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`)
+    super(`${source}: ${problems.length === 1 ? problems[0] : `\n  ${problems.join('\n  ')}`}`)
     this.name = 'ConfigError'
   }
 }
@@ -47,7 +50,7 @@ export function loadConfig(file?: string): LoadedConfig {
     text = readFileSync(path, 'utf8')
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code
-    throw new ConfigError(path, [
+    throw new ConfigError(`config file ${path}`, [
       code === 'ENOENT' ? 'no such file' : `cannot be read (${code ?? (error as Error).message})`,
     ])
   }
@@ -55,22 +58,32 @@ export function loadConfig(file?: string): LoadedConfig {
   try {
     data = JSON.parse(text)
   } catch (error) {
-    throw new ConfigError(path, [`not valid JSON: ${(error as Error).message}`])
+    throw new ConfigError(`config file ${path}`, [`not valid JSON: ${(error as Error).message}`])
   }
+  const config = checkConfig(data, `config file ${path}`)
+  return {
+    config,
+    source: file === undefined ? 'demo' : 'file',
+    file: path,
+    // Asked of the file as written: the schema's default fills base_url in.
+    baseUrlGiven: (data as { base_url?: unknown }).base_url !== undefined,
+  }
+}
+
+/**
+ * Validates a configuration (the schema, plus what a schema cannot say: unique keys and MID ids,
+ * known methods) and answers it with every default filled in. `source` names it in errors.
+ */
+export function checkConfig(data: unknown, source: string): SandboxConfig {
   const result = validate<SandboxConfig>(CONFIG_SCHEMA, data)
   if (!result.valid)
     throw new ConfigError(
-      path,
-      result.errors.map((e) => formatFieldError({ ...e, path: e.path || '(the file)' })),
+      source,
+      result.errors.map((e) => formatFieldError({ ...e, path: e.path || '(the configuration)' })),
     )
   const problems = crossChecks(result.data)
-  if (problems.length) throw new ConfigError(path, problems)
-  return {
-    config: withDefaults(result.data),
-    source: file === undefined ? 'demo' : 'file',
-    file: path,
-    baseUrlGiven: result.data.base_url !== undefined,
-  }
+  if (problems.length) throw new ConfigError(source, problems)
+  return withDefaults(result.data)
 }
 
 /** The schema's description: "Merchant keys and MID ids must be unique; the loader checks that"; MID methods exist. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FieldError } from '../validation/index.js'
 import { formatFieldError, SCHEMAS_DIR } from '../validation/index.js'
-import { type GatewayResponse, jsonResponse } from './http.js'
+import { type GatewayResponse, htmlResponse, jsonResponse } from './http.js'
 import type { Api } from './model.js'
 
 export interface ErrorEntry {
@@ -81,4 +81,15 @@ export function errorResponse(error: GatewayError, api: Api | 'sandbox'): Gatewa
   }
   if (items.length) body.errors = items
   return jsonResponse(entry.http_code, body)
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
+
+/** A refusal on a hosted page (the payer's browser asked): the same row, as a small HTML page. */
+export function errorPage(error: GatewayError): GatewayResponse {
+  const message = escapeHtml(error.entry.error_message)
+  return htmlResponse(
+    error.entry.http_code,
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>${message}</title></head><body><main><h1>${message}</h1><p role="alert">${message}</p></main></body></html>`,
+  )
 }

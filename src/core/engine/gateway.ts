@@ -1,6 +1,6 @@
 import type { EngineContext, GatewayDeps } from './context.js'
 import { createContext } from './context.js'
-import { errorResponse, fail, GatewayError } from './errors.js'
+import { errorPage, errorResponse, fail, GatewayError } from './errors.js'
 import { createEventBus } from './events.js'
 import type { GatewayRequest, GatewayResponse } from './http.js'
 import type { EngineModule, RouteDefinition } from './modules.js'
@@ -69,7 +69,8 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       }
       return await route.handler({ request, params, body: parsed.value, ctx })
     } catch (error) {
-      if (error instanceof GatewayError) return errorResponse(error, envelope)
+      if (error instanceof GatewayError)
+        return route.api === 'page' ? errorPage(error) : errorResponse(error, envelope)
       ctx.logger.error('unhandled error', {
         path: request.path,
         error: String((error as Error)?.stack ?? error),

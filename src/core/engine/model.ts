@@ -1,3 +1,4 @@
+import type { MethodCatalogueGroupId } from '../../generated/types.js'
 import type { StoreIndexes } from '../ports/store.js'
 
 /**
@@ -121,6 +122,8 @@ export interface Payment {
   /** S2S: the action that created the payment (SALE, AUTH, DEBIT, ...) and the request's `callback_url`. */
   action?: string
   callback_url?: string
+  /** S2S: where the payer returns after the ACS or redirect page (the request's `term_url_3ds`). */
+  return_url?: string
   descriptor?: string
   extended_data?: Record<string, unknown>
   /** Acquirer references: ARN is sent empty when missing, RRN beside it (Events). */
@@ -135,8 +138,28 @@ export interface Payment {
   first_recurring_date?: string
   /** Paid with a saved card (`card_token` in the request), as opposed to a token the payment created. */
   token_used?: boolean
+  /** Alternative payment methods: what the simulated connector keeps (src/core/apm). */
+  apm?: ApmDetails
   created_at: number
   updated_at: number
+}
+
+/**
+ * What the simulated connector keeps about an alternative-method payment, beside the payment's
+ * own fields: the method as resolved through the catalogue and what the merchant sent for it.
+ * `payer_language` lives here, not in `payer`, because the interface keeps it out of callbacks
+ * and status responses (2.1.3: "request-only").
+ */
+export interface ApmDetails {
+  /** The identifier as the merchant sent it (`brand`, or a session's method). */
+  brand: string
+  group: MethodCatalogueGroupId
+  /** The payer's account in the method (S2S APM `identifier`); absent on Checkout payments. */
+  identifier?: string
+  return_url?: string
+  /** The method's parameter object (`parameters[name]`), as validated. */
+  parameters?: Record<string, unknown>
+  language?: string
 }
 
 export interface Transaction {
@@ -167,8 +190,50 @@ export interface Schedule {
   id: string
   merchant_key: string
   state: 'running' | 'paused' | 'deleted'
+  /** The parameters as sent (strings), CREATE_SCHEDULE merged with every UPDATE_SCHEDULE since. */
   params: Record<string, string>
   created_at: number
+  updated_at?: number
+}
+
+/** One scheduled payment of a chain: made (payment_id), free (a zero amount: recorded, not charged) or failed. */
+export interface ChainRun {
+  /** 0-based position among the chain's scheduled payments (trial payments come first). */
+  n: number
+  due_at: number
+  amount: string
+  trial: boolean
+  status: 'charged' | 'free' | 'error'
+  payment_id?: string
+}
+
+/**
+ * A recurring chain run by a schedule (src/core/schedules): an initial payment with `schedule_id`
+ * and the secondary payments the schedule makes from it. Its calendar: the next payment is due
+ * `steps` intervals after `anchor_at`, months keeping `anchor_day` (clamped to shorter months).
+ */
+export interface Chain {
+  /** The initial payment's id (its recurring_init_trans_id): one chain per initial payment. */
+  id: string
+  schedule_id: string
+  merchant_key: string
+  state: 'active' | 'completed' | 'descheduled' | 'stopped'
+  /** Amount of the regular (non-trial) payments: payment_schedule_amount, else the initial amount. */
+  amount: string
+  currency: string
+  /** When the initial payment was approved: what delayed_first_payment counts from. */
+  start_at: number
+  /** schedule_start_date (2.1) when the merchant set one: it overrides delayed_first_payment. */
+  start_date?: string
+  anchor_at: number
+  anchor_day: number
+  steps: number
+  /** Due time of the next scheduled payment; absent once the chain no longer runs. */
+  next_run_at?: number
+  runs_done: number
+  runs: ChainRun[]
+  created_at: number
+  updated_at: number
 }
 
 /** One callback to deliver, with every attempt (decisions.md §3: every attempt is logged and can be replayed). */
@@ -218,6 +283,7 @@ export interface Collections {
   transactions: Transaction
   cards: SavedCard
   schedules: Schedule
+  chains: Chain
   deliveries: Delivery
   meta: EngineMeta
 }
@@ -228,5 +294,6 @@ export const STORE_INDEXES: StoreIndexes<Collections> = {
   transactions: ['payment_id'],
   cards: ['merchant_key'],
   schedules: ['merchant_key'],
+  chains: ['schedule_id', 'merchant_key'],
   deliveries: ['merchant_key', 'payment_id', 'order_id'],
 }

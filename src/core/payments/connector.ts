@@ -19,7 +19,9 @@ export const CAPTURE_DECLINED = 'capture-declined'
 
 const BRAND_UNSUPPORTED = maskCard('1111222233334444')
 
-export type CardOutcome = { kind: 'approve'; scenario?: string } | { kind: 'decline'; reason: string }
+export type CardOutcome =
+  | { kind: 'approve'; scenario?: string; frictionless?: boolean }
+  | { kind: 'decline'; reason: string }
 
 export type FirstStep = CardOutcome | { kind: '3ds' } | { kind: 'redirect' }
 
@@ -44,6 +46,9 @@ export function authorizeCard(card: StoredCard, options: AuthorizeOptions): Firs
     case '05':
     case '06':
       return options.moto ? outcomeAfterPayerStep(card) : { kind: '3ds' }
+    case '07':
+      // (sandbox) 3DS without a challenge: the issuer authenticates on the collected data alone.
+      return options.moto ? { kind: 'approve' } : { kind: 'approve', frictionless: true }
     case '12':
       return { kind: 'redirect' }
     default:

@@ -54,12 +54,35 @@ export function payWithCard(
 
   const payment = newSessionPayment(ctx, session, mid, entered)
   ctx.store.put('sessions', { ...session, payment_id: payment.id })
-  const step = authorizeCard(entered.card, { held: payment.auth, moto: isMotoType(payment.moto_type) })
+  return startCardPayment(ctx, payment, { skipThreeDs: isMotoType(payment.moto_type) })
+}
+
+/**
+ * Sends a new card payment (status `prepare`, not yet stored) to the acquirer through the PAY
+ * rows and stores it: approved, declined, or waiting for the payer's 3DS or redirect step.
+ * `skipThreeDs`: the MPI service is not started (MOTO, 2.5; the merchant's own `mpi_data`, 2.4),
+ * so test months 05 and 06 go straight to their outcome. Shared by Checkout and S2S CARD.
+ */
+export function startCardPayment(
+  ctx: EngineContext,
+  payment: Payment,
+  options: { skipThreeDs: boolean },
+): CardPaymentResult {
+  if (!payment.card) throw fail('PAYMENT_TRANSITION_NOT_ALLOWED')
+  const step = authorizeCard(payment.card, { held: payment.auth, moto: options.skipThreeDs })
   if (step.kind === '3ds' || step.kind === 'redirect') {
     payment.status = allowed(transition(payment, 'PAY', { outcome: step.kind })).next
     if (step.kind === '3ds') payment.three_ds = startThreeDs()
     commit(ctx, payment, undefined, [newTransaction(ctx, payment, { type: step.kind, status: 'waiting' })])
     return { payment, redirect_url: payerStepUrl(ctx, payment) }
+  }
+  if (step.kind === 'approve' && step.frictionless) {
+    payment.three_ds = finishThreeDs(
+      ctx,
+      { ...startThreeDs(), authenticationFlow: 'frictionless' },
+      payment.card,
+      'pass',
+    )
   }
   commit(ctx, payment, undefined, [applyOutcome(ctx, payment, step, 'PAY')])
   return { payment }

@@ -110,6 +110,7 @@ export const TRANSITIONS: readonly TransitionRow[] = [
   row({ id: 'waiting-decline', source: 'sandbox', from: 'pending', trigger: 'REDIRECT_RESULT', condition: 'Not held; the provider declines later', when: (p, c) => notHeld(p) && c.outcome === 'declined', to: 'decline', also: '' }),
   row({ id: 'expire', source: 'sandbox', from: ['prepare', '3ds', 'redirect'], trigger: 'EXPIRE', condition: 'The session or the payer step timed out', when: always, to: 'decline', also: 'Reason: the session expired.' }),
   row({ id: 'expire-waiting', source: 'sandbox', from: 'pending', trigger: 'EXPIRE', condition: 'Not held; the provider never answered', when: notHeld, to: 'decline', also: '' }),
+  row({ id: 'charge-auth', source: 'sandbox', from: 'prepare', trigger: 'CHARGE', condition: 'Approved, funds held (S2S RECURRING_SALE with auth=Y)', when: heldAnd('approved'), to: 'pending', also: 'PENDING until captured or released, like any authorization.' }),
   row({ id: 'charge-sale', source: 'sandbox', from: 'prepare', trigger: 'CHARGE', condition: 'Approved (stored card valid)', when: is('approved'), to: 'settled', also: 'Secondary recurring payment or payout; no 3DS, no redirect.' }),
   row({ id: 'charge-decline', source: 'sandbox', from: 'prepare', trigger: 'CHARGE', condition: 'Declined (stored card expired or a declining test card)', when: is('declined'), to: 'decline', also: '' }),
 

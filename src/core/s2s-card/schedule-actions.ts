@@ -1,4 +1,172 @@
+import type {
+  S2SCardCreateScheduleRequest,
+  S2SCardDeleteScheduleRequest,
+  S2SCardDescheduleRequest,
+  S2SCardPauseRequest,
+  S2SCardRunRequest,
+  S2SCardScheduleInfoRequest,
+  S2SCardUpdateScheduleRequest,
+} from '../../generated/types.js'
+import { authenticate, requireHash } from '../engine/auth.js'
+import type { EngineContext, SandboxMerchant } from '../engine/context.js'
+import { fail } from '../engine/errors.js'
+import type { Chain, Schedule } from '../engine/model.js'
+import { validated } from '../engine/request-validation.js'
+import { liveSchedule } from '../schedules/chains.js'
+import {
+  deleteSchedule,
+  descheduleChain,
+  pauseSchedule,
+  runSchedule,
+  updateSchedule,
+} from '../schedules/lifecycle.js'
+import { mergeParams, scheduleInfo, sentParams } from '../schedules/params.js'
+import { s2sCardSignatures } from '../signatures/index.js'
 import type { S2sCardAction } from './action.js'
 
+/**
+ * The schedule actions of 2.3. Each: validate, authenticate (client_key), check the hash
+ * (decisions.md §1: CREATE_SCHEDULE md5(upper(rev(password))), the others
+ * md5(upper(rev(schedule_id + password)))), then find the merchant's schedule; a deleted schedule,
+ * or another merchant's, answers "Schedule not found" like an unknown one. The effects on chains
+ * and the states are in src/core/schedules/lifecycle.ts.
+ */
+
+type ScheduleAction = 'UPDATE_SCHEDULE' | 'DELETE_SCHEDULE' | 'PAUSE' | 'RUN' | 'SCHEDULE_INFO' | 'DESCHEDULE'
+
+const SCHEMAS: Record<ScheduleAction, string> = {
+  UPDATE_SCHEDULE: 's2s-card/update-schedule-request',
+  DELETE_SCHEDULE: 's2s-card/delete-schedule-request',
+  PAUSE: 's2s-card/pause-request',
+  RUN: 's2s-card/run-request',
+  SCHEDULE_INFO: 's2s-card/schedule-info-request',
+  DESCHEDULE: 's2s-card/deschedule-request',
+}
+
+/** Errors: DELETE_SCHEDULE and UPDATE_SCHEDULE have the interface's row; the other actions its twin. */
+const notFoundRow = (action: ScheduleAction): string =>
+  action === 'DELETE_SCHEDULE' || action === 'UPDATE_SCHEDULE'
+    ? 'S2S_CARD_SCHEDULE_NOT_FOUND'
+    : 'S2S_CARD_SCHEDULE_NOT_FOUND_OTHER_ACTIONS'
+
+/**
+ * Errors: "`delays` sent on CREATE_SCHEDULE or UPDATE_SCHEDULE ... Parameter is deprecated." It is
+ * answered as the interface writes it, alone, before any other check of the request. An empty
+ * form value is no value (as everywhere on S2S forms).
+ */
+function refuseDelays(body: Record<string, unknown>): void {
+  if (Object.hasOwn(body, 'delays') && body.delays !== '') throw fail('S2S_CARD_SCHEDULE_DELAYS_DEPRECATED')
+}
+
+const answer = (action: string, scheduleId: string) => ({
+  action,
+  result: 'SUCCESS',
+  schedule_id: scheduleId,
+})
+
+interface ScheduleRequest<T> {
+  request: T
+  merchant: SandboxMerchant
+  schedule: Schedule
+}
+
+/** Validated, authenticated and signed; the merchant's live schedule, or its not-found row. */
+function scheduleRequest<T extends { client_key: string; schedule_id: string; hash: string }>(
+  ctx: EngineContext,
+  body: Record<string, unknown>,
+  action: ScheduleAction,
+): ScheduleRequest<T> {
+  const request = validated<T>(SCHEMAS[action], body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  requireHash(request.hash, s2sCardSignatures.schedule(request.schedule_id, merchant.password))
+  const schedule = liveSchedule(ctx, merchant.key, request.schedule_id)
+  if (!schedule) throw fail(notFoundRow(action))
+  return { request, merchant, schedule }
+}
+
+const createSchedule: S2sCardAction = ({ body, ctx }) => {
+  refuseDelays(body)
+  const request = validated<S2SCardCreateScheduleRequest>('s2s-card/create-schedule-request', body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  requireHash(request.hash, s2sCardSignatures.createSchedule(merchant.password))
+  const now = ctx.clock.now()
+  const schedule: Schedule = {
+    id: ctx.ids.uuid(),
+    merchant_key: merchant.key,
+    state: 'running',
+    params: mergeParams({}, sentParams(request)),
+    created_at: now,
+    updated_at: now,
+  }
+  ctx.store.put('schedules', schedule)
+  return answer('CREATE_SCHEDULE', schedule.id)
+}
+
+const updateScheduleAction: S2sCardAction = ({ body, ctx }) => {
+  refuseDelays(body)
+  const { request, schedule } = scheduleRequest<S2SCardUpdateScheduleRequest>(ctx, body, 'UPDATE_SCHEDULE')
+  updateSchedule(ctx, schedule, sentParams(request))
+  return answer('UPDATE_SCHEDULE', schedule.id)
+}
+
+/** An action that only changes the schedule's state. */
+const stateAction =
+  (
+    action: 'DELETE_SCHEDULE' | 'PAUSE' | 'RUN',
+    apply: (ctx: EngineContext, schedule: Schedule) => void,
+  ): S2sCardAction =>
+  ({ body, ctx }) => {
+    const { schedule } = scheduleRequest<
+      S2SCardDeleteScheduleRequest | S2SCardPauseRequest | S2SCardRunRequest
+    >(ctx, body, action)
+    apply(ctx, schedule)
+    return answer(action, schedule.id)
+  }
+
+const scheduleInfoAction: S2sCardAction = ({ body, ctx }) => {
+  const { schedule } = scheduleRequest<S2SCardScheduleInfoRequest>(ctx, body, 'SCHEDULE_INFO')
+  return { ...answer('SCHEDULE_INFO', schedule.id), ...scheduleInfo(schedule) }
+}
+
+/**
+ * DESCHEDULE: the chain named by the recurring pair (decisions.md §6 names, as on RECURRING_SALE)
+ * leaves the schedule. A pair that names no chain still attached to this schedule (unknown, another
+ * merchant's, another schedule's, already descheduled, or a wrong token) is "Incorrect transaction".
+ */
+const deschedule: S2sCardAction = ({ body, ctx }) => {
+  const { request, merchant, schedule } = scheduleRequest<S2SCardDescheduleRequest>(ctx, body, 'DESCHEDULE')
+  const firstId = request.recurring_first_trans_id ?? request.recurring_init_trans_id ?? ''
+  const chain = ctx.store.get('chains', firstId)
+  if (!chain || !attachedTo(ctx, chain, merchant, schedule, request.recurring_token)) {
+    throw fail('S2S_CARD_DESCHEDULE_INCORRECT_TRANSACTION')
+  }
+  descheduleChain(ctx, chain)
+  return answer('DESCHEDULE', schedule.id)
+}
+
+function attachedTo(
+  ctx: EngineContext,
+  chain: Chain,
+  merchant: SandboxMerchant,
+  schedule: Schedule,
+  token: string,
+): boolean {
+  const initial = ctx.store.get('payments', chain.id)
+  return (
+    chain.merchant_key === merchant.key &&
+    chain.schedule_id === schedule.id &&
+    (chain.state === 'active' || chain.state === 'completed') &&
+    initial?.recurring?.token === token
+  )
+}
+
 /** CREATE_SCHEDULE, UPDATE_SCHEDULE, DELETE_SCHEDULE, PAUSE, RUN, SCHEDULE_INFO, DESCHEDULE. */
-export const scheduleActions: Record<string, S2sCardAction> = {}
+export const scheduleActions: Record<string, S2sCardAction> = {
+  CREATE_SCHEDULE: createSchedule,
+  UPDATE_SCHEDULE: updateScheduleAction,
+  DELETE_SCHEDULE: stateAction('DELETE_SCHEDULE', deleteSchedule),
+  PAUSE: stateAction('PAUSE', pauseSchedule),
+  RUN: stateAction('RUN', runSchedule),
+  SCHEDULE_INFO: scheduleInfoAction,
+  DESCHEDULE: deschedule,
+}

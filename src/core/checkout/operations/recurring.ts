@@ -11,6 +11,7 @@ import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
 import { checkedAmount, now, orderRecord } from './common.js'
+import { assertWalletAllows } from '../../apm/wallets.js'
 
 /**
  * The initial payment the pair names: the merchant's own Checkout payment that started a chain,
@@ -29,9 +30,11 @@ function initialPayment(
     initial.api === 'checkout' &&
     initial.recurring?.init === true &&
     initial.recurring.token !== undefined &&
-    initial.recurring.token === request.recurring_token &&
-    initial.card !== undefined
+    initial.recurring.token === request.recurring_token
   if (!fits) throw fail('CHECKOUT_RECURRING_INCORRECT_TRANSACTION')
+  // 2.2.3 rule 1: a wallet payment in the virtual flow stores no card, so it starts no chain.
+  assertWalletAllows(initial, 'recurring')
+  if (initial.card === undefined) throw fail('CHECKOUT_RECURRING_INCORRECT_TRANSACTION')
   return initial as Payment & { card: NonNullable<Payment['card']> }
 }
 

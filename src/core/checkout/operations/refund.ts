@@ -3,15 +3,7 @@ import { authenticate, requireHash } from '../../engine/auth.js'
 import { jsonResponse } from '../../engine/http.js'
 import type { OperationHandler } from '../../engine/modules.js'
 import { validated } from '../../engine/request-validation.js'
-import {
-  authorizedMinor,
-  commit,
-  formatMinor,
-  minorOf,
-  newTransaction,
-  refundableMinor,
-} from '../../payments/ledger.js'
-import { transition, allowed } from '../../payments/state-machine.js'
+import { refundPayment } from '../../payments/follow-ups.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { checkedAmount, loadPayment } from './common.js'
 
@@ -31,24 +23,12 @@ export const refund: OperationHandler = ({ body, ctx }) => {
     checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
   )
   const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND')
-  const amount = checkedAmount(request.amount, payment.order.currency, 'amount')
-  const move = allowed(transition(payment, 'REFUND', { api: 'checkout', amount }))
-
-  const previous = payment.status
-  // A held authorization has nothing captured: its release covers the authorized amount.
-  const releasesHold = previous === 'pending'
-  const minor = amount ?? (releasesHold ? authorizedMinor(payment) : refundableMinor(payment))
-  const transaction = newTransaction(ctx, payment, {
-    type: move.next === 'reversal' ? 'reversal' : 'refund',
-    status: 'success',
-    amount: formatMinor(payment, minor),
+  checkedAmount(request.amount, payment.order.currency, 'amount')
+  refundPayment(ctx, payment, {
+    api: 'checkout',
+    ...(request.amount !== undefined ? { amount: request.amount } : {}),
     ...(request.parameters ? { parameters: request.parameters } : {}),
   })
-  if (!releasesHold) {
-    payment.amount_refunded = formatMinor(payment, minorOf(payment, payment.amount_refunded || '0') + minor)
-  }
-  payment.status = move.next
-  commit(ctx, payment, previous, transaction)
 
   const answer: CheckoutRefundResponse = { payment_id: payment.id, result: 'accepted' }
   return jsonResponse(200, answer)

@@ -1,11 +1,9 @@
 import type { CheckoutVoidRequest, CheckoutVoidResponse1 } from '../../../generated/types.js'
 import { authenticate, requireHash } from '../../engine/auth.js'
-import { formatDay } from '../../engine/format.js'
 import { jsonResponse } from '../../engine/http.js'
 import type { OperationHandler } from '../../engine/modules.js'
 import { validated } from '../../engine/request-validation.js'
-import { commit, formatMinor, newTransaction, refundableMinor } from '../../payments/ledger.js'
-import { transition, allowed } from '../../payments/state-machine.js'
+import { voidPayment as applyVoid } from '../../payments/follow-ups.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { loadPayment, now, orderRecord } from './common.js'
 
@@ -18,17 +16,10 @@ export const voidPayment: OperationHandler = ({ body, ctx }) => {
   const merchant = authenticate(ctx, request.merchant_key)
   requireHash(request.hash, checkoutSignatures.paymentOperation(request.payment_id, merchant.password))
   const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND')
-  const move = allowed(transition(payment, 'VOID', { api: 'checkout', today: formatDay(ctx.clock.now()) }))
-
-  const previous = payment.status
-  const transaction = newTransaction(ctx, payment, {
-    type: 'void',
-    status: 'success',
-    amount: formatMinor(payment, refundableMinor(payment)),
+  applyVoid(ctx, payment, {
+    api: 'checkout',
     ...(request.parameters ? { parameters: request.parameters } : {}),
   })
-  payment.status = move.next
-  commit(ctx, payment, previous, transaction)
 
   const answer: CheckoutVoidResponse1 = {
     status: 'SUCCESS',

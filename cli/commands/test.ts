@@ -1,0 +1,137 @@
+import { createWriteStream } from 'node:fs'
+import type { CommandModule } from 'yargs'
+import { EXIT, UsageError } from '../exit-codes.js'
+
+interface Args {
+  merchant?: string
+  gateway?: string
+  key?: string
+  password?: string
+  tag?: string[]
+  name?: string[]
+  scenarios?: string[]
+  reporter?: string[]
+  out?: string
+  concurrency?: number
+  port?: number
+  'step-timeout'?: number
+  verbose: boolean
+}
+
+const REPORTERS = ['live', 'plain', 'json', 'junit'] as const
+
+/** `paysandbox test`: runs the conformance scenarios against a merchant integration or a gateway. */
+export const testCommand: CommandModule<object, Args> = {
+  command: 'test',
+  describe: 'Run conformance scenarios against a merchant integration (--merchant) or a gateway (--gateway)',
+  builder: (y) =>
+    y
+      .option('merchant', {
+        type: 'string',
+        describe: 'Merchant adapter file (docs/conformance.md): test the integration',
+      })
+      .option('gateway', {
+        type: 'string',
+        describe: 'Gateway base URL: test the gateway (default: the built-in sandbox)',
+      })
+      .option('key', { type: 'string', describe: 'merchant_key / client_key for --gateway' })
+      .option('password', { type: 'string', describe: 'Signing password for --gateway' })
+      .option('tag', { type: 'string', array: true, describe: 'Only scenarios with one of these tags' })
+      .option('name', {
+        type: 'string',
+        array: true,
+        describe: 'Only scenarios whose name or title contains this',
+      })
+      .option('scenarios', {
+        type: 'string',
+        array: true,
+        describe: 'Scenario files or directories (default: the bundled ones)',
+      })
+      .option('reporter', {
+        type: 'string',
+        array: true,
+        choices: REPORTERS,
+        describe: 'live (default in a terminal), plain (default otherwise), json, junit',
+      })
+      .option('out', { type: 'string', describe: 'Write the json or junit report to this file' })
+      .option('concurrency', { type: 'number', describe: 'Scenarios at once (default: the CPU count)' })
+      .option('port', {
+        type: 'number',
+        describe: "Port of the kit's server (an external gateway sends callbacks there)",
+      })
+      .option('step-timeout', {
+        type: 'number',
+        describe: 'Seconds a step may take before it fails (default 30)',
+      })
+      .option('verbose', { type: 'boolean', default: false, describe: 'Plain reporter: list every step' })
+      .example(
+        '$0 test --merchant merchant.json',
+        'test your integration with every merchant-facing scenario',
+      )
+      .example('$0 test --merchant merchant.json --reporter junit --out report.xml', 'for CI')
+      .example('$0 test --gateway https://gw.example --key K --password P --tag refunds', 'check a gateway')
+      .epilogue(
+        'Exit codes: 0 all passed, 1 failures, 2 usage or configuration error, 3 infrastructure (merchant or gateway unreachable).',
+      ),
+  handler: async (args) => {
+    if (args.gateway && (!args.key || !args.password))
+      throw new UsageError('--gateway needs --key and --password')
+    if (args.out && !(args.reporter ?? []).some((r) => r === 'json' || r === 'junit'))
+      throw new UsageError('--out writes a json or junit report: add --reporter json or --reporter junit')
+    const kit = await import('../../src/conformance/index.js')
+    const reporters = await makeReporters(args, kit)
+    try {
+      const summary = await kit.runTest({
+        ...(args.merchant ? { merchantFile: args.merchant } : {}),
+        ...(args.gateway
+          ? { gateway: { url: args.gateway, key: args.key as string, password: args.password as string } }
+          : {}),
+        ...(args.scenarios ? { scenarioPaths: args.scenarios } : {}),
+        ...(args.tag ? { tags: args.tag } : {}),
+        ...(args.name ? { names: args.name } : {}),
+        ...(args.concurrency ? { concurrency: args.concurrency } : {}),
+        ...(args.port !== undefined ? { port: args.port } : {}),
+        ...(args['step-timeout'] ? { stepTimeoutMs: args['step-timeout'] * 1000 } : {}),
+        reporters: reporters.list,
+      })
+      await reporters.close()
+      process.exitCode = summary.infrastructure ? EXIT.INFRASTRUCTURE : summary.failed ? EXIT.FAILED : EXIT.OK
+    } catch (error) {
+      await reporters.close()
+      if (
+        error instanceof kit.ConfigurationError ||
+        error instanceof kit.ScenarioLoadError ||
+        error instanceof kit.AdapterError
+      )
+        throw new UsageError(error.message)
+      if (error instanceof kit.MerchantUnreachable || error instanceof kit.GatewayUnreachable) {
+        process.stderr.write(`paysandbox test: ${error.message}\n`)
+        process.exitCode = EXIT.INFRASTRUCTURE
+        return
+      }
+      throw error
+    }
+  },
+}
+
+type Kit = typeof import('../../src/conformance/index.js')
+
+async function makeReporters(args: Args, kit: Kit) {
+  const asked = new Set(args.reporter ?? [])
+  const file = args.out ? createWriteStream(args.out) : undefined
+  const toFile = (text: string) => (file ? file.write(text) : process.stdout.write(text))
+  const list = []
+  const interactive = Boolean(process.stdout.isTTY) && !process.env.CI
+  // The terminal view only when nothing else writes to stdout; ink is loaded only then.
+  if (asked.has('live') || (asked.size === 0 && interactive)) {
+    const { liveReporter } = await import('../../src/conformance/reporters/live.js')
+    list.push(liveReporter())
+  } else if (asked.has('plain') || asked.size === 0 || (file && !asked.has('live')))
+    list.push(kit.plainReporter((t) => process.stdout.write(t), { verbose: args.verbose }))
+  if (asked.has('json')) list.push(kit.jsonReporter(toFile))
+  if (asked.has('junit')) list.push(kit.junitReporter(toFile))
+  return {
+    list,
+    close: () => new Promise<void>((resolve) => (file ? file.end(() => resolve()) : resolve())),
+  }
+}

@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs'
+import type { CommandModule } from 'yargs'
+import { UsageError } from '../exit-codes.js'
+
+interface Args {
+  url?: string
+  data?: string
+  config?: string
+  port?: number
+  key?: string
+  password?: string
+}
+
+/**
+ * `paysandbox tui`: the support console over a running sandbox (--url), a recorded one (--data),
+ * or one it starts itself. The UI (ink, react) is imported inside the handler only.
+ */
+export const tuiCommand: CommandModule<object, Args> = {
+  command: 'tui',
+  describe:
+    'Support console: payments, callbacks, schedules, clock, merchants; approve, replay, refund, export',
+  builder: (y) =>
+    y
+      .option('url', { type: 'string', describe: 'A running sandbox, e.g. http://localhost:8080' })
+      .option('data', {
+        type: 'string',
+        describe: 'Open a recorded sandbox: the data file of `serve --data FILE`',
+      })
+      .option('config', {
+        type: 'string',
+        describe: 'Merchants for --data or the embedded sandbox (default: the demo merchant)',
+      })
+      .option('port', {
+        type: 'number',
+        describe: 'Port of the --data or embedded sandbox (default: a free one)',
+      })
+      .option('key', {
+        type: 'string',
+        describe: 'Merchant key scenario runs act as (with --url; default: the demo merchant)',
+      })
+      .option('password', {
+        type: 'string',
+        describe: "That merchant's password (the control API never reveals one)",
+      })
+      .implies('key', 'password')
+      .implies('password', 'key')
+      .conflicts('url', ['data', 'config', 'port'])
+      .example('$0 tui --url http://localhost:8080', 'watch and act on a running sandbox')
+      .example('$0 tui --data .paysandbox/data.json', 'open a recorded sandbox (not one a server is using)')
+      .example('$0 tui', 'start an embedded sandbox and watch it')
+      .epilogue('Keys: ? shows every key. Exit codes: 0 on quit, 2 bad option or file.'),
+  handler: async (args) => {
+    if (args.url !== undefined && !/^https?:\/\/[^\s/]+/.test(args.url))
+      throw new UsageError(
+        `--url must be an http(s) address such as http://localhost:8080, got "${args.url}"`,
+      )
+    if (args.data !== undefined && !existsSync(args.data))
+      throw new UsageError(
+        `--data ${args.data}: no such file (the data file of \`paysandbox serve --data FILE\`)`,
+      )
+    if (!process.stdin.isTTY) throw new UsageError('paysandbox tui needs an interactive terminal')
+    const { runTui } = await import('../../src/ui/run.js')
+    const { ConfigError, ServeError } = await import('../../src/adapters/serve.js')
+    const { StoreFileError } = await import('../../src/adapters/store/snapshot.js')
+    try {
+      await runTui({
+        ...(args.url !== undefined ? { url: args.url } : {}),
+        ...(args.data !== undefined ? { data: args.data } : {}),
+        ...(args.config !== undefined ? { config: args.config } : {}),
+        ...(args.port !== undefined ? { port: args.port } : {}),
+        ...(args.key !== undefined ? { key: args.key } : {}),
+        ...(args.password !== undefined ? { password: args.password } : {}),
+      })
+    } catch (error) {
+      if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)
+        throw new UsageError(error.message)
+      throw error
+    }
+  },
+}

@@ -1,0 +1,85 @@
+import type { CallbackChannel } from './callback-channel.js'
+import type { RecordedRequest } from './curl.js'
+import type { Vars } from './interpolate.js'
+import type { MerchantClient } from './merchant.js'
+import type { PayerControl } from './payer-control.js'
+import type { HostedGateway } from './sandbox-host.js'
+import { PaymentMemory } from './signing.js'
+import type { LoadedScenario, Mode, Step } from './types.js'
+
+/** Everything one scenario's steps share. One per scenario run: scenarios never share state. */
+export interface ScenarioContext {
+  loaded: LoadedScenario
+  mode: Mode
+  vars: Vars
+  credentials: { merchant_key: string; password: string }
+  /** The {base_url} requests go to: the kit-hosted gateway's prefix, or the external gateway. */
+  gatewayUrl: string
+  /** The kit-hosted gateway (merchant mode, and gateway mode on the built-in sandbox). */
+  hosted?: HostedGateway
+  /** An external gateway that is a paysandbox: its control API can move the clock. */
+  controlApi: boolean
+  channel: CallbackChannel
+  payer?: PayerControl
+  merchant?: MerchantClient
+  memory: PaymentMemory
+  /** Sessions the scenario created, newest last. */
+  sessions: { token: string; operation: string }[]
+  /** The API of the latest merchant.start. */
+  lastApi?: string
+  /** External gateway: where the kit receives callbacks (sent as S2S `callback_url`). */
+  callbackUrl?: string
+  /** Kit URL a payer comes back to (success_url etc. in the kit's own requests). */
+  returnUrl: string
+  /** How long expectations wait for something an external gateway sends, in ms. */
+  waitMs: number
+  /** The request the current step made or observed: a failure prints it as a curl command. */
+  request?: RecordedRequest
+  orders: number
+}
+
+export function createContext(
+  init: Omit<ScenarioContext, 'memory' | 'sessions' | 'orders' | 'vars'> & { vars: Vars },
+): ScenarioContext {
+  return { ...init, memory: new PaymentMemory(), sessions: [], orders: 0 }
+}
+
+/** Waits for the callbacks the last action caused (kit-hosted: until the queue is idle). */
+export async function settle(ctx: ScenarioContext): Promise<void> {
+  if (ctx.hosted) await ctx.hosted.idle()
+}
+
+/** The step fails: `message` says what is wrong; the runner adds the sections and the curl. */
+export class StepFailed extends Error {
+  constructor(
+    message: string,
+    readonly section?: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * The step cannot run here. `blocking`: the scenario cannot go on without it (it is then
+ * reported skipped, never passed); otherwise it is a step for the other side of a `both`
+ * scenario and the run goes on.
+ */
+export class StepSkipped extends Error {
+  constructor(
+    message: string,
+    readonly blocking = true,
+  ) {
+    super(message)
+  }
+}
+
+/** A handler runs one step and returns its result (what `capture` reads). */
+export type StepHandler = (step: Step, ctx: ScenarioContext) => Promise<unknown>
+
+export const fail = (message: string, section?: string): never => {
+  throw new StepFailed(message, section)
+}
+
+export const problemsToFailure = (what: string, problems: string[], section?: string): void => {
+  if (problems.length) throw new StepFailed(`${what}:\n  - ${problems.join('\n  - ')}`, section)
+}

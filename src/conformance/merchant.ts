@@ -1,0 +1,249 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { dirname, resolve } from 'node:path'
+import { formatFieldError, validate } from '../core/validation/index.js'
+import type { SandboxMerchantAdapter, SandboxMerchantAdapterCommandHook } from '../generated/types.js'
+import type { RecordedRequest } from './curl.js'
+
+/**
+ * The merchant adapter (docs/conformance.md): starts the integration when asked, and calls its
+ * test hooks. What the integration answers is returned as it came; judging it is the steps' job.
+ */
+
+/** The adapter file is wrong: a usage error (exit 2). */
+export class AdapterError extends Error {}
+/** The merchant cannot be started or reached: an infrastructure error (exit 3). */
+export class MerchantUnreachable extends Error {}
+
+export interface HookAnswer {
+  status: number
+  body: unknown
+  text: string
+  request?: RecordedRequest
+}
+
+export interface MerchantClient {
+  name: string
+  baseUrl: string
+  notificationUrl: string
+  credentials: { merchant_key: string; password: string }
+  sequential: boolean
+  hasAction: boolean
+  hasInspect: boolean
+  startPayment(payload: Record<string, unknown>): Promise<HookAnswer>
+  action(payload: Record<string, unknown>): Promise<HookAnswer>
+  inspect(orderId: string): Promise<HookAnswer>
+  stop(): Promise<void>
+}
+
+export function loadAdapter(file: string): { adapter: SandboxMerchantAdapter; dir: string } {
+  let data: unknown
+  try {
+    data = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    throw new AdapterError(
+      `${file}: cannot be read as JSON: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+    )
+  }
+  const result = validate<SandboxMerchantAdapter>('sandbox/merchant-adapter', data)
+  if (!result.valid)
+    throw new AdapterError(
+      `${file} is not a valid merchant adapter (schemas/sandbox/merchant-adapter.schema.json):\n${result.errors.map((e) => `  ${formatFieldError(e)}`).join('\n')}`,
+    )
+  return { adapter: result.data, dir: dirname(resolve(file)) }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((ok, fail) => {
+    const server = createServer()
+    server.once('error', fail)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => ok(port))
+    })
+  })
+}
+
+export async function startMerchant(
+  adapter: SandboxMerchantAdapter,
+  dir: string,
+  options: { gatewayUrl?: string } = {},
+): Promise<MerchantClient> {
+  const port = adapter.process ? await freePort() : undefined
+  const baseUrl = adapter.base_url.replace(/\$\{port\}/g, String(port ?? '')).replace(/\/+$/, '')
+  const hookMs = (adapter.timeouts?.hook_seconds ?? 10) * 1000
+  let child: ChildProcess | undefined
+  const output: string[] = []
+  if (adapter.process) {
+    const p = adapter.process
+    const env = { ...process.env, ...(p.env ?? {}) } as Record<string, string>
+    if (p.port_env) env[p.port_env] = String(port)
+    if (p.gateway_url_env && options.gatewayUrl) env[p.gateway_url_env] = options.gatewayUrl
+    const [command, ...args] = p.command as [string, ...string[]]
+    child = spawn(command, args, { cwd: resolve(dir, p.cwd ?? '.'), env, stdio: ['ignore', 'pipe', 'pipe'] })
+    const keep = (chunk: Buffer) => {
+      output.push(...chunk.toString('utf8').split('\n').filter(Boolean))
+      output.splice(0, Math.max(0, output.length - 20))
+    }
+    child.stdout?.on('data', keep)
+    child.stderr?.on('data', keep)
+  }
+  try {
+    await waitReady(
+      baseUrl + (adapter.process?.ready_path ?? '/'),
+      (adapter.process?.ready_timeout_seconds ?? 20) * 1000,
+      child,
+      output,
+      !adapter.process,
+    )
+  } catch (error) {
+    await stopChild(child)
+    throw error
+  }
+
+  const http = async (
+    hook: { method?: string; path: string; headers?: Record<string, string | undefined> },
+    path: string,
+    payload?: unknown,
+  ) => {
+    const method = hook.method ?? 'POST'
+    const url = baseUrl + path
+    const text = payload === undefined || method === 'GET' ? '' : JSON.stringify(payload)
+    const headers = {
+      ...(text ? { 'content-type': 'application/json' } : {}),
+      ...(hook.headers ?? {}),
+    } as Record<string, string>
+    const request: RecordedRequest = { method, url, headers, body: text }
+    let response: Response
+    try {
+      response = await fetch(url, {
+        method,
+        headers,
+        ...(text ? { body: text } : {}),
+        signal: AbortSignal.timeout(hookMs),
+      })
+    } catch (error) {
+      const cause = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message
+      throw new MerchantUnreachable(`${method} ${url}: ${cause}${tail(output)}`)
+    }
+    const body = await response.text()
+    return { status: response.status, text: body, body: parseJson(body), request }
+  }
+  const hook =
+    (which: SandboxMerchantAdapter['start_payment'] | undefined, name: string) =>
+    (payload: Record<string, unknown>) => {
+      if (!which) throw new AdapterError(`the adapter has no ${name} hook`)
+      return 'command' in which ? runCommand(which, dir, payload, hookMs) : http(which, which.path, payload)
+    }
+  return {
+    name: adapter.name,
+    baseUrl,
+    notificationUrl: baseUrl + adapter.notification_path,
+    credentials: adapter.credentials,
+    sequential: adapter.concurrency === 'sequential',
+    hasAction: !!adapter.merchant_action,
+    hasInspect: !!adapter.inspect,
+    startPayment: hook(adapter.start_payment, 'start_payment'),
+    action: hook(adapter.merchant_action, 'merchant_action'),
+    inspect: (orderId) => {
+      if (!adapter.inspect) throw new AdapterError('the adapter has no inspect hook')
+      return http(
+        { ...adapter.inspect, method: adapter.inspect.method ?? 'GET' },
+        adapter.inspect.path.replace('{order_id}', encodeURIComponent(orderId)),
+      )
+    },
+    stop: () => stopChild(child),
+  }
+}
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+const tail = (lines: string[]) =>
+  lines.length ? `\n  merchant output:\n    ${lines.slice(-8).join('\n    ')}` : ''
+
+async function waitReady(
+  url: string,
+  timeoutMs: number,
+  child: ChildProcess | undefined,
+  output: string[],
+  once: boolean,
+) {
+  const deadline = Date.now() + timeoutMs
+  let exited: string | undefined
+  child?.once('exit', (code, signal) => {
+    exited = `exited with ${signal ?? `code ${code}`}`
+  })
+  child?.once('error', (error) => {
+    exited = `could not start: ${error.message}`
+  })
+  let last = ''
+  while (Date.now() < deadline) {
+    if (exited) throw new MerchantUnreachable(`the merchant process ${exited}${tail(output)}`)
+    try {
+      const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
+      await response.arrayBuffer()
+      if (response.ok || once) return
+      last = `HTTP ${response.status}`
+    } catch (error) {
+      last = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message
+      if (once) break
+    }
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new MerchantUnreachable(
+    `the merchant is not reachable at ${url} (${last || 'no answer'})${tail(output)}`,
+  )
+}
+
+async function stopChild(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return
+  const exited = new Promise<void>((r) => child.once('exit', () => r()))
+  child.kill('SIGTERM')
+  const timer = setTimeout(() => child.kill('SIGKILL'), 3000)
+  await exited
+  clearTimeout(timer)
+}
+
+/** A command hook: the payload on standard input, the answer as JSON on standard output. */
+function runCommand(
+  hook: SandboxMerchantAdapterCommandHook,
+  dir: string,
+  payload: unknown,
+  timeoutMs: number,
+): Promise<HookAnswer> {
+  return new Promise((resolveAnswer, reject) => {
+    const [command, ...args] = hook.command as [string, ...string[]]
+    const child = spawn(command, args, {
+      cwd: resolve(dir, hook.cwd ?? '.'),
+      env: { ...(process.env as Record<string, string>), ...(hook.env ?? {}) },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    child.stdout.on('data', (c: Buffer) => {
+      out += c.toString('utf8')
+    })
+    child.stderr.on('data', (c: Buffer) => {
+      err += c.toString('utf8')
+    })
+    child.once('error', (error) => {
+      clearTimeout(timer)
+      reject(new MerchantUnreachable(`${hook.command.join(' ')}: ${error.message}`))
+    })
+    child.once('close', (code, signal) => {
+      clearTimeout(timer)
+      const status = code === 0 ? 200 : 500
+      const text = out.trim() || err.trim() || `exited with ${signal ?? `code ${code}`}`
+      resolveAnswer({ status, text, body: parseJson(out) })
+    })
+    child.stdin.end(JSON.stringify(payload))
+  })
+}

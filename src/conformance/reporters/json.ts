@@ -1,0 +1,31 @@
+import type { Reporter, RunSummary } from '../types.js'
+import type { Write } from './plain.js'
+
+/** The whole run as one JSON document (written at the end): results, steps, failures, curl commands. */
+export function jsonReporter(write: Write): Reporter {
+  let info: { total: number; target: string; mode: string } | undefined
+  return {
+    start(i) {
+      info = i
+    },
+    scenarioFinished() {},
+    finish(summary: RunSummary) {
+      write(
+        `${JSON.stringify(
+          {
+            target: info?.target,
+            mode: info?.mode,
+            passed: summary.passed,
+            failed: summary.failed,
+            skipped: summary.skipped,
+            ms: summary.ms,
+            ...(summary.infrastructure ? { infrastructure: summary.infrastructure } : {}),
+            scenarios: summary.results,
+          },
+          null,
+          2,
+        )}\n`,
+      )
+    },
+  }
+}

@@ -1,0 +1,43 @@
+import type { Reporter, RunSummary, ScenarioResult } from '../types.js'
+import { failedStep, failureLines } from './format.js'
+import type { Write } from './plain.js'
+
+/** XML text and attribute escaping; characters XML 1.0 cannot hold at all are dropped. */
+export const xml = (s: string): string =>
+  s
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: these are exactly the characters XML 1.0 forbids.
+    .replace(/[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/g, '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;')
+
+function testcase(r: ScenarioResult): string {
+  const attrs = `name="${xml(`${r.slug}: ${r.title}`)}" classname="${xml(`paysandbox.${r.mode}.${r.section}`)}" file="${xml(r.file)}" time="${(r.ms / 1000).toFixed(3)}"`
+  if (r.status === 'passed') return `    <testcase ${attrs}/>`
+  if (r.status === 'skipped')
+    return `    <testcase ${attrs}>\n      <skipped message="${xml(r.reason ?? 'skipped')}"/>\n    </testcase>`
+  const step = failedStep(r)
+  const message = `${step?.label ?? ''}: ${(step?.message ?? '').replace(/\s*\n\s*/g, ' ')}`.slice(0, 500)
+  return `    <testcase ${attrs}>\n      <failure message="${xml(message)}" type="${xml(step?.kind ?? 'failure')}">${xml(failureLines(r).join('\n'))}</failure>\n    </testcase>`
+}
+
+/** JUnit XML for CI (one testsuite, one testcase per scenario), written at the end. */
+export function junitReporter(write: Write): Reporter {
+  return {
+    start() {},
+    scenarioFinished() {},
+    finish(summary: RunSummary) {
+      const lines = [
+        '<?xml version="1.0" encoding="UTF-8"?>',
+        `<testsuites name="paysandbox" tests="${summary.results.length}" failures="${summary.failed}" skipped="${summary.skipped}" time="${(summary.ms / 1000).toFixed(3)}">`,
+        `  <testsuite name="paysandbox conformance" tests="${summary.results.length}" failures="${summary.failed}" errors="0" skipped="${summary.skipped}" time="${(summary.ms / 1000).toFixed(3)}">`,
+        ...summary.results.map(testcase),
+        '  </testsuite>',
+        '</testsuites>',
+      ]
+      write(`${lines.join('\n')}\n`)
+    },
+  }
+}

@@ -1,0 +1,258 @@
+import { availableParallelism } from 'node:os'
+import { type ScenarioContext, StepFailed, StepSkipped } from './context.js'
+import { toCurl } from './curl.js'
+import { JsonPathError, selectAll, UnknownVariableError } from './interpolate.js'
+import { AdapterError, type MerchantClient, MerchantUnreachable } from './merchant.js'
+import type { SandboxHost } from './sandbox-host.js'
+import { type ContextOptions, type GatewayTarget, scenarioContext, unsupported } from './scenario-context.js'
+import { STEP_HANDLERS } from './steps/index.js'
+import type { LoadedScenario, Mode, Reporter, RunSummary, ScenarioResult, Step, StepResult } from './types.js'
+
+export interface RunOptions {
+  scenarios: LoadedScenario[]
+  mode: Mode
+  host: SandboxHost
+  merchant?: MerchantClient
+  gateway?: GatewayTarget
+  /** Scenarios at once; default the CPU count (1 for a sequential merchant). */
+  concurrency?: number
+  /** A step that takes longer fails. Default 30 s. */
+  stepTimeoutMs?: number
+  waitMs?: number
+  reporters: Reporter[]
+  /** Shown by reporters: what is being tested. */
+  target: string
+}
+
+/** Scenarios a mode runs: merchant mode the merchant-facing ones, gateway mode the gateway-facing ones. */
+export const forMode = (scenarios: LoadedScenario[], mode: Mode): LoadedScenario[] =>
+  scenarios.filter((s) => s.scenario.mode === mode || s.scenario.mode === 'both')
+
+/** Tag filter (any of the tags) and name filter (substring of the slug or the title, case-insensitive). */
+export function filterScenarios(
+  scenarios: LoadedScenario[],
+  filters: { tags?: string[]; names?: string[] },
+): LoadedScenario[] {
+  const tags = (filters.tags ?? []).filter(Boolean)
+  const names = (filters.names ?? []).map((n) => n.toLowerCase()).filter(Boolean)
+  return scenarios.filter(
+    (s) =>
+      (tags.length === 0 || tags.some((t) => (s.scenario.tags ?? []).includes(t))) &&
+      (names.length === 0 ||
+        names.some((n) => s.slug.toLowerCase().includes(n) || s.scenario.title.toLowerCase().includes(n))),
+  )
+}
+
+export async function runScenarios(options: RunOptions): Promise<RunSummary> {
+  const started = performance.now()
+  const queue = [...options.scenarios]
+  const results: ScenarioResult[] = []
+  let infrastructure: string | undefined
+  for (const r of options.reporters)
+    r.start({ total: queue.length, target: options.target, mode: options.mode })
+  const limit = options.merchant?.sequential ? 1 : Math.max(1, options.concurrency ?? availableParallelism())
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const result = infrastructure
+        ? notRun(next, options.mode, `not run: ${infrastructure}`)
+        : await runOne(next, options)
+      if (result.infrastructure) infrastructure ??= result.infrastructure
+      results.push(result.result)
+      for (const r of options.reporters) r.scenarioFinished(result.result)
+    }
+  }
+  // An external gateway has one clock for every scenario: those that move it run alone, last.
+  const exclusive = options.gateway?.url ? queue.filter(movesClock) : []
+  for (const s of exclusive) queue.splice(queue.indexOf(s), 1)
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker))
+  queue.push(...exclusive)
+  await worker()
+  const order = new Map(options.scenarios.map((s, i) => [s.slug, i]))
+  results.sort((a, b) => (order.get(a.slug) ?? 0) - (order.get(b.slug) ?? 0))
+  const summary: RunSummary = {
+    results,
+    passed: results.filter((r) => r.status === 'passed').length,
+    failed: results.filter((r) => r.status === 'failed').length,
+    skipped: results.filter((r) => r.status === 'skipped').length,
+    ms: Math.round(performance.now() - started),
+    ...(infrastructure ? { infrastructure } : {}),
+  }
+  for (const r of options.reporters) await r.finish(summary)
+  return summary
+}
+
+const movesClock = (s: LoadedScenario) => s.scenario.steps.some((step) => step.step === 'clock.advance')
+
+function notRun(
+  loaded: LoadedScenario,
+  mode: Mode,
+  reason: string,
+): { result: ScenarioResult; infrastructure?: string } {
+  return { result: { ...head(loaded, mode), status: 'skipped', reason, steps: [], ms: 0 } }
+}
+
+const head = (loaded: LoadedScenario, mode: Mode) => ({
+  slug: loaded.slug,
+  file: loaded.file,
+  title: loaded.scenario.title,
+  section: loaded.scenario.section,
+  tags: loaded.scenario.tags ?? [],
+  mode,
+})
+
+async function runOne(
+  loaded: LoadedScenario,
+  options: RunOptions,
+): Promise<{ result: ScenarioResult; infrastructure?: string }> {
+  const contextOptions: ContextOptions = {
+    mode: options.mode,
+    host: options.host,
+    ...(options.merchant ? { merchant: options.merchant } : {}),
+    ...(options.gateway ? { gateway: options.gateway } : {}),
+    ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}),
+  }
+  const why = unsupported(loaded, contextOptions)
+  if (why) return notRun(loaded, options.mode, `skipped: ${why}`)
+  for (const r of options.reporters) r.scenarioStarted?.(loaded)
+  const started = performance.now()
+  const ctx = scenarioContext(loaded, contextOptions)
+  const steps: StepResult[] = []
+  let status: ScenarioResult['status'] = 'passed'
+  let reason: string | undefined
+  let infrastructure: string | undefined
+  try {
+    for (const [index, step] of loaded.scenario.steps.entries()) {
+      const outcome = await runStep(step, index, ctx, options.stepTimeoutMs ?? 30_000)
+      steps.push(outcome.result)
+      for (const r of options.reporters) r.stepFinished?.(loaded, outcome.result)
+      if (outcome.infrastructure) infrastructure = outcome.infrastructure
+      if (outcome.result.status === 'failed') {
+        status = 'failed'
+        break
+      }
+      if (outcome.result.status === 'skipped' && outcome.blocking) {
+        status = 'skipped'
+        reason = outcome.result.message
+        break
+      }
+    }
+  } finally {
+    options.host.remove(loaded.slug)
+  }
+  const result: ScenarioResult = {
+    ...head(loaded, options.mode),
+    status,
+    ...(reason ? { reason } : {}),
+    steps,
+    ms: Math.round(performance.now() - started),
+  }
+  return infrastructure ? { result, infrastructure } : { result }
+}
+
+export function stepLabel(step: Step, index: number): string {
+  const s = step as Step & {
+    name?: string
+    api?: string
+    action?: string
+    path?: string
+    operation?: string
+    outcome?: string
+    result?: string
+  }
+  if (s.name) return `${index + 1}. ${s.name}`
+  const detail = [s.api, s.action ?? s.path ?? s.operation, s.outcome ?? s.result].filter(Boolean).join(' ')
+  return `${index + 1}. ${s.step}${detail ? ` ${detail}` : ''}`
+}
+
+async function runStep(
+  step: Step,
+  index: number,
+  ctx: ScenarioContext,
+  timeoutMs: number,
+): Promise<{ result: StepResult; blocking?: boolean; infrastructure?: string }> {
+  const started = performance.now()
+  const scenarioSection = ctx.loaded.scenario.section
+  const own = (step as { section?: string }).section
+  const base = { index, kind: step.step, label: stepLabel(step, index) }
+  const ms = () => Math.round(performance.now() - started)
+  ctx.request = undefined
+  try {
+    const result = await withTimeout(STEP_HANDLERS[step.step](step, ctx), timeoutMs)
+    capture(step, result, ctx)
+    return { result: { ...base, status: 'passed', ms: ms() } }
+  } catch (error) {
+    const curl = ctx.request ? { curl: toCurl(ctx.request) } : {}
+    if (error instanceof StepSkipped)
+      return {
+        result: { ...base, status: 'skipped', message: error.message, ms: ms() },
+        blocking: error.blocking,
+      }
+    const section = [scenarioSection, own, error instanceof StepFailed ? error.section : undefined]
+      .filter((s, i, all): s is string => !!s && all.indexOf(s) === i)
+      .join('; ')
+    // A step's description is written for the merchant's developer ("The callback hash was not
+    // verified: …"): it leads, and what the runner saw follows.
+    const description = (step as { description?: string }).description
+    const failed = (message: string) => ({
+      ...base,
+      status: 'failed' as const,
+      message: description ? `${description}\n  Seen: ${message}` : message,
+      section,
+      ...curl,
+      ms: ms(),
+    })
+    if (
+      error instanceof StepFailed ||
+      error instanceof UnknownVariableError ||
+      error instanceof JsonPathError ||
+      error instanceof AdapterError
+    )
+      return { result: failed(error.message) }
+    if (error instanceof MerchantUnreachable)
+      return {
+        result: failed(`the merchant is unreachable: ${error.message}`),
+        infrastructure: error.message,
+      }
+    const cause = (error as Error & { cause?: { code?: string } })?.cause?.code
+    if (cause === 'ECONNREFUSED' || cause === 'ENOTFOUND')
+      return {
+        result: failed(`the gateway is unreachable (${cause}) at ${ctx.gatewayUrl}`),
+        infrastructure: `gateway unreachable at ${ctx.gatewayUrl}`,
+      }
+    return {
+      result: failed(
+        `the kit failed running this step (a bug to report): ${(error as Error)?.stack ?? error}`,
+      ),
+    }
+  }
+}
+
+function capture(step: Step, result: unknown, ctx: ScenarioContext) {
+  for (const [name, path] of Object.entries((step as { capture?: Record<string, string> }).capture ?? {})) {
+    const found = selectAll(result, path)
+    if (found.length === 0) {
+      const keys =
+        result && typeof result === 'object'
+          ? Object.keys(result).slice(0, 15).join(', ')
+          : JSON.stringify(result)
+      throw new StepFailed(`capture ${name}: ${path} selects nothing in the step's result (it has: ${keys})`)
+    }
+    ctx.vars[name] = found[0]
+  }
+}
+
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new StepFailed(
+            `the step did not finish within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`,
+          ),
+        ),
+      ms,
+    )
+  })
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer))
+}

@@ -1,0 +1,282 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import {
+  createMemoryStore,
+  createSeededIds,
+  createVirtualClock,
+  type VirtualClock,
+} from '../adapters/index.js'
+import { callbacksOf } from '../core/callbacks/index.js'
+import type { SandboxConfig } from '../core/engine/context.js'
+import { createGateway, type Gateway } from '../core/engine/gateway.js'
+import type { GatewayRequest } from '../core/engine/http.js'
+import { type Collections, STORE_INDEXES } from '../core/engine/model.js'
+import { parseBody } from '../core/engine/parse.js'
+import { DEFAULT_MODULES } from '../core/modules.js'
+import { silentLogger } from '../core/ports/logger.js'
+import type { ScenarioSetup } from '../generated/types.js'
+import { type CallbackChannel, createCallbackChannel, type Deliver } from './callback-channel.js'
+import type { ApiName } from './endpoints.js'
+
+/**
+ * One HTTP server for the whole run. Each scenario gets its own gateway (memory store, virtual
+ * clock, ids seeded `scenario:<slug>`) under `/run/<slug>`, so scenarios run at once against one
+ * merchant process without seeing each other. The server also receives callbacks for the kit
+ * acting as a merchant (`/callbacks/<slug>`) and payers coming back (`/return/<slug>/...`).
+ */
+
+/** A request to a scenario's gateway, as it arrived, with the gateway's answer. */
+export interface ObservedRequest {
+  seq: number
+  method: string
+  path: string
+  headers: Record<string, string>
+  text: string
+  /** Parsed JSON or form (bracket notation expanded); undefined when it could not be parsed. */
+  body?: Record<string, unknown>
+  answer: { status: number; text: string; json?: unknown }
+  /** Matched by an expect.merchant_request already. */
+  consumed: boolean
+}
+
+export interface HostedGateway {
+  slug: string
+  baseUrl: string
+  gateway: Gateway
+  clock: VirtualClock
+  requests: ObservedRequest[]
+  channel: CallbackChannel
+  /** Resolves once no callback is being sent or waits to be sent. */
+  idle(): Promise<void>
+}
+
+export interface GatewayOptions {
+  credentials: { merchant_key: string; password: string }
+  notificationUrl: string
+  setup?: ScenarioSetup
+  /** Where the gateway's callbacks go (the merchant, or the kit's own receiver). */
+  deliver: Deliver
+}
+
+export interface SandboxHost {
+  url: string
+  create(slug: string, options: GatewayOptions): HostedGateway
+  get(slug: string): HostedGateway | undefined
+  remove(slug: string): void
+  /** `/run/current` serves this scenario (merchants that read one gateway URL at start). */
+  setCurrent(slug: string | undefined): void
+  /** A channel that receives callbacks at `/callbacks/<slug>`, or at `/callbacks` for orders carrying `runId`. */
+  receiveCallbacks(slug: string, channel: CallbackChannel, runId?: string): void
+  returns: { slug: string; path: string; query: string }[]
+  close(): Promise<void>
+}
+
+/** 2026-11-02 10:00:00 UTC: every scenario starts at the same instant, so its answers repeat. */
+export const SCENARIO_START_MS = Date.UTC(2026, 10, 2, 10, 0, 0)
+
+export const DEFAULT_MIDS: NonNullable<ScenarioSetup['mids']> = [
+  {
+    id: 'mid-1',
+    name: 'Conformance MID (SMS/DMS, MOTO, card-on-file, zero amount)',
+    payment_mode: 'SMS/DMS',
+    moto: true,
+    card_on_file: true,
+    zero_amount: true,
+    override_link_target: null,
+  },
+]
+
+export function scenarioConfig(options: Omit<GatewayOptions, 'deliver'>): SandboxConfig {
+  const retries = options.setup?.retry_schedule_seconds
+  return {
+    merchants: [
+      {
+        key: options.credentials.merchant_key,
+        password: options.credentials.password,
+        name: 'Merchant under test',
+        notification_url: options.notificationUrl,
+        mids: options.setup?.mids ?? DEFAULT_MIDS,
+        protocol_mapping: options.setup?.protocol_mapping ?? {},
+      },
+    ],
+    clock: { mode: 'virtual' },
+    callbacks: { timeout_seconds: 10, ...(retries ? { retry_schedule_seconds: retries } : {}) },
+  } as SandboxConfig
+}
+
+export async function startSandboxHost(port = 0): Promise<SandboxHost> {
+  const gateways = new Map<string, HostedGateway>()
+  const receivers = new Map<string, CallbackChannel>()
+  const runIds = new Map<string, string>()
+  const returns: SandboxHost['returns'] = []
+  let current: string | undefined
+  const server: Server = createServer((req, res) => {
+    route(req, res).catch((error) => {
+      if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: String((error as Error)?.message ?? error) }))
+    })
+  })
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, '127.0.0.1', () => resolve())
+  })
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+
+  async function route(req: IncomingMessage, res: ServerResponse) {
+    const target = new URL(req.url ?? '/', url)
+    const [, area, rawSlug, ...rest] = target.pathname.split('/')
+    const slug = rawSlug === 'current' && area === 'run' ? current : decodeURIComponent(rawSlug ?? '')
+    const body = await readBody(req)
+    if (area === 'run' && slug && gateways.has(slug)) {
+      return serveGateway(gateways.get(slug) as HostedGateway, req, res, `/${rest.join('/')}`, target, body)
+    }
+    if (area === 'callbacks') {
+      const text = new TextDecoder().decode(body)
+      // A callback of an earlier run against the same gateway (a schedule still running) is not this run's.
+      const runId = slug ? runIds.get(slug) : undefined
+      const order = new URLSearchParams(text).get('order_number') ?? new URLSearchParams(text).get('order_id')
+      const stale = runId && ((rest[0] && rest[0] !== runId) || (order && !order.includes(runId)))
+      if (stale) return void res.writeHead(200, { 'content-type': 'text/plain' }).end('OK')
+      const channel = (slug && receivers.get(slug)) || receiverOf(text)
+      if (!channel)
+        return void res
+          .writeHead(404, { 'content-type': 'text/plain' })
+          .end('no scenario awaits this callback')
+      const answer = channel.received(target.href, text)
+      return void res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body)
+    }
+    if (area === 'return' && slug) {
+      returns.push({ slug, path: `/${rest.join('/')}`, query: target.search })
+      return void res.writeHead(200, { 'content-type': 'text/plain' }).end('The payer is back.')
+    }
+    res.writeHead(404, { 'content-type': 'application/json' })
+    res.end(JSON.stringify({ error: `No scenario is served at ${target.pathname}` }))
+  }
+
+  /**
+   * A gateway configured with one notification URL (Checkout) sends every scenario's callbacks
+   * to `/callbacks`: the order number, which carries the scenario's run id, says whose it is.
+   */
+  function receiverOf(text: string): CallbackChannel | undefined {
+    const fields = new URLSearchParams(text)
+    const order = fields.get('order_number') ?? fields.get('order_id') ?? ''
+    for (const [slug, channel] of receivers)
+      if (runIds.get(slug) && order.includes(runIds.get(slug) as string)) return channel
+    return undefined
+  }
+
+  return {
+    url,
+    returns,
+    create(slug, options) {
+      const hosted = createHostedGateway(slug, `${url}/run/${slug}`, options)
+      gateways.set(slug, hosted)
+      return hosted
+    },
+    get: (slug) => gateways.get(slug),
+    remove(slug) {
+      gateways.get(slug)?.gateway.stop()
+      gateways.delete(slug)
+      receivers.delete(slug)
+      runIds.delete(slug)
+    },
+    setCurrent(slug) {
+      current = slug
+    },
+    receiveCallbacks(slug, channel, runId) {
+      receivers.set(slug, channel)
+      if (runId) runIds.set(slug, runId)
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const hosted of gateways.values()) hosted.gateway.stop()
+        server.close(() => resolve())
+        server.closeAllConnections()
+      }),
+  }
+}
+
+function createHostedGateway(slug: string, baseUrl: string, options: GatewayOptions): HostedGateway {
+  const clock = createVirtualClock(SCENARIO_START_MS)
+  const store = createMemoryStore<Collections>(STORE_INDEXES)
+  let gateway: Gateway | undefined
+  const apiOf = (fields: Record<string, string>): ApiName | undefined => {
+    const id = fields.trans_id ?? fields.id
+    const payment = id ? gateway?.ctx.store.get('payments', id) : undefined
+    return payment?.api
+  }
+  const channel = createCallbackChannel({ deliver: options.deliver, apiOf })
+  gateway = createGateway(
+    {
+      store,
+      clock,
+      ids: createSeededIds(`scenario:${slug}`),
+      transport: channel.transport,
+      logger: silentLogger,
+      config: scenarioConfig(options),
+      baseUrl,
+    },
+    DEFAULT_MODULES,
+  )
+  const hosted = gateway
+  return {
+    slug,
+    baseUrl,
+    gateway: hosted,
+    clock,
+    requests: [],
+    channel,
+    idle: () => callbacksOf(hosted.ctx).idle(),
+  }
+}
+
+async function serveGateway(
+  hosted: HostedGateway,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  target: URL,
+  bytes: Uint8Array,
+) {
+  const headers: Record<string, string> = {}
+  for (const [name, value] of Object.entries(req.headers))
+    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
+  const request: GatewayRequest = {
+    method: req.method ?? 'GET',
+    path,
+    query: Object.fromEntries(target.searchParams),
+    headers,
+    body: bytes,
+    remoteAddress: req.socket.remoteAddress?.replace(/^::ffff:/, ''),
+  }
+  const response = await hosted.gateway.handle(request)
+  const parsed = await parseBody(headers['content-type'], bytes)
+  let json: unknown
+  try {
+    json = JSON.parse(response.body)
+  } catch {
+    json = undefined
+  }
+  if (!path.startsWith('/sandbox/'))
+    hosted.requests.push({
+      seq: hosted.requests.length,
+      method: request.method,
+      path,
+      headers,
+      text: new TextDecoder().decode(bytes),
+      ...(parsed.ok ? { body: parsed.value } : {}),
+      answer: { status: response.status, text: response.body, ...(json !== undefined ? { json } : {}) },
+      consumed: false,
+    })
+  res.writeHead(response.status, response.headers)
+  res.end(response.body)
+}
+
+function readBody(req: IncomingMessage): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    req.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))))
+    req.on('error', reject)
+  })
+}

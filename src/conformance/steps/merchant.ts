@@ -1,0 +1,201 @@
+import type { ScenarioMerchantActionStep, ScenarioMerchantStartStep } from '../../generated/types.js'
+import { fail, type ScenarioContext, StepSkipped, settle } from '../context.js'
+import { type ApiName, findEndpoint, responseSchemaFor, S2S_PATH } from '../endpoints.js'
+import { sendToGateway } from '../http.js'
+import { interpolate } from '../interpolate.js'
+import { checkAnswer, checkFields } from '../match.js'
+import { checkoutHash, s2sApmHash, s2sCardHash } from '../signing.js'
+import { problems } from './assert.js'
+import { orderNumber } from './order.js'
+import { cardFor, s2sCardFields } from './cards.js'
+
+type Order = { number: string; amount: string; currency: string; description: string }
+
+/** merchant.start: the merchant (merchant mode) or the kit as the merchant (gateway mode) starts a payment. */
+export async function merchantStart(step: ScenarioMerchantStartStep, ctx: ScenarioContext): Promise<unknown> {
+  const given = interpolate(step.order, ctx.vars)
+  const order: Order = {
+    number: given.number ?? `${ctx.loaded.slug}-${ctx.vars.run_id}-${++ctx.orders}`,
+    amount: given.amount,
+    currency: given.currency,
+    description: given.description ?? `Conformance order (${ctx.loaded.slug})`,
+  }
+  const fields = interpolate((step.fields ?? {}) as Record<string, unknown>, ctx.vars)
+  ctx.lastApi = step.api
+  ctx.vars.order_number = order.number
+  const answer =
+    ctx.mode === 'merchant'
+      ? await startAtMerchant(step, ctx, order, fields)
+      : await startAtGateway(step, ctx, order, fields)
+  const body = (answer && typeof answer === 'object' ? answer : {}) as Record<string, unknown>
+  remember(ctx, step, order, body)
+  return { ...body, order }
+}
+
+function remember(
+  ctx: ScenarioContext,
+  step: ScenarioMerchantStartStep,
+  order: Order,
+  body: Record<string, unknown>,
+) {
+  ctx.vars.order_number = order.number
+  for (const name of ['payment_id', 'trans_id', 'redirect_url'])
+    if (typeof body[name] === 'string') ctx.vars[name] = body[name]
+  const token =
+    typeof body.token === 'string'
+      ? body.token
+      : typeof body.redirect_url === 'string'
+        ? /\/auth\/([^/?#]+)/.exec(body.redirect_url)?.[1]
+        : undefined
+  if (token && step.api === 'checkout') {
+    ctx.vars.token = token
+    ctx.sessions.push({ token, operation: step.operation ?? 'purchase' })
+  }
+}
+
+async function startAtMerchant(
+  step: ScenarioMerchantStartStep,
+  ctx: ScenarioContext,
+  order: Order,
+  fields: Record<string, unknown>,
+): Promise<unknown> {
+  const merchant = ctx.merchant ?? fail('no merchant adapter: run with --merchant merchant.json')
+  const flow = step.api === 'checkout' && step.hosted_fields ? 'hpf' : step.api
+  const card = cardFor(step.outcome, step.card)
+  const payload: Record<string, unknown> = {
+    gateway_url: ctx.gatewayUrl,
+    scenario: ctx.loaded.slug,
+    flow,
+    operation: step.operation ?? (step.api === 'checkout' ? 'purchase' : 'SALE'),
+    order,
+    ...(step.api === 'checkout' ? { methods: step.methods ?? ['card'] } : {}),
+    auth: fields.auth === true || fields.auth === 'Y',
+    recurring_init: fields.recurring_init === true || fields.recurring_init === 'Y',
+    req_token: fields.req_token === true || fields.req_token === 'Y',
+    ...(card && (flow === 's2s-card' || flow === 'hpf')
+      ? {
+          card: {
+            number: card.number,
+            exp_month: card.exp_month,
+            exp_year: card.exp_year,
+            cvv2: card.cvv ?? '123',
+          },
+        }
+      : {}),
+    ...(flow === 's2s-apm'
+      ? { brand: step.brand ?? 'vcard', identifier: step.identifier ?? 'success@gmail.com' }
+      : {}),
+    return_url_base: ctx.returnUrl,
+  }
+  const answer = await merchant.startPayment(payload)
+  if (answer.request) ctx.request = answer.request
+  await settle(ctx)
+  if (answer.status < 200 || answer.status > 299)
+    fail(`the merchant's start_payment hook answered HTTP ${answer.status}: ${answer.text.slice(0, 500)}`)
+  if (!answer.body || typeof answer.body !== 'object')
+    fail(`the merchant's start_payment hook did not answer a JSON object: ${answer.text.slice(0, 200)}`)
+  problems('the merchant answered', [
+    ...checkFields(answer.body, interpolate(step.expect?.fields ?? {}, ctx.vars)),
+    ...(step.expect?.present ?? []).flatMap((p) => checkFields(answer.body, { [p]: { $exists: true } })),
+  ])
+  return answer.body
+}
+
+async function startAtGateway(
+  step: ScenarioMerchantStartStep,
+  ctx: ScenarioContext,
+  order: Order,
+  fields: Record<string, unknown>,
+): Promise<unknown> {
+  const { merchant_key: key, password } = ctx.credentials
+  const api = step.api as ApiName
+  let answer: Awaited<ReturnType<typeof sendToGateway>>
+  let path: string
+  let action: string | undefined
+  if (api === 'checkout') {
+    path = step.hosted_fields ? '/api/v1/session/token' : '/api/v1/session'
+    const body: Record<string, unknown> = {
+      merchant_key: key,
+      operation: step.operation ?? 'purchase',
+      methods: step.methods ?? ['card'],
+      order,
+      success_url: `${ctx.returnUrl}/success`,
+      cancel_url: `${ctx.returnUrl}/cancel`,
+      error_url: `${ctx.returnUrl}/error`,
+      expiry_url: `${ctx.returnUrl}/expiry`,
+      ...fields,
+    }
+    body.hash ??= checkoutHash(path, body, password)
+    answer = await sendToGateway(ctx, { method: 'POST', path, json: body })
+  } else {
+    action = step.operation ?? 'SALE'
+    path = S2S_PATH[api]
+    const base = {
+      action,
+      client_key: key,
+      order_id: order.number,
+      order_amount: order.amount,
+      order_currency: order.currency,
+      order_description: order.description,
+    }
+    let body: Record<string, unknown>
+    if (api === 's2s-card') {
+      const card = cardFor(step.outcome ?? 'success', step.card)
+      body = {
+        ...base,
+        ...(card ? s2sCardFields(card) : {}),
+        term_url_3ds: `${ctx.returnUrl}/3ds`,
+        ...fields,
+      }
+      body.hash ??= s2sCardHash(action, body, password, ctx.memory)
+    } else {
+      body = {
+        ...base,
+        brand: step.brand ?? 'vcard',
+        identifier: step.identifier ?? 'success@gmail.com',
+        payer_ip: '203.0.113.10',
+        return_url: `${ctx.returnUrl}/apm`,
+        ...fields,
+      }
+      body.hash ??= s2sApmHash(action, body, password)
+    }
+    if (ctx.callbackUrl) body.callback_url ??= ctx.callbackUrl
+    answer = await sendToGateway(ctx, { method: 'POST', path, form: body })
+    ctx.memory.learn(body, answer.body)
+  }
+  await settle(ctx)
+  const endpoint = findEndpoint(api, { path, ...(action ? { action } : {}) })
+  problems(
+    `the gateway's answer to ${action ?? path}`,
+    checkAnswer(answer, interpolate(step.expect, ctx.vars), responseSchemaFor(endpoint, path)),
+  )
+  return answer.body
+}
+
+/** merchant.action: the merchant's back office acts on an order through the gateway. */
+export async function merchantAction(
+  step: ScenarioMerchantActionStep,
+  ctx: ScenarioContext,
+): Promise<unknown> {
+  if (ctx.mode !== 'merchant')
+    throw new StepSkipped('merchant.action drives a merchant integration (merchant mode)', false)
+  const merchant = ctx.merchant ?? fail('no merchant adapter')
+  if (!merchant.hasAction) fail('the merchant adapter has no merchant_action hook (docs/conformance.md)')
+  const orderId = orderNumber(step.order_number, ctx)
+  const answer = await merchant.action({
+    gateway_url: ctx.gatewayUrl,
+    scenario: ctx.loaded.slug,
+    action: step.action,
+    order_id: orderId,
+    ...(step.amount ? { amount: interpolate(step.amount, ctx.vars) } : {}),
+  })
+  if (answer.request) ctx.request = answer.request
+  await settle(ctx)
+  if (answer.status < 200 || answer.status > 299)
+    fail(`the merchant's merchant_action hook answered HTTP ${answer.status}: ${answer.text.slice(0, 500)}`)
+  problems(
+    `the merchant's answer to ${step.action}`,
+    checkFields(answer.body, interpolate(step.expect?.fields ?? {}, ctx.vars)),
+  )
+  return answer.body
+}

@@ -1,0 +1,69 @@
+import { liveSession, sessionRequest } from '../checkout/session-access.js'
+import { routeSession } from '../checkout/session-rules.js'
+import type { EngineContext } from '../engine/context.js'
+import { fail } from '../engine/errors.js'
+import { zeroAmount } from '../payments/ledger.js'
+import { payerDetails } from '../payments/payer-details.js'
+import { midMode } from '../payments/routing.js'
+import { type ApmStart, resolveApmMethod, startApmPayment } from './connector.js'
+import type { ApmPayment } from './types.js'
+import { decryptedWalletCard, isWallet, walletFlow } from './wallets.js'
+
+/**
+ * (Moved from src/pages: engine work the hosted page calls.) The payer chose a non-card method on the hosted page: a Checkout payment through the simulated
+ * APM connector (src/core/apm), with the method's parameters as the merchant sent them plus what
+ * the page collected (already merged into the session). Like payWithCard, it refuses a session
+ * that is expired, already paid, or does not offer the method.
+ */
+export function payWithMethod(ctx: EngineContext, token: string, methodId: string): ApmStart {
+  const session = liveSession(ctx, token)
+  const previous = session.payment_id ? ctx.store.get('payments', session.payment_id) : undefined
+  if (previous && previous.status !== 'decline') throw fail('CHECKOUT_SESSION_PAYMENT_EXISTS')
+  const method = resolveApmMethod(methodId)
+  const merchant = ctx.merchant(session.merchant_key)
+  if (!method || !merchant || (session.methods.length && !session.methods.includes(methodId))) {
+    throw fail('PAYER_ACTION_NOT_ALLOWED')
+  }
+  const request = sessionRequest(session)
+  // 2.2.3 rule 1: in the virtual flow "recurring creation [is] limited"; rule 2: the card flow allows it.
+  const wallet = isWallet(method.id) ? walletFlow(merchant, method.id) : undefined
+  if (wallet?.flow === 'virtual' && request.recurring_init === true)
+    throw fail('WALLET_VIRTUAL_FLOW_RECURRING')
+  const mid = routeSession(merchant, request, [method.id])
+  const now = ctx.clock.now()
+  const parameters = request.parameters?.[methodId]
+  const language = request.billing_address?.language
+  const payment: ApmPayment = {
+    id: ctx.ids.uuid(),
+    api: 'checkout',
+    merchant_key: merchant.key,
+    mid_id: mid.id,
+    session_id: session.id,
+    operation: session.operation,
+    method: method.id,
+    order_id: request.order.number,
+    order: { ...request.order },
+    status: 'prepare',
+    auth: request.auth === true || midMode(mid) === 'DMS',
+    amount_captured: zeroAmount(request.order.currency),
+    amount_refunded: zeroAmount(request.order.currency),
+    payer: payerDetails(request, { customer_ip: session.customer_ip }),
+    created_at: now,
+    updated_at: now,
+    apm: {
+      brand: methodId,
+      group: method.entry.group,
+      ...(parameters && typeof parameters === 'object'
+        ? { parameters: parameters as Record<string, unknown> }
+        : {}),
+      ...(language ? { language } : {}),
+    },
+  }
+  // Rule 2: in the card flow "the token is always decrypted" and the card stored (masked).
+  if (wallet?.flow === 'card' && isWallet(method.id)) payment.card = decryptedWalletCard(ctx, method.id)
+  if (wallet && request.recurring_init === true) payment.recurring = { init: true }
+  if (request.custom_data) payment.custom_data = request.custom_data
+  if (session.customer_ip) payment.customer_ip = session.customer_ip
+  ctx.store.put('sessions', { ...session, payment_id: payment.id })
+  return startApmPayment(ctx, payment)
+}

@@ -1,0 +1,60 @@
+import type { SandboxPayerReturnRequest, SandboxThreeDsRequest } from '../../generated/types.js'
+import type { EngineContext } from '../engine/context.js'
+import { fail } from '../engine/errors.js'
+import { s2sStatus } from '../engine/format.js'
+import { jsonResponse } from '../engine/http.js'
+import type { Payment } from '../engine/model.js'
+import type { RouteDefinition } from '../engine/modules.js'
+import { validated } from '../engine/request-validation.js'
+import { completeRedirect, completeThreeDs } from '../payments/payer.js'
+
+/** Any payment, whatever its merchant: the control API is the operator's view (decisions.md 6). */
+export function requirePayment(ctx: EngineContext, id: string | undefined): Payment {
+  const payment = id ? ctx.store.get('payments', id) : undefined
+  if (!payment) throw fail('SANDBOX_PAYMENT_NOT_FOUND')
+  return payment
+}
+
+/** The same answer as the APM control route, so the console reads every payer action alike. */
+export const payerAnswer = (payment: Payment) => ({
+  payment_id: payment.id,
+  status: payment.status,
+  api_status: payment.api === 'checkout' ? payment.status : s2sStatus(payment.status),
+  ...(payment.status === 'decline' && payment.decline_reason
+    ? { decline_reason: payment.decline_reason }
+    : {}),
+})
+
+/**
+ * The card payer's steps as control routes (decisions.md 6: "payer actions"), so the terminal UI
+ * and scripts can finish a 3DS or redirect payment without a browser. They call the same engine
+ * operations as the ACS and redirect pages (payments/payer.ts).
+ */
+export function payerRoutes(ctx: EngineContext): RouteDefinition[] {
+  return [
+    {
+      method: 'POST',
+      path: '/sandbox/payments/:id/3ds',
+      summary: "The payer's 3DS result for a card payment in status 3ds: pass (the card's outcome) or fail",
+      request: 'sandbox/three-ds-request.schema.json',
+      api: 'sandbox',
+      handler: ({ params, body }) => {
+        const { result } = validated<SandboxThreeDsRequest>('sandbox/three-ds-request', body)
+        const payment = requirePayment(ctx, params.id)
+        return jsonResponse(200, payerAnswer(completeThreeDs(ctx, payment.id, result)))
+      },
+    },
+    {
+      method: 'POST',
+      path: '/sandbox/payments/:id/redirect',
+      summary: 'The payer comes back from the redirect page of a card payment in status redirect',
+      request: 'sandbox/payer-return-request.schema.json',
+      api: 'sandbox',
+      handler: ({ params, body }) => {
+        validated<SandboxPayerReturnRequest>('sandbox/payer-return-request', body)
+        const payment = requirePayment(ctx, params.id)
+        return jsonResponse(200, payerAnswer(completeRedirect(ctx, payment.id)))
+      },
+    },
+  ]
+}

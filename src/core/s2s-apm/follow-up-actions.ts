@@ -1,0 +1,120 @@
+import type {
+  S2SApmCaptureRequest,
+  S2SApmCreditvoidRequest,
+  S2SApmVoidRequest,
+} from '../../generated/types.js'
+import { authenticate, requireHash } from '../engine/auth.js'
+import { formatDay } from '../engine/format.js'
+import { validated } from '../engine/request-validation.js'
+import {
+  authorizedMinor,
+  commit,
+  formatMinor,
+  minorOf,
+  newTransaction,
+  refundableMinor,
+} from '../payments/ledger.js'
+import { allowed, transition } from '../payments/state-machine.js'
+import { s2sApmSignatures } from '../signatures/index.js'
+import type { S2sApmAction } from './action.js'
+import { checkedAmount, loadMerchantPayment } from './common.js'
+import { paymentAnswer } from './response.js'
+
+/**
+ * CAPTURE, VOID and CREDITVOID, on the payment `trans_id` names. Each loads,
+ * checks and writes with no `await` between, so concurrent requests cannot overdraw a payment.
+ * Not-found rows follow the interface's per-entity rule, assumed for S2S APM (Errors: "S2S APM
+ * equivalents of the table are not established; the per-entity pattern is assumed but
+ * unconfirmed"): CAPTURE names a transaction (101000), VOID and CREDITVOID a payment (100000
+ * "Payment not found.").
+ */
+
+/** States: "PENDING | CAPTURE ... with the authorization `trans_id` | ... | settled (funds taken)". */
+const capture: S2sApmAction = ({ ctx, body }) => {
+  const request = validated<S2SApmCaptureRequest>('s2s-apm/capture-request', body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant.password))
+  const payment = loadMerchantPayment(
+    ctx,
+    merchant,
+    request.trans_id,
+    'S2S_APM_CAPTURE_TRANSACTION_NOT_FOUND',
+  )
+  // No amount on an S2S APM CAPTURE: the whole authorization is captured.
+  const { next } = allowed(transition(payment, 'CAPTURE', { api: 's2s-apm', outcome: 'approved' }))
+  const previous = payment.status
+  const transaction = newTransaction(ctx, payment, { type: 'capture', status: 'success' })
+  payment.status = next
+  payment.amount_captured = payment.order.amount
+  payment.financial_day = formatDay(ctx.clock.now())
+  commit(ctx, payment, previous, transaction)
+  return paymentAnswer('CAPTURE', payment, transaction)
+}
+
+/** Endpoints: "VOID applies only to SETTLED payments"; States: SETTLED VOID "Same financial day only". */
+const voidAction: S2sApmAction = ({ ctx, body }) => {
+  const request = validated<S2SApmVoidRequest>('s2s-apm/void-request', body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant.password))
+  const payment = loadMerchantPayment(
+    ctx,
+    merchant,
+    request.trans_id,
+    'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND',
+  )
+  const { next } = allowed(transition(payment, 'VOID', { api: 's2s-apm', today: formatDay(ctx.clock.now()) }))
+  const previous = payment.status
+  const transaction = newTransaction(ctx, payment, {
+    type: 'void',
+    status: 'success',
+    amount: formatMinor(payment, refundableMinor(payment)),
+  })
+  payment.status = next
+  commit(ctx, payment, previous, transaction)
+  return paymentAnswer('VOID', payment, transaction)
+}
+
+/**
+ * States: a held authorization is released in full (REVERSAL, "Full amount only"); a SETTLED
+ * payment is refunded in full or in part (REFUND), each refund its own transaction, whose id is
+ * the `creditvoid_id` of the answer and of the callback ("`trans_id` stays the original payment id").
+ */
+const creditvoid: S2sApmAction = ({ ctx, body }) => {
+  const request = validated<S2SApmCreditvoidRequest>('s2s-apm/creditvoid-request', body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  requireHash(request.hash, s2sApmSignatures.creditvoid(request.trans_id, merchant.password))
+  const payment = loadMerchantPayment(
+    ctx,
+    merchant,
+    request.trans_id,
+    'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND',
+  )
+  const amount = checkedAmount(request.amount, payment.order.currency)
+  const { next } = allowed(transition(payment, 'REFUND', { api: 's2s-apm', amount }))
+  const previous = payment.status
+  const releasesHold = previous === 'pending'
+  const minor = amount ?? (releasesHold ? authorizedMinor(payment) : refundableMinor(payment))
+  const transaction = newTransaction(ctx, payment, {
+    type: next === 'reversal' ? 'reversal' : 'refund',
+    status: 'success',
+    amount: formatMinor(payment, minor),
+  })
+  if (!releasesHold) {
+    payment.amount_refunded = formatMinor(payment, minorOf(payment, payment.amount_refunded || '0') + minor)
+  }
+  payment.status = next
+  commit(ctx, payment, previous, transaction)
+  return {
+    action: 'CREDITVOID',
+    result: 'ACCEPTED',
+    order_id: payment.order_id,
+    trans_id: payment.id,
+    creditvoid_id: transaction.id,
+  }
+}
+
+export const followUpActions: Record<string, S2sApmAction> = {
+  CAPTURE: capture,
+  VOID: voidAction,
+  CREDITVOID: creditvoid,
+}

@@ -1,0 +1,77 @@
+import type {
+  S2SCardCaptureRequest,
+  S2SCardCreditvoidRequest,
+  S2SCardVoidRequest,
+} from '../../generated/types.js'
+import { authenticate } from '../engine/auth.js'
+import { validated } from '../engine/request-validation.js'
+import { capturePayment, refundPayment, voidPayment } from '../payments/follow-ups.js'
+import type { S2sCardAction } from './action.js'
+import { checkedAmount } from './amount.js'
+import { requireTransactionHash } from './auth.js'
+import { loadPayment } from './lookup.js'
+import { baseAnswer } from './response.js'
+
+/**
+ * CAPTURE, VOID and CREDITVOID of an S2S CARD payment, by its `trans_id`, signed over the
+ * original payment's payer_email and card (decisions.md §1). The payment is found before the
+ * hash is checked because the hash is built from it; an unknown one answers its entity's row.
+ */
+
+const amountAndParameters = (request: { amount?: string; parameters?: Record<string, unknown> }) => ({
+  ...(request.amount !== undefined ? { amount: request.amount } : {}),
+  ...(request.parameters ? { parameters: request.parameters } : {}),
+})
+
+/**
+ * CAPTURE (States and transitions: PENDING to settled). As Checkout capture: ONE capture of up to
+ * the authorized amount; a partial capture settles that amount and releases the rest, so a second
+ * capture is refused ("Capture is not allowed."). Test month 03: DECLINED, the hold stays PENDING.
+ */
+export const capture: S2sCardAction = ({ body, ctx }) => {
+  const request = validated<S2SCardCaptureRequest>('s2s-card/capture-request', body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_CAPTURE_TRANSACTION_NOT_FOUND')
+  requireTransactionHash(merchant, request.hash, payment)
+  checkedAmount(request.amount, payment.order.currency, 'amount')
+  const tx = capturePayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
+  const answer = baseAnswer('CAPTURE', payment, tx)
+  if (tx.status === 'fail' && tx.decline_reason) answer.decline_reason = tx.decline_reason
+  return answer
+}
+
+/** VOID: a SETTLED payment on its financial day only; "Void is not allowed." otherwise. */
+export const voidAction: S2sCardAction = ({ body, ctx }) => {
+  const request = validated<S2SCardVoidRequest>('s2s-card/void-request', body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND')
+  requireTransactionHash(merchant, request.hash, payment)
+  const tx = voidPayment(ctx, payment, {
+    api: 's2s-card',
+    ...(request.parameters ? { parameters: request.parameters } : {}),
+  })
+  return baseAnswer('VOID', payment, tx)
+}
+
+/**
+ * CREDITVOID: full or partial refund of a SETTLED payment (REFUND), full release of a held
+ * authorization (REVERSAL), reversal of a debit. Answered ACCEPTED with `creditvoid_id`, the new
+ * transaction's id (`trans_id` stays the payment's); the callback reports the resulting status.
+ */
+export const creditvoid: S2sCardAction = ({ body, ctx }) => {
+  const request = validated<S2SCardCreditvoidRequest>('s2s-card/creditvoid-request', body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND')
+  requireTransactionHash(merchant, request.hash, payment)
+  checkedAmount(request.amount, payment.order.currency, 'amount')
+  const tx = refundPayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
+  return {
+    action: 'CREDITVOID',
+    result: 'ACCEPTED',
+    order_id: payment.order_id,
+    trans_id: payment.id,
+    creditvoid_id: tx.id,
+    amount: tx.amount,
+    currency: payment.order.currency,
+  }
+}

@@ -1,0 +1,96 @@
+import type {
+  S2SCardGetTransStatusByOrderRequest,
+  S2SCardGetTransStatusRequest,
+} from '../../generated/types.js'
+import { alwaysFields, mappedCardFields, mappedFields } from '../callbacks/mapping.js'
+import { compact } from '../callbacks/form.js'
+import { gatherFacts } from '../callbacks/facts.js'
+import { authenticate } from '../engine/auth.js'
+import type { EngineContext, SandboxMerchant } from '../engine/context.js'
+import { fail, GatewayError } from '../engine/errors.js'
+import type { Payment } from '../engine/model.js'
+import { validated } from '../engine/request-validation.js'
+import type { S2sCardAction } from './action.js'
+import { requireOrderHash, requireTransactionHash } from './auth.js'
+import { loadPayment, paymentsOfOrder } from './lookup.js'
+import { baseAnswer, latestTransaction, type S2sAnswer } from './response.js'
+
+/**
+ * One payment as the S2S status lookups answer it: result SUCCESS (the lookup worked) with the
+ * payment's status and its latest transaction's date; `decline_reason` when declined; the recurring
+ * token, schedule, saved card token and `moto_type` (2.5) when it has them; and what the merchant's
+ * Protocol Mapping enables, built by the same code as the callbacks. Values nobody has are left
+ * out ("ARN ... omitted when missing"); `payer_language` was never stored (2.1.3).
+ */
+function statusAnswer(
+  ctx: EngineContext,
+  action: string,
+  merchant: SandboxMerchant,
+  payment: Payment,
+): S2sAnswer {
+  const tx = latestTransaction(ctx, payment)
+  const answer = { ...baseAnswer(action, payment, tx), result: 'SUCCESS', amount: payment.order.amount }
+  const facts = gatherFacts(ctx, payment, merchant)
+  const extra = tx
+    ? {
+        ...mappedFields(facts, tx, 's2s-card'),
+        ...mappedCardFields(facts),
+        ...alwaysFields(facts, tx, 's2s-card'),
+      }
+    : {}
+  return {
+    ...answer,
+    ...compact({
+      ...extra,
+      decline_reason: payment.status === 'decline' ? payment.decline_reason : undefined,
+      recurring_token: payment.recurring?.init ? payment.recurring.token : undefined,
+      schedule_id: payment.schedule_id,
+      card_token: payment.card_token,
+    }),
+  }
+}
+
+/** GET_TRANS_STATUS by `trans_id`; unknown: 101000 "Transaction does not exist.". */
+export const getTransStatus: S2sCardAction = ({ body, ctx }) => {
+  const request = validated<S2SCardGetTransStatusRequest>(
+    's2s-card/get-trans-status-request',
+    body,
+    'bracket',
+  )
+  const merchant = authenticate(ctx, request.client_key)
+  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND')
+  requireTransactionHash(merchant, request.hash, payment)
+  return statusAnswer(ctx, 'GET_TRANS_STATUS', merchant, payment)
+}
+
+/**
+ * GET_TRANS_STATUS_BY_ORDER: the newest payment of the order; unknown: 101000 "Order does not
+ * exist.". The hash names the order with a payment's payer_email and card; an order retried with
+ * another card is still the merchant's, so the hash may be built from any of its payments.
+ */
+export const getTransStatusByOrder: S2sCardAction = ({ body, ctx }) => {
+  const request = validated<S2SCardGetTransStatusByOrderRequest>(
+    's2s-card/get-trans-status-by-order-request',
+    body,
+    'bracket',
+  )
+  const merchant = authenticate(ctx, request.client_key)
+  const payments = paymentsOfOrder(ctx, merchant, request.order_id)
+  const [newest] = payments
+  if (!newest) throw fail('S2S_CARD_STATUS_BY_ORDER_ORDER_NOT_FOUND')
+  const signed = payments.some((p) =>
+    acceptsHash(() => requireOrderHash(merchant, request.hash, request.order_id, p)),
+  )
+  if (!signed) requireOrderHash(merchant, request.hash, request.order_id, newest)
+  return statusAnswer(ctx, 'GET_TRANS_STATUS_BY_ORDER', merchant, newest)
+}
+
+function acceptsHash(check: () => void): boolean {
+  try {
+    check()
+    return true
+  } catch (error) {
+    if (error instanceof GatewayError) return false
+    throw error
+  }
+}

@@ -1,0 +1,44 @@
+import type { EngineContext } from '../engine/context.js'
+import type { EngineEvent } from '../engine/events.js'
+import type { EngineModule } from '../engine/modules.js'
+import { attachChain } from './chains.js'
+import { startRunner, stopRunner } from './runner.js'
+
+/**
+ * Schedules' background work: chains start when their initial payment is approved, and scheduled
+ * payments run on the sandbox clock (runner.ts). The schedule actions themselves are S2S CARD
+ * actions (src/core/s2s-card/schedule-actions.ts).
+ *
+ * Registered before the callbacks module: listeners run in start order, so the chain (and the
+ * initial payment's `first_recurring_date`) exists before the initial payment's callback is built.
+ */
+export const schedulesModule: EngineModule = {
+  name: 'schedules',
+  routes: () => [],
+  start: (ctx) => startSchedules(ctx),
+}
+
+export function startSchedules(ctx: EngineContext): () => void {
+  const runner = startRunner(ctx)
+  runner.armAll()
+  const unsubscribe = ctx.events.subscribe((event: EngineEvent) => {
+    if (event.type === 'reset') return runner.disarmAll()
+    // A charge transaction commits with its payment already stored in its final status, so the
+    // chain can start on the transaction; the payment event covers any other path.
+    if (event.type !== 'transaction' && event.type !== 'payment') return
+    if (event.type === 'transaction' && event.status !== 'success') return
+    try {
+      const chain = attachChain(ctx, event.payment_id)
+      if (chain) runner.arm(chain)
+    } catch (error) {
+      ctx.logger.error('schedule chain not started', {
+        payment_id: event.payment_id,
+        error: String((error as Error)?.stack ?? error),
+      })
+    }
+  })
+  return () => {
+    unsubscribe()
+    stopRunner(ctx)
+  }
+}

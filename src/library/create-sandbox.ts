@@ -1,0 +1,183 @@
+import type { HttpHandler } from 'msw'
+import { callbacksOf } from '../core/callbacks/index.js'
+import type { SandboxConfig } from '../core/engine/context.js'
+import { createGateway, type Gateway } from '../core/engine/gateway.js'
+import type { GatewayRequest, GatewayResponse } from '../core/engine/http.js'
+import type { Delivery } from '../core/engine/model.js'
+import { DEFAULT_MODULES } from '../core/modules.js'
+import { createFetchHandler, isUnder } from '../adapters/fetch/fetch-handler.js'
+import { createFetchTransport } from '../adapters/transport/fetch-transport.js'
+import { createInProcessTransport } from '../adapters/transport/in-process-transport.js'
+import type { GatewayErrorBody } from './errors.js'
+import { SandboxError } from './errors.js'
+import { type Listening, type ListenOptions, listenWithExpress } from './listen.js'
+import {
+  createClock,
+  createIds,
+  createStore,
+  resolveConfig,
+  type SandboxOptions,
+  stderrLogger,
+} from './options.js'
+import { createPayer, type Payer } from './payer.js'
+import { signatures } from './signatures.js'
+
+export interface SandboxClock {
+  readonly kind: 'virtual' | 'system'
+  /** Sandbox time, epoch milliseconds. */
+  now(): number
+  /**
+   * Moves time ahead as `POST /sandbox/clock/advance` does: sessions expire, callback retries and
+   * schedules fall due. Resolves once what fell due has run and its callbacks were delivered.
+   */
+  advance(seconds: number): Promise<void>
+}
+
+export interface CallbackFilter {
+  payment_id?: string
+  order_id?: string
+}
+
+export interface Sandbox {
+  /** The engine itself (`gateway.handle`, `gateway.ctx`). */
+  readonly gateway: Gateway
+  readonly config: SandboxConfig
+  /** The {base_url} in the URLs the sandbox answers. */
+  readonly baseUrl: string
+  /** One request in, one response out, through the engine (the store flushed before it resolves). */
+  handle(request: GatewayRequest): Promise<GatewayResponse>
+  /** A `fetch` that the sandbox answers: hand it to an HTTP client that takes a custom fetch. */
+  fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>
+  /** msw handlers answering every request under `baseUrl` (default: the sandbox's). Needs the msw package. */
+  handlers(baseUrl?: string): HttpHandler[]
+  /** Serves the sandbox over HTTP (express) on 127.0.0.1 and a free port unless told otherwise. */
+  listen(options?: ListenOptions): Promise<Listening>
+  /** The payer's actions: pay a session with a test card, pass or fail 3DS, come back from a redirect. */
+  readonly payer: Payer
+  readonly clock: SandboxClock
+  /** Every signature of decisions.md §1, with callback and redirect verification. */
+  readonly signatures: typeof signatures
+  /** The callback log (decisions.md §3), oldest first, with every attempt. */
+  callbacks(filter?: CallbackFilter): Delivery[]
+  /** Resolves once no callback is being sent or waits to be sent (retries due later do not count). */
+  idle(): Promise<void>
+  /** Forgets every record, as `POST /sandbox/reset` does (merchants and clock stay). */
+  reset(): Promise<void>
+  /** Stops listeners and background work, then closes the store. */
+  close(): Promise<void>
+}
+
+type MswModule = typeof import('../adapters/msw/handlers.js')
+
+/**
+ * The sandbox in-process (issue 5): the engine with a memory store, a virtual clock and in-process
+ * callback delivery by default, reachable through msw handlers, a fetch function or a real port.
+ */
+export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const { config, baseUrlGiven } = resolveConfig(options.config)
+  const logger = options.logger ?? stderrLogger
+  const store = await createStore(options.store)
+  const gateway = createGateway(
+    {
+      store,
+      clock: createClock(options, config, store, logger),
+      ids: createIds(options.seed),
+      transport: options.onCallback ? createInProcessTransport(options.onCallback) : createFetchTransport(),
+      logger,
+      config,
+      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+    },
+    DEFAULT_MODULES,
+  )
+  const { ctx } = gateway
+  // msw is an optional peer: loaded now so that handlers() can stay synchronous, as setupServer wants.
+  const msw: MswModule | Error = await import('../adapters/msw/handlers.js').catch((error: Error) => error)
+  let pinned = options.baseUrl !== undefined || baseUrlGiven
+  /** The first address the sandbox is reached at becomes its {base_url}, unless one was given. */
+  const adopt = (url: string) => {
+    if (pinned) return
+    ctx.baseUrl = url.replace(/\/+$/, '')
+    pinned = true
+  }
+  const listeners = new Set<Listening>()
+  const idle = () => callbacksOf(ctx).idle()
+  const settle = async () => {
+    await store.flush()
+    await idle()
+    await store.flush()
+  }
+  const control = async (path: string, body: unknown) => {
+    const response = await gateway.handle({
+      method: 'POST',
+      path,
+      query: {},
+      headers: { 'content-type': 'application/json' },
+      body: new TextEncoder().encode(JSON.stringify(body)),
+    })
+    if (response.status !== 200)
+      throw new SandboxError(response.status, JSON.parse(response.body) as GatewayErrorBody)
+    await settle()
+  }
+  let closing: Promise<void> | undefined
+
+  return {
+    gateway,
+    config,
+    get baseUrl() {
+      return ctx.baseUrl
+    },
+    async handle(request) {
+      const response = await gateway.handle(request)
+      await store.flush()
+      return response
+    },
+    fetch(input, init) {
+      const request = new Request(input, init)
+      const url = new URL(request.url)
+      const base = isUnder(url, new URL(ctx.baseUrl)) ? ctx.baseUrl : url.origin
+      return createFetchHandler(gateway, { base })(request)
+    },
+    handlers(baseUrl = ctx.baseUrl) {
+      if (msw instanceof Error)
+        throw new Error(
+          `sandbox.handlers() needs the msw package (npm install --save-dev msw@^2.15): ${msw.message}`,
+        )
+      const handlers = msw.createMswHandlers(gateway, baseUrl)
+      adopt(baseUrl)
+      return handlers
+    },
+    async listen(listenOptions) {
+      const listening = await listenWithExpress(gateway, listenOptions)
+      adopt(listening.url)
+      listeners.add(listening)
+      return listening
+    },
+    payer: createPayer(ctx, settle),
+    clock: {
+      get kind() {
+        return ctx.clock.kind
+      },
+      now: () => ctx.clock.now(),
+      advance: (seconds) => control('/sandbox/clock/advance', { seconds }),
+    },
+    signatures,
+    callbacks(filter = {}) {
+      const found = filter.payment_id
+        ? store.findBy('deliveries', 'payment_id', filter.payment_id)
+        : filter.order_id
+          ? store.findBy('deliveries', 'order_id', filter.order_id)
+          : store.list('deliveries')
+      return structuredClone(found.filter((d) => !filter.order_id || d.order_id === filter.order_id))
+    },
+    idle,
+    reset: () => control('/sandbox/reset', {}),
+    close() {
+      closing ??= (async () => {
+        await Promise.all([...listeners].map((l) => l.close()))
+        gateway.stop()
+        await store.close()
+      })()
+      return closing
+    },
+  }
+}

@@ -1,0 +1,47 @@
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Gateway } from '../core/engine/gateway.js'
+
+export interface ListenOptions {
+  /** Default 0: a free port chosen by the system (read it from `url`). */
+  port?: number
+  /** Default `127.0.0.1`: a sandbox is for this machine only. */
+  host?: string
+}
+
+export interface Listening {
+  /** `http://127.0.0.1:<port>`: the {base_url} to point the merchant's backend at. */
+  url: string
+  port: number
+  /** Stops accepting and cuts open connections (an event stream never ends by itself). */
+  close(): Promise<void>
+}
+
+/** Serves the engine over HTTP through the express adapter, as `paysandbox serve` does. */
+export async function listenWithExpress(gateway: Gateway, options: ListenOptions = {}): Promise<Listening> {
+  // express is loaded only by those who listen: an msw-only test suite never pays for it.
+  const { createExpressApp } = await import('../adapters/express/app.js')
+  const server = createServer(createExpressApp(gateway))
+  const host = options.host ?? '127.0.0.1'
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const { port } = server.address() as AddressInfo
+  const shown = host.includes(':') ? `[${host}]` : host
+  let closing: Promise<void> | undefined
+  return {
+    url: `http://${shown}:${port}`,
+    port,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeAllConnections()
+      })
+      return closing
+    },
+  }
+}

@@ -1,0 +1,137 @@
+import qs from 'qs'
+import type { Api } from '../core/engine/model.js'
+import {
+  type CardRef,
+  cardDigits,
+  checkoutSignatures,
+  type FormValue,
+  md5,
+  rev,
+  s2sApmSignatures,
+  s2sCardSignatures,
+  sameSignature,
+  sha1,
+  upper,
+} from '../core/signatures/index.js'
+
+/** A received callback: the raw form body, its URLSearchParams, or its fields (flat bracket keys or nested). */
+export type CallbackFields = string | URLSearchParams | Record<string, unknown>
+
+/** What an S2S CARD callback is signed over besides its own fields: the original payment's payer e-mail and card. */
+export interface S2sCardPayment {
+  payerEmail: string
+  card: CardRef
+}
+
+export interface OrderFields {
+  number: string
+  amount: string
+  currency: string
+  description: string
+}
+
+const QS_OPTIONS = { depth: 6, arrayLimit: 200, parameterLimit: 2000, allowPrototypes: false } as const
+
+/** Fields as a form parser reads them: strings, with bracket notation folded into nested objects. */
+function formFields(fields: CallbackFields): Record<string, FormValue> {
+  if (typeof fields === 'string' || fields instanceof URLSearchParams)
+    return qs.parse(String(fields), QS_OPTIONS) as Record<string, FormValue>
+  const flat = new URLSearchParams()
+  const nested: Record<string, FormValue> = {}
+  for (const [key, value] of Object.entries(fields)) {
+    if (value === undefined || value === null) continue
+    if (typeof value === 'object') nested[key] = value as FormValue
+    else flat.append(key, String(value))
+  }
+  return { ...(qs.parse(flat.toString(), QS_OPTIONS) as Record<string, FormValue>), ...nested }
+}
+
+const text = (fields: Record<string, FormValue>, key: string): string => {
+  const value = fields[key]
+  return typeof value === 'string' ? value : ''
+}
+
+/**
+ * The `hash` a callback must carry (decisions.md §1): Checkout `payment_id + order.number +
+ * order.amount + order.currency + order.description + password` (sha1 of md5); S2S CARD
+ * md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4))) of the original payment;
+ * S2S APM every field but `hash`, keys sorted, values reversed, upper-cased, password appended, md5.
+ */
+export function callbackHash(
+  fields: CallbackFields,
+  password: string,
+  api: Api,
+  payment?: S2sCardPayment,
+): string {
+  const form = formFields(fields)
+  if (api === 'checkout')
+    return checkoutSignatures.notification(
+      text(form, 'id'),
+      {
+        number: text(form, 'order_number'),
+        amount: text(form, 'order_amount'),
+        currency: text(form, 'order_currency'),
+        description: text(form, 'order_description'),
+      },
+      password,
+    )
+  if (api === 's2s-apm') return s2sApmSignatures.callback(form, password)
+  const original = payment ?? paymentFromCallback(form)
+  return s2sCardSignatures.transaction(original.payerEmail, password, text(form, 'trans_id'), original.card)
+}
+
+/** Whether a callback's `hash` is right (constant-time comparison). */
+export function verifyCallback(
+  fields: CallbackFields,
+  password: string,
+  api: Api,
+  payment?: S2sCardPayment,
+): boolean {
+  const form = formFields(fields)
+  return sameSignature(callbackHash(form, password, api, payment), form.hash)
+}
+
+/**
+ * Whether the `hash` of a redirect to success_url / cancel_url is right: the callback formula over
+ * the `payment_id` of the query and the order as the merchant created it (decisions.md §1).
+ */
+export function verifyRedirect(
+  urlOrQuery: string | URL | URLSearchParams,
+  order: OrderFields,
+  password: string,
+): boolean {
+  const query =
+    urlOrQuery instanceof URLSearchParams
+      ? urlOrQuery
+      : new URL(String(urlOrQuery), 'http://redirect.invalid').searchParams
+  const expected = checkoutSignatures.notification(query.get('payment_id') ?? '', order, password)
+  return sameSignature(expected, query.get('hash'))
+}
+
+/** Without the original payment given, the callback's own `payer_email` and masked `card` (Protocol Mapping fields). */
+function paymentFromCallback(form: Record<string, FormValue>): S2sCardPayment {
+  const card = text(form, 'card')
+  if (!card || !('payer_email' in form))
+    throw new TypeError(
+      "S2S CARD callbacks are signed over the original payment's payer e-mail and card: pass them as " +
+        "verifyCallback(fields, password, 's2s-card', { payerEmail, card: { cardNumber } | { cardToken } })",
+    )
+  return { payerEmail: text(form, 'payer_email'), card: { cardNumber: cardDigits(card) } }
+}
+
+/**
+ * Every signature of decisions.md §1, to sign requests and check what the gateway sends:
+ * `checkout.session(order, password)`, `s2sCard.payment(email, password, { cardNumber })`,
+ * `s2sApm.transaction(transId, password)`, ... plus callback and redirect verification.
+ */
+export const signatures = {
+  checkout: checkoutSignatures,
+  s2sCard: s2sCardSignatures,
+  s2sApm: s2sApmSignatures,
+  callbackHash,
+  verifyCallback,
+  verifyRedirect,
+  /** Constant-time, case-insensitive comparison of two hex signatures. */
+  same: sameSignature,
+  primitives: { upper, rev, md5, sha1, cardDigits },
+} as const

@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { sentMessages, startMessages } from '../../core/apm/messages.js'
+import { jsonResponse } from '../../core/engine/http.js'
+import type { EngineModule, OperationHandler, RouteDefinition } from '../../core/engine/modules.js'
+import { apmState, axxiTicket, chooseOutcome, showApm } from './handlers.js'
+
+const script = readFileSync(join(import.meta.dirname, 'assets', 'apm.js'), 'utf8')
+
+const apmScript: OperationHandler = () => ({
+  status: 200,
+  headers: {
+    'content-type': 'text/javascript; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  },
+  body: script,
+})
+
+/** GET /sandbox/messages[?payment_id=]: the payment links and codes the simulated connectors "sent". */
+const listMessages: OperationHandler = ({ ctx, request }) => {
+  const id = request.query.payment_id
+  const paymentId = typeof id === 'string' && id && id.length <= 200 ? id : undefined
+  return jsonResponse(200, { messages: sentMessages(ctx, paymentId) })
+}
+
+const page = (
+  method: RouteDefinition['method'],
+  path: string,
+  handler: OperationHandler,
+  summary: string,
+): RouteDefinition => ({ method, path, api: 'page', handler, summary })
+
+/**
+ * The simulator pages of the alternative methods (decisions.md §4 (sandbox)), one view per
+ * behaviour group of the catalogue (2.2.2, 2.2.3), at the address the APM connector sends payers
+ * to (`apmPageUrl`). Registered beside the hosted pages.
+ */
+export const apmPagesModule: EngineModule = {
+  name: 'apm-pages',
+  start: (ctx) => startMessages(ctx),
+  routes: () => [
+    page(
+      'GET',
+      '/apm/:paymentId',
+      showApm,
+      "An alternative method's simulator page (HTML), per behaviour group",
+    ),
+    page(
+      'POST',
+      '/apm/:paymentId/outcome',
+      chooseOutcome,
+      'The payer picks the outcome on the simulator page: outcome=approve|decline|pending|expire (form post)',
+    ),
+    page(
+      'GET',
+      '/apm/:paymentId/state',
+      apmState,
+      'Where an APM payment stands (JSON the waiting pages poll)',
+    ),
+    page('GET', '/apm/:paymentId/ticket.pdf', axxiTicket, "axxi-cash's payment ticket (PDF)"),
+    page('GET', '/assets/apm.js', apmScript, "The APM simulator pages' client script"),
+    {
+      method: 'GET',
+      path: '/sandbox/messages',
+      api: 'sandbox',
+      handler: listMessages,
+      summary: 'Messages the simulated connectors sent to payers (ptn-email/ptn-sms links, beeline codes)',
+    },
+  ],
+}

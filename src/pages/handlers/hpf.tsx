@@ -1,0 +1,166 @@
+import { createSessionHandler } from '../../core/checkout/session.js'
+import { sessionRequest } from '../../core/checkout/session-access.js'
+import { GatewayError } from '../../core/engine/errors.js'
+import type { GatewayResponse } from '../../core/engine/http.js'
+import type { Session } from '../../core/engine/model.js'
+import type { OperationHandler } from '../../core/engine/modules.js'
+import { isMotoType } from '../../core/payments/card.js'
+import { payWithCard } from '../../core/payments/payer.js'
+import { checkoutSignatures } from '../../core/signatures/index.js'
+import { formatAmount } from '../amount.js'
+import { readCardForm } from '../card-form.js'
+import type { PageError } from '../ErrorSummary.js'
+import { engineErrors } from '../form-input.js'
+import { handoff, stepPath } from '../handoff.js'
+import { HpfDemoPage } from '../HpfDemoPage.js'
+import { HpfPage } from '../HpfPage.js'
+import { type PageContext, pageContext, paymentOf, sessionByToken, sessionState } from '../page-context.js'
+import { pageResponse, seeOther } from '../render.js'
+import { StatusPage } from '../StatusPage.js'
+import { notFound, statusPage } from './checkout.js'
+
+/** The fields for a session, or the page its state calls for. */
+function hpf(
+  page: PageContext,
+  session: Session,
+  form: { errors: PageError[]; values: Record<string, string>; status: number } = {
+    errors: [],
+    values: {},
+    status: 200,
+  },
+): GatewayResponse {
+  const payment = paymentOf(page.ctx, session)
+  switch (sessionState(page.ctx, session)) {
+    case 'step':
+      return seeOther(payment ? (stepPath(page, payment) ?? page.base) : page.base)
+    case 'paid':
+      return resultPage(page, session)
+    case 'cancelled':
+      return handoff(page, session, 'cancel', payment)
+    case 'expired':
+      return handoff(page, session, 'expiry', payment)
+    default:
+      break
+  }
+  if (session.operation === 'credit') return statusPage(page, 'payout', 200)
+  const request = sessionRequest(session)
+  return pageResponse(
+    form.status,
+    <HpfPage
+      t={page.t}
+      lang={page.lang}
+      base={page.base}
+      {...(page.chosen ? { chosen: page.chosen } : {})}
+      token={session.token}
+      operation={session.operation}
+      amountText={formatAmount(request.order.amount, request.order.currency, page.lang)}
+      cvvOptional={isMotoType(request.moto_type)}
+      errors={form.errors}
+      values={form.values}
+      {...(payment?.status === 'decline' ? { declineReason: payment.decline_reason ?? '' } : {})}
+    />,
+  )
+}
+
+/** The paid session's outcome, also told to the merchant's page around the iframe (postMessage). */
+function resultPage(page: PageContext, session: Session): GatewayResponse {
+  const payment = paymentOf(page.ctx, session)
+  return pageResponse(
+    200,
+    <StatusPage
+      t={page.t}
+      lang={page.lang}
+      base={page.base}
+      kind="success"
+      data={{ hpfResult: { type: 'result', payment_id: payment?.id, status: payment?.status } }}
+    />,
+  )
+}
+
+/** GET /hpf/:token */
+export const showHpf: OperationHandler = ({ ctx, request, params }) => {
+  const session = sessionByToken(ctx, params.token ?? '')
+  if (!session) return notFound(pageContext(ctx, request))
+  return hpf(pageContext(ctx, request, session), session)
+}
+
+/** POST /hpf/:token/pay: the fields posted without script (the script posts JSON to the processing endpoint). */
+export const payHpf: OperationHandler = ({ ctx, request, params, body }) => {
+  const session = sessionByToken(ctx, params.token ?? '')
+  if (!session) return notFound(pageContext(ctx, request))
+  const page = pageContext(ctx, request, session, body)
+  const state = sessionState(ctx, session)
+  if ((state !== 'open' && state !== 'declined') || session.operation === 'credit') return hpf(page, session)
+  const form = readCardForm(
+    page.t,
+    { cvvOptional: isMotoType(sessionRequest(session).moto_type) },
+    body,
+    request,
+    {
+      billing: false,
+    },
+  )
+  if (form.errors.length) return hpf(page, session, { errors: form.errors, values: form.values, status: 422 })
+  try {
+    const { payment } = payWithCard(ctx, session.token, form.card, { operation: session.operation })
+    const step = stepPath(page, payment)
+    if (step) return seeOther(step)
+    return hpf(page, session)
+  } catch (error) {
+    if (!(error instanceof GatewayError)) throw error
+    return hpf(page, session, { errors: engineErrors(page.t, error), values: form.values, status: 422 })
+  }
+}
+
+const DEMO_MERCHANT = 'demo-merchant'
+
+/** GET /hpf/demo */
+export const showHpfDemo: OperationHandler = ({ ctx, request }) => {
+  const page = pageContext(ctx, request)
+  const token = request.query.token?.slice(0, 200)
+  const result = request.query.result?.slice(0, 20)
+  return pageResponse(
+    200,
+    <HpfDemoPage
+      base={page.base}
+      baseUrl={ctx.baseUrl}
+      {...(token ? { token } : {})}
+      {...(result ? { result } : {})}
+      canCreate={ctx.merchant(DEMO_MERCHANT) !== undefined}
+    />,
+  )
+}
+
+/**
+ * POST /hpf/demo: a session token for the built-in demo merchant (decisions.md 6), made through
+ * the session-token endpoint's own handler, so the demo shows exactly what a merchant gets.
+ */
+export const createHpfDemo: OperationHandler = async ({ ctx, request }) => {
+  const page = pageContext(ctx, request)
+  const merchant = ctx.merchant(DEMO_MERCHANT)
+  if (!merchant) return notFound(page)
+  const order = {
+    number: `hpf-demo-${ctx.ids.token(4)}`,
+    amount: '10.00',
+    currency: 'EUR',
+    description: 'Hosted Payment Fields demo',
+  }
+  const created = await createSessionHandler(true)({
+    ctx,
+    request,
+    params: {},
+    body: {
+      merchant_key: merchant.key,
+      operation: 'purchase',
+      methods: ['card'],
+      order,
+      success_url: `${ctx.baseUrl}/hpf/demo?result=success`,
+      error_url: `${ctx.baseUrl}/hpf/demo?result=declined`,
+      url_target: '_parent',
+      hash: checkoutSignatures.session(order, merchant.password),
+    },
+  })
+  const token = (JSON.parse(created.body) as { token?: string }).token
+  if (created.status !== 200 || !token) return notFound(page)
+  return seeOther(`${page.base}/hpf/demo?token=${encodeURIComponent(token)}`)
+}

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { GatewayResponse } from '../../core/engine/http.js'
+import type { OperationHandler } from '../../core/engine/modules.js'
+import { pageContext } from '../page-context.js'
+import { pageResponse } from '../render.js'
+import { TermsPage } from '../TermsPage.js'
+
+/** A client script, read once: plain JavaScript, no build step. */
+function script(name: string): OperationHandler {
+  const body = readFileSync(join(import.meta.dirname, '..', 'assets', name), 'utf8')
+  return (): GatewayResponse => ({
+    status: 200,
+    headers: {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+    },
+    body,
+  })
+}
+
+/** GET /assets/hosted.js: every page's script. */
+export const hostedScript = script('hosted.js')
+/** GET /assets/hpf.js: the Hosted Payment Fields' JSON post and the demo page's message log. */
+export const hpfScript = script('hpf.js')
+
+/** GET /terms: the platform's general terms (sandbox text). */
+export const generalTerms: OperationHandler = ({ ctx, request }) => {
+  const page = pageContext(ctx, request)
+  return pageResponse(200, <TermsPage t={page.t} lang={page.lang} base={page.base} />)
+}

@@ -1,0 +1,136 @@
+import { Box, Text, useInput } from 'ink'
+import { useEffect, useState } from 'react'
+import { callbackLines } from './callback-lines.js'
+import type { DeliveryView } from './client-types.js'
+import { curlCommand } from './curl.js'
+import { cell, shortId, shortTime } from './format.js'
+import { wrap } from './lines.js'
+import { StatusText } from './StatusText.js'
+import { TextPanel } from './TextPanel.js'
+import { useTheme } from './theme.js'
+import { useUi } from './ui-context.js'
+import { useListCursor, windowOf } from './use-list-cursor.js'
+import { useRemote } from './use-remote.js'
+
+export const CALLBACKS_HINTS = '↑↓ move  Enter attempts  p replay  y curl  x all payments'
+export const CALLBACK_DETAIL_HINTS = 'Esc back  p replay  y copy as curl  ↑↓ scroll'
+
+/** Every callback delivery, newest first, or one payment's; Enter shows its attempts and body. */
+export function CallbacksView({
+  active,
+  paymentId,
+  clearPayment,
+  onOpenChange,
+}: {
+  active: boolean
+  paymentId?: string
+  clearPayment: () => void
+  onOpenChange?: (open: boolean) => void
+}) {
+  const ui = useUi()
+  const theme = useTheme()
+  const [selected, select] = useState<string>()
+  const [open, setOpen] = useState<string>()
+  useEffect(() => onOpenChange?.(open !== undefined), [open, onOpenChange])
+  const list = useRemote(
+    () => ui.client.callbacks({ ...(paymentId ? { payment_id: paymentId } : {}), per_page: '100' }),
+    [paymentId, ui.tick],
+  )
+  const detail = useRemote(
+    () => (open ? ui.client.callback(open) : Promise.resolve(undefined)),
+    [open, ui.tick],
+  )
+  const items = list.data?.deliveries ?? []
+  const rows = Math.max(1, ui.height - 2)
+  const index = useListCursor({
+    ids: items.map((d) => d.id),
+    selected,
+    select,
+    page: rows,
+    active: active && !open,
+    onOpen: setOpen,
+  })
+  const current = open ?? items[index]?.id
+  useInput(
+    (input, key) => {
+      if (open && (key.escape || key.leftArrow)) return setOpen(undefined)
+      if (!open && input === 'x') return clearPayment()
+      if (!current) return
+      if (input === 'p') replay(current)
+      else if (input === 'y') void copyCurl(current)
+    },
+    { isActive: active },
+  )
+  const replay = (id: string) =>
+    ui.confirm({
+      title: `replay callback ${shortId(id)} to the merchant?`,
+      lines: ['The same fields are sent again, as a new delivery marked replay_of.'],
+      run: async () => {
+        const r = await ui.client.replayCallback(id)
+        return `Replay ${r.id} queued (${r.state}).`
+      },
+    })
+  const copyCurl = async (id: string) => {
+    try {
+      const d = await ui.client.callback(id)
+      const curl = curlCommand(d.url, d.request.content_type, d.request.body)
+      ui.copy(curl)
+      ui.showText(
+        'curl: this callback, as the sandbox POSTs it (copied if the terminal allows)',
+        wrap(curl, ui.width - 2).map((l) => [{ text: l }]),
+      )
+    } catch (error) {
+      ui.notify((error as Error).message, 'bad')
+    }
+  }
+  if (open) {
+    if (!detail.data) return <Text {...theme.tone('muted')}>{detail.error ?? 'Loading…'}</Text>
+    return (
+      <TextPanel
+        lines={callbackLines(detail.data, ui.width)}
+        height={ui.height}
+        width={ui.width}
+        active={active}
+      />
+    )
+  }
+  const { start, end } = windowOf(index, items.length, rows)
+  return (
+    <Box flexDirection="column" height={ui.height}>
+      <Text>
+        <Text {...theme.tone('muted')}>{paymentId ? `payment ${paymentId}  (x: all)` : 'all payments'}</Text>
+        <Text {...theme.tone('muted')}>{`  ${items.length} of ${list.data?.total ?? 0}`}</Text>
+        {list.error ? <Text {...theme.tone('bad')}>{`  ${list.error}`}</Text> : null}
+      </Text>
+      <Text {...theme.tone('muted')}>
+        {cell('  created     state         kind        tries last   payment  order', ui.width)}
+      </Text>
+      {items.slice(start, end).map((d, i) => (
+        <CallbackRow key={d.id} delivery={d} selected={start + i === index} width={ui.width} />
+      ))}
+      {!items.length && !list.loading ? <Text {...theme.tone('muted')}> No callbacks.</Text> : null}
+    </Box>
+  )
+}
+
+function CallbackRow({
+  delivery: d,
+  selected,
+  width,
+}: {
+  delivery: DeliveryView
+  selected: boolean
+  width: number
+}) {
+  const theme = useTheme()
+  const last = d.attempts.at(-1)
+  const code = last ? String(last.status ?? 'err') : '-'
+  return (
+    <Text wrap="truncate" {...(selected ? theme.tone('accent') : {})}>
+      {selected ? '> ' : '  '}
+      {cell(shortTime(d.created_at), 11)} <StatusText status={d.state} width={13} /> {cell(d.kind, 11)}{' '}
+      {cell(String(d.attempts.length), 5)} {cell(code, 6)} {cell(shortId(d.payment_id), 8)}{' '}
+      {cell(d.order_id, Math.max(6, width - 64))}
+    </Text>
+  )
+}

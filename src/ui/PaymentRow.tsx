@@ -1,0 +1,50 @@
+import { Text } from 'ink'
+import type { Payment } from './client-types.js'
+import { cell, cellRight, shortTime } from './format.js'
+import { StatusText } from './StatusText.js'
+import { useTheme } from './theme.js'
+
+/** Column widths of the payments list at a given terminal width (80 columns is the smallest). */
+export function paymentColumns(width: number) {
+  const fixed = { cursor: 2, time: 11, status: 10, amount: 13, method: 9, merchant: 14 }
+  const used = Object.values(fixed).reduce((a, b) => a + b, 0) + 6
+  return { ...fixed, order: Math.max(8, width - used) }
+}
+
+export function PaymentHeader({ width }: { width: number }) {
+  const theme = useTheme()
+  const c = paymentColumns(width)
+  const text = [
+    cell('', c.cursor - 1),
+    cell('created', c.time),
+    cell('status', c.status),
+    cellRight('amount', c.amount),
+    cell('method', c.method),
+    cell('order', c.order),
+    cell('merchant', c.merchant),
+  ].join(' ')
+  return <Text {...theme.tone('muted')}>{text}</Text>
+}
+
+/** `> 11-02 10:00  settled      25.00 EUR card    order-1001   demo-merchant` */
+export function PaymentRow({
+  payment,
+  selected,
+  width,
+}: {
+  payment: Payment
+  selected: boolean
+  width: number
+}) {
+  const theme = useTheme()
+  const c = paymentColumns(width)
+  const amount = `${payment.order.amount} ${payment.order.currency}`
+  return (
+    <Text wrap="truncate" {...(selected ? theme.tone('accent') : {})} bold={selected && theme.colors}>
+      {selected ? '> ' : '  '}
+      {cell(shortTime(payment.created_at), c.time)} <StatusText status={payment.status} width={c.status} />{' '}
+      {cellRight(amount, c.amount)} {cell(payment.method, c.method)} {cell(payment.order_id, c.order)}{' '}
+      {cell(payment.merchant_key, c.merchant)}
+    </Text>
+  )
+}

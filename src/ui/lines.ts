@@ -1,0 +1,56 @@
+import type { Tone } from './theme.js'
+
+/** A piece of text with its meaning; a line is a row of them (TextPanel renders and crops them). */
+export interface Segment {
+  text: string
+  tone?: Tone
+  bold?: boolean
+}
+
+export type Line = Segment[]
+
+export const seg = (text: string, tone?: Tone, bold?: boolean): Segment => ({
+  text,
+  ...(tone ? { tone } : {}),
+  ...(bold ? { bold } : {}),
+})
+
+/** `  label     value` with the label in a fixed column. */
+export const field = (label: string, value: string, tone?: Tone): Line => [
+  seg(`  ${label.padEnd(10)} `, 'muted'),
+  seg(value, tone),
+]
+
+export const heading = (text: string): Line => [seg(text, 'accent', true)]
+
+/** An empty row (a single space: ink gives an empty text no height). */
+export const blank: Line = [seg(' ')]
+
+export const plain = (text: string, tone?: Tone): Line => [seg(text, tone)]
+
+/** Crops a line to `width` characters, keeping its segments' meanings. */
+export function cropLine(line: Line, width: number): Line {
+  const out: Line = []
+  let left = width
+  for (const s of line) {
+    if (left <= 0) break
+    const text = s.text.length > left ? `${s.text.slice(0, Math.max(0, left - 1))}…` : s.text
+    out.push({ ...s, text })
+    left -= text.length
+  }
+  return out
+}
+
+/** A long value over several lines, cut at `width` (JSON bodies, URLs, curl commands). */
+export function wrap(text: string, width: number, indent = ''): string[] {
+  const out: string[] = []
+  for (const raw of text.split('\n')) {
+    let rest = raw
+    const room = Math.max(10, width - indent.length)
+    do {
+      out.push(indent + rest.slice(0, room))
+      rest = rest.slice(room)
+    } while (rest.length)
+  }
+  return out
+}

@@ -1,0 +1,114 @@
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { freePort } from '../../src/conformance/merchant.js'
+import { scenarioDir } from './helpers.js'
+
+const root = join(import.meta.dirname, '..', '..')
+
+function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'bin', 'paysandbox.js'), ...args], {
+      cwd: root,
+      env: { ...process.env, CI: '1' },
+    })
+    let out = ''
+    let err = ''
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()))
+    child.stderr.on('data', (c: Buffer) => (err += c.toString()))
+    child.on('close', (code) => resolve({ code, out, err }))
+  })
+}
+
+const scenario = (steps: unknown[]) => ({
+  title: 'A scenario',
+  section: 'Events',
+  tags: ['t'],
+  mode: 'gateway',
+  steps,
+})
+const passing = scenario([
+  { step: 'merchant.start', api: 'checkout', order: { amount: '1.00', currency: 'EUR' } },
+])
+const failing = scenario([
+  {
+    step: 'gateway.call',
+    api: 'checkout',
+    path: '/api/v1/payment/status',
+    body: { payment_id: 'x' },
+    expect: { error: 'CHECKOUT_STATUS_ORDER_NOT_FOUND' },
+  },
+])
+
+// Issue 7: "exit codes 0 all passed, 1 failures, 2 usage or configuration error, 3 infrastructure (merchant unreachable)".
+describe('paysandbox test: exit codes', () => {
+  it('0 when every scenario passes (plain lines when stdout is not a terminal)', async () => {
+    const r = await cli('test', '--scenarios', scenarioDir({ 'good.json': passing }))
+    expect(r.err).toBe('')
+    expect(r.out).toContain('PASS good')
+    expect(r.code).toBe(0)
+  })
+
+  it('1 when one fails, with a JUnit report written to --out', async () => {
+    const dir = scenarioDir({ 'good.json': passing, 'bad.json': failing })
+    const out = join(dir, 'report.xml')
+    const r = await cli('test', '--scenarios', dir, '--reporter', 'junit', '--out', out)
+    expect(r.code).toBe(1)
+    const xml = readFileSync(out, 'utf8')
+    expect(xml).toContain('<testsuites name="paysandbox" tests="2" failures="1"')
+    expect(r.out).toContain('FAIL bad')
+  })
+
+  it('2 for usage and configuration errors: options, scenario files, adapter files, empty selections', async () => {
+    expect((await cli('test', '--gateway', 'http://127.0.0.1:1')).code).toBe(2)
+    const broken = await cli('test', '--scenarios', scenarioDir({ 'broken.json': { title: 'x' } }))
+    expect(broken.code).toBe(2)
+    expect(broken.err).toMatch(/broken\.json/)
+    const adapter = join(scenarioDir({ 'merchant.json': { name: 'x' } }), 'merchant.json')
+    const bad = await cli('test', '--merchant', adapter)
+    expect(bad.code).toBe(2)
+    expect(bad.err).toMatch(/not a valid merchant adapter/)
+    expect(
+      (await cli('test', '--scenarios', scenarioDir({ 'good.json': passing }), '--tag', 'no-such-tag')).code,
+    ).toBe(2)
+  })
+
+  it('3 when the merchant or the gateway cannot be reached', async () => {
+    const port = await freePort()
+    const adapter = {
+      name: 'down',
+      credentials: { merchant_key: 'm', password: 'password-123' },
+      base_url: `http://127.0.0.1:${port}`,
+      start_payment: { path: '/start' },
+      notification_path: '/cb',
+    }
+    const merchant = await cli('test', '--merchant', join(scenarioDir({ 'm.json': adapter }), 'm.json'))
+    expect(merchant.code).toBe(3)
+    expect(merchant.err).toMatch(/not reachable at http:\/\/127\.0\.0\.1:\d+\/ \(ECONNREFUSED\)/)
+    const gateway = await cli(
+      'test',
+      '--gateway',
+      `http://127.0.0.1:${port}`,
+      '--key',
+      'k',
+      '--password',
+      'p',
+    )
+    expect(gateway.code).toBe(3)
+    expect(gateway.err).toMatch(/cannot be reached \(ECONNREFUSED\)/)
+  })
+})
+
+describe('paysandbox scenarios list', () => {
+  it('lists the bundled scenarios with mode, section and title, filtered by mode and tag', async () => {
+    const r = await cli('scenarios', 'list', '--mode', 'gateway', '--tag', 'errors')
+    expect(r.code).toBe(0)
+    expect(r.out).toMatch(/errors-status-size-above-100\s+gateway\s+Errors\s+size above 100/)
+    const json = JSON.parse((await cli('scenarios', 'list', '--json')).out) as {
+      name: string
+      mode: string
+    }[]
+    expect(json.length).toBeGreaterThanOrEqual(60)
+  })
+})

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest'
+import { maskCards, toCurl } from '../../src/conformance/curl.js'
+
+// Issue 7: "each failure prints a curl command reproducing the request involved"; standards: card numbers never logged in full.
+describe('reproduction commands', () => {
+  it('quote the method, URL, headers and body for a shell', () => {
+    expect(
+      toCurl({
+        method: 'POST',
+        url: 'http://h/x',
+        headers: { 'content-type': 'application/json', host: 'h' },
+        body: `{"a":"it's"}`,
+      }),
+    ).toBe(`curl -sS -X POST 'http://h/x' -H 'content-type: application/json' --data-raw '{"a":"it'\\''s"}'`)
+    expect(toCurl({ method: 'GET', url: 'http://h/y', headers: {}, body: '' })).toBe(
+      "curl -sS -X GET 'http://h/y'",
+    )
+  })
+
+  it('mask any card number but the published test cards, and leave ids alone', () => {
+    expect(maskCards('card_number=5555555555554444&x=1')).toBe('card_number=555555******4444&x=1')
+    expect(maskCards('{"card_number":"4111111111111111"}')).toBe('{"card_number":"4111111111111111"}')
+    expect(maskCards('trans_id=00000000-0000-4000-8000-000000000000')).toBe(
+      'trans_id=00000000-0000-4000-8000-000000000000',
+    )
+    expect(maskCards('ts=1234567890123')).toBe('ts=1234567890123')
+  })
+})

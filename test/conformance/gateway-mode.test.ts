@@ -1,0 +1,175 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { serve } from '../../src/adapters/serve.js'
+import { runTest } from '../../src/conformance/index.js'
+import { freePort } from '../../src/conformance/merchant.js'
+import { plainReporter } from '../../src/conformance/reporters/plain.js'
+import { silentLogger } from '../../src/core/ports/logger.js'
+
+const KEY = 'gw-merchant'
+const PASSWORD = 'gw-password-0123456789'
+
+async function test(
+  options: Parameters<typeof runTest>[0]['gateway'],
+  extra: Partial<Parameters<typeof runTest>[0]> = {},
+) {
+  let text = ''
+  const summary = await runTest({
+    ...(options ? { gateway: options } : {}),
+    reporters: [plainReporter((t) => (text += t))],
+    ...extra,
+  })
+  return { summary, text }
+}
+
+// Issue 7: "Gateway mode: the same runner pointed at a gateway base URL with credentials runs the gateway-facing
+// scenarios against it (the built-in sandbox by default) and reports every deviation from the interface."
+describe('gateway mode against the built-in sandbox (default)', () => {
+  it('passes every gateway-facing bundled scenario', async () => {
+    const { summary, text } = await test(undefined)
+    expect(summary.failed, text).toBe(0)
+    expect(summary.skipped, text).toBe(0)
+    expect(summary.passed).toBeGreaterThanOrEqual(40)
+  })
+})
+
+describe('gateway mode against a running paysandbox (--gateway URL --key --password)', () => {
+  let sandbox: Awaited<ReturnType<typeof serve>>
+  let port: number
+  beforeAll(async () => {
+    port = await freePort()
+    const config = join(mkdtempSync(join(tmpdir(), 'gw-')), 'config.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        merchants: [
+          {
+            key: KEY,
+            password: PASSWORD,
+            notification_url: `http://127.0.0.1:${port}/callbacks`,
+            mids: [{ id: 'm1', payment_mode: 'SMS/DMS', moto: true, card_on_file: true, zero_amount: true }],
+          },
+        ],
+        clock: { mode: 'virtual' },
+      }),
+    )
+    sandbox = await serve({ port: 0, configFile: config, logger: silentLogger })
+  })
+  afterAll(() => sandbox.close())
+
+  it('passes, or skips with the reason, every scenario: never a silent pass', async () => {
+    const { summary, text } = await test(
+      { url: `http://127.0.0.1:${sandbox.port}`, key: KEY, password: PASSWORD },
+      { port },
+    )
+    expect(summary.failed, text).toBe(0)
+    const skipped = summary.results.filter((r) => r.status === 'skipped')
+    for (const r of skipped) expect(r.reason, r.slug).toMatch(/^skipped: needs /)
+    expect(summary.passed).toBeGreaterThanOrEqual(summary.results.length - 5)
+  })
+
+  it('a wrong password is a deviation on every signed request, reported with the row', async () => {
+    const { summary, text } = await test(
+      { url: `http://127.0.0.1:${sandbox.port}`, key: KEY, password: 'not-the-password' },
+      { port, names: ['checkout-session-created'] },
+    )
+    expect(summary.failed).toBe(1)
+    expect(text).toMatch(/expected a successful answer, got HTTP 401 .*"Hash is not valid\."/)
+  })
+})
+
+/** A gateway that answers everything with the wrong code and message, and is not a paysandbox. */
+function wrongGateway(): Promise<Server> {
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      if (req.url?.startsWith('/sandbox/')) return void res.writeHead(404).end()
+      if (req.url === '/hang') return
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ http_code: 400, error_code: 999, error_message: 'Something else.' }))
+    })
+  })
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)))
+}
+
+describe('gateway mode against a gateway that deviates', () => {
+  let server: Server
+  let url: string
+  beforeAll(async () => {
+    server = await wrongGateway()
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  })
+  afterAll(() => new Promise<void>((r) => server.close(() => r())))
+
+  it('reports each deviation readably, with a curl command', async () => {
+    const { summary, text } = await test(
+      { url, key: 'k', password: 'p' },
+      {
+        names: [
+          'errors-checkout-status-unknown-payment',
+          'errors-s2s-card-capture-unknown-trans',
+          'checkout-3ds-failed',
+          'checkout-session-created',
+        ],
+      },
+    )
+    expect(summary.failed).toBe(4)
+    expect(text).toContain(
+      'expected error 400 / 101000 / "Payment does not exist." (Errors row: "Checkout GET_TRANS_STATUS with unknown `payment_id`"), got 400 / 999 / "Something else."',
+    )
+    expect(text).toContain('expected error 400 / 101000 / "Transaction does not exist."')
+    expect(text).toMatch(
+      /reproduce: curl -sS -X POST 'http:\/\/127\.0\.0\.1:\d+\/post' -H 'content-type: application\/x-www-form-urlencoded' --data-raw 'action=CAPTURE&trans_id=00000000-0000-4000-8000-000000000000&client_key=k&hash=[0-9a-f]{32}'/,
+    )
+    expect(text).toMatch(
+      /FAIL checkout-3ds-failed[\s\S]*?step 1\. merchant\.start checkout:[\s\S]*?expected a successful answer, got HTTP 400/,
+    )
+  })
+
+  it('fails a step that does not finish within the step time limit', async () => {
+    const hanging = createServer((req) => {
+      req.resume()
+      if (req.url?.startsWith('/sandbox/'))
+        req.on('end', () => req.socket.end('HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\n\r\n'))
+    })
+    await new Promise<void>((r) => hanging.listen(0, '127.0.0.1', () => r()))
+    try {
+      const { summary, text } = await test(
+        { url: `http://127.0.0.1:${(hanging.address() as AddressInfo).port}`, key: 'k', password: 'p' },
+        { names: ['checkout-session-created'], stepTimeoutMs: 300 },
+      )
+      expect(summary.failed).toBe(1)
+      expect(text).toContain('the step did not finish within 300 ms')
+    } finally {
+      hanging.closeAllConnections()
+      await new Promise<void>((r) => hanging.close(() => r()))
+    }
+  })
+
+  it('skips payer steps with the reason when the gateway is not a paysandbox', async () => {
+    const ok = createServer((req, res) => {
+      req.resume()
+      req.on('end', () => {
+        if (req.url?.startsWith('/sandbox/')) return void res.writeHead(404).end()
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ redirect_url: 'http://gw.example/auth/tok' }))
+      })
+    })
+    await new Promise<void>((r) => ok.listen(0, '127.0.0.1', () => r()))
+    try {
+      const { summary, text } = await test(
+        { url: `http://127.0.0.1:${(ok.address() as AddressInfo).port}`, key: 'k', password: 'p' },
+        { names: ['checkout-purchase-card-declined'] },
+      )
+      expect(summary.skipped, text).toBe(1)
+      expect(text).toContain('skipped: needs payer control (the gateway is not a paysandbox')
+    } finally {
+      await new Promise<void>((r) => ok.close(() => r()))
+    }
+  })
+})

@@ -1,0 +1,113 @@
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import {
+  AdapterError,
+  loadAdapter,
+  MerchantUnreachable,
+  startMerchant,
+} from '../../src/conformance/merchant.js'
+import type { SandboxMerchantAdapter } from '../../src/generated/types.js'
+import { scenarioDir, ref } from './helpers.js'
+
+/** A merchant process for the adapter's own tests: it answers with what it was started with and sent. */
+const SERVER = `
+import { createServer } from 'node:http'
+if (process.env.FAIL_AT_START) { console.error('cannot open the database'); process.exit(4) }
+createServer((req, res) => {
+  let body = ''
+  req.on('data', (c) => (body += c))
+  req.on('end', () => {
+    if (req.url === '/health') return res.end('ok')
+    res.setHeader('content-type', 'application/json')
+    res.end(JSON.stringify({ path: req.url, method: req.method, got: body ? JSON.parse(body) : null, gateway: process.env.GATEWAY_URL, flavour: process.env.FLAVOUR }))
+  })
+}).listen(Number(process.env.PORT), '127.0.0.1')
+`
+
+function adapter(dir: string, extra: Partial<SandboxMerchantAdapter> = {}): SandboxMerchantAdapter {
+  writeFileSync(join(dir, 'server.mjs'), SERVER)
+  return {
+    name: 'echo',
+    credentials: { merchant_key: 'm', password: 'password-1234' },
+    process: {
+      command: [process.execPath, 'server.mjs'],
+      env: { FLAVOUR: 'vanilla' },
+      port_env: 'PORT',
+      gateway_url_env: 'GATEWAY_URL',
+      ready_path: '/health',
+    },
+    base_url: `http://127.0.0.1:${ref('port')}`,
+    start_payment: { method: 'POST', path: '/test/start' },
+    merchant_action: {
+      command: [
+        process.execPath,
+        '-e',
+        'let s="";process.stdin.on("data",c=>s+=c).on("end",()=>console.log(JSON.stringify({echo:JSON.parse(s)})))',
+      ],
+    },
+    notification_path: '/cb',
+    inspect: { method: 'GET', path: '/orders/{order_id}' },
+    ...extra,
+  }
+}
+
+// docs/conformance.md: "process is optional ... ${port} is a free port the runner picks and passes in port_env";
+// "start_payment may instead be { command: [...] }: a shell command that receives the JSON on standard input".
+describe('the merchant adapter', () => {
+  it('starts the process on a free port with its environment, and calls the HTTP and command hooks', async () => {
+    const dir = scenarioDir({})
+    const merchant = await startMerchant(adapter(dir), dir, { gatewayUrl: 'http://127.0.0.1:1/run/current' })
+    try {
+      expect(merchant.baseUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+      expect(merchant.notificationUrl).toBe(`${merchant.baseUrl}/cb`)
+      const started = await merchant.startPayment({ order: { number: 'o-1' } })
+      expect(started.body).toEqual({
+        path: '/test/start',
+        method: 'POST',
+        got: { order: { number: 'o-1' } },
+        gateway: 'http://127.0.0.1:1/run/current',
+        flavour: 'vanilla',
+      })
+      expect(started.request?.url).toBe(`${merchant.baseUrl}/test/start`)
+      expect((await merchant.inspect('o 1')).body).toMatchObject({ path: '/orders/o%201', method: 'GET' })
+      expect((await merchant.action({ action: 'refund' })).body).toEqual({ echo: { action: 'refund' } })
+    } finally {
+      await merchant.stop()
+    }
+  })
+
+  it('is unreachable (exit 3) when the process dies at start, quoting its output', async () => {
+    const dir = scenarioDir({})
+    const a = adapter(dir)
+    if (a.process) a.process.env = { FAIL_AT_START: '1' }
+    const failure = await startMerchant(a, dir).catch((e: unknown) => e)
+    expect(failure).toBeInstanceOf(MerchantUnreachable)
+    expect((failure as Error).message).toMatch(
+      /the merchant process exited with code 4\n {2}merchant output:\n {4}cannot open the database/,
+    )
+  })
+
+  it('is unreachable when nothing listens at base_url and no process is given', async () => {
+    const dir = scenarioDir({})
+    const { process: _none, ...running } = adapter(dir)
+    const failure = await startMerchant({ ...running, base_url: 'http://127.0.0.1:9' }, dir).catch(
+      (e: unknown) => e,
+    )
+    expect(failure).toBeInstanceOf(MerchantUnreachable)
+  })
+
+  it('refuses an adapter file that does not follow the schema, naming the field (exit 2)', () => {
+    const dir = scenarioDir({ 'a.json': { name: 'x', credentials: { merchant_key: 'm' } }, 'b.json': '{' })
+    expect(() => loadAdapter(join(dir, 'a.json'))).toThrow(AdapterError)
+    expect(() => loadAdapter(join(dir, 'a.json'))).toThrow(
+      /credentials\.password: This value should not be blank|credentials\.password/,
+    )
+    expect(() => loadAdapter(join(dir, 'b.json'))).toThrow(/cannot be read as JSON/)
+    expect(
+      loadAdapter(
+        join(import.meta.dirname, '..', '..', 'fixtures', 'config', 'merchant-adapter-example.json'),
+      ).adapter.name,
+    ).toBe('Example shop backend')
+  })
+})

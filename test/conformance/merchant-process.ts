@@ -1,0 +1,80 @@
+import { type ChildProcess, spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { join } from 'node:path'
+
+const root = join(import.meta.dirname, '..', '..')
+
+export const REFERENCE_KEY = 'ref-merchant'
+export const REFERENCE_PASSWORD = 'ref-password-0123456789abcdef'
+
+export interface MerchantProcess {
+  baseUrl: string
+  port: number
+  /** Everything the process wrote on stderr (a crash shows up here). */
+  stderr(): string
+  alive(): boolean
+  stop(): Promise<void>
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.once('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
+    })
+  })
+}
+
+/** Starts fixtures/merchants/reference/main.ts with one MISTAKE (or none) and waits for /health. */
+export async function startMerchant(mistake = 'none'): Promise<MerchantProcess> {
+  const port = await freePort()
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'fixtures', 'merchants', 'reference', 'main.ts')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        MISTAKE: mistake,
+        MERCHANT_KEY: REFERENCE_KEY,
+        MERCHANT_PASSWORD: REFERENCE_PASSWORD,
+      },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  )
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString()
+  })
+  let exited = false
+  child.once('exit', () => {
+    exited = true
+  })
+  const baseUrl = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 15_000
+  for (;;) {
+    if (exited) throw new Error(`merchant (${mistake}) exited: ${stderr}`)
+    const ready = await fetch(`${baseUrl}/health`).then(
+      (r) => r.ok,
+      () => false,
+    )
+    if (ready) break
+    if (Date.now() > deadline) throw new Error(`merchant (${mistake}) not ready: ${stderr}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  return {
+    baseUrl,
+    port,
+    stderr: () => stderr,
+    alive: () => !exited,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (exited) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGTERM')
+      }),
+  }
+}

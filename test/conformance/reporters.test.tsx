@@ -1,0 +1,126 @@
+import { render } from 'ink-testing-library'
+import { describe, expect, it } from 'vitest'
+import { jsonReporter } from '../../src/conformance/reporters/json.js'
+import { junitReporter, xml } from '../../src/conformance/reporters/junit.js'
+import { LiveRun } from '../../src/conformance/reporters/live.js'
+import { plainReporter } from '../../src/conformance/reporters/plain.js'
+import type { Reporter, RunSummary, ScenarioResult } from '../../src/conformance/types.js'
+
+const passed: ScenarioResult = {
+  slug: 'ok-one',
+  file: 'scenarios/ok-one.json',
+  title: 'Passes',
+  section: 'Events',
+  tags: ['a'],
+  mode: 'gateway',
+  status: 'passed',
+  steps: [{ index: 0, kind: 'merchant.start', label: '1. merchant.start', status: 'passed', ms: 3 }],
+  ms: 12,
+}
+const failed: ScenarioResult = {
+  ...passed,
+  slug: 'bad-one',
+  title: 'Fails <badly> & "loudly"',
+  status: 'failed',
+  steps: [
+    {
+      index: 1,
+      kind: 'gateway.call',
+      label: '2. refund',
+      status: 'failed',
+      message:
+        'the answer to POST /api/v1/payment/refund:\n  - expected error 400 / 100000 / "Refund is not allowed", got 200',
+      section: 'States and transitions',
+      curl: 'curl -sS -X POST \'http://x/api\' --data-raw \'{"a":"<b>"}\'',
+      ms: 4,
+    },
+  ],
+}
+const skipped: ScenarioResult = {
+  ...passed,
+  slug: 'skip-one',
+  status: 'skipped',
+  reason: 'skipped: needs payer control',
+  steps: [],
+}
+const summary: RunSummary = { results: [passed, failed, skipped], passed: 1, failed: 1, skipped: 1, ms: 1234 }
+
+async function drive(reporter: Reporter) {
+  reporter.start({ total: 3, target: 'the built-in sandbox', mode: 'gateway' })
+  for (const r of summary.results) reporter.scenarioFinished(r)
+  await reporter.finish(summary)
+}
+
+/** Well-formedness without a parser: every tag closes in order, and no raw `<` or `&` sits in text. */
+function wellFormed(text: string): boolean {
+  const body = text.replace(/^<\?xml[^>]*\?>\s*/, '')
+  const stack: string[] = []
+  for (const m of body.matchAll(
+    /<(\/?)([A-Za-z]+)((?:\s+[a-z]+="[^"<&]*(?:&(?:amp|lt|gt|quot|apos);[^"<&]*)*")*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos);)/g,
+  )) {
+    if (!m[2]) return false
+    if (m[1]) {
+      if (stack.pop() !== m[2]) return false
+    } else if (!m[4]) stack.push(m[2])
+  }
+  return stack.length === 0
+}
+
+// Issue 7: "reporters: live progress in a terminal (ink), plain lines when not a TTY, JSON, and JUnit XML for CI;
+// each failure prints a curl command reproducing the request involved".
+describe('reporters', () => {
+  it('plain: one line per scenario, the failure with its section and curl, a summary', async () => {
+    let out = ''
+    await drive(plainReporter((t) => (out += t)))
+    expect(out).toContain('paysandbox test: 3 scenarios in gateway mode against the built-in sandbox')
+    expect(out).toContain('PASS ok-one  Passes (0.01 s)')
+    expect(out).toContain('FAIL bad-one')
+    expect(out).toContain('step 2. refund:')
+    expect(out).toContain('interface: States and transitions')
+    expect(out).toContain("reproduce: curl -sS -X POST 'http://x/api'")
+    expect(out).toContain('SKIP skip-one')
+    expect(out).toContain('skipped: needs payer control')
+    expect(out.trim().split('\n').at(-1)).toBe('3 scenarios: 1 passed, 1 failed, 1 skipped in 1.23 s')
+  })
+
+  it('json: the whole run as one document', async () => {
+    let out = ''
+    await drive(jsonReporter((t) => (out += t)))
+    const doc = JSON.parse(out)
+    expect(doc).toMatchObject({ target: 'the built-in sandbox', passed: 1, failed: 1, skipped: 1 })
+    expect(doc.scenarios[1].steps[0].curl).toContain('curl')
+  })
+
+  it('junit: well-formed XML with a failure and a skipped test case', async () => {
+    let out = ''
+    await drive(junitReporter((t) => (out += t)))
+    expect(wellFormed(out)).toBe(true)
+    expect(out).toContain('<testsuites name="paysandbox" tests="3" failures="1" skipped="1" time="1.234">')
+    expect(out).toContain('name="bad-one: Fails &lt;badly&gt; &amp; &quot;loudly&quot;"')
+    expect(out).toMatch(
+      /<failure message="2\. refund: the answer to POST \/api\/v1\/payment\/refund: - expected error/,
+    )
+    expect(out).toContain('<skipped message="skipped: needs payer control"/>')
+    expect(wellFormed('<a><b></a></b>')).toBe(false)
+    expect(xml('a\u0001<&')).toBe('a&lt;&amp;')
+  })
+
+  it('live: running scenarios and counts while the run goes, failures explained, then the summary', () => {
+    const state = {
+      total: 3,
+      target: 'sandbox',
+      mode: 'gateway',
+      running: [{ slug: 'skip-one', title: 'x', step: '1. merchant.start' }],
+      finished: [passed, failed],
+    }
+    const { lastFrame, rerender } = render(<LiveRun state={state} />)
+    const frame = lastFrame() ?? ''
+    expect(frame).toContain('✔ ok-one')
+    expect(frame).toContain('✘ bad-one')
+    expect(frame).toContain('reproduce: curl')
+    expect(frame).toContain('… skip-one  1. merchant.start')
+    expect(frame).toContain('2/3 against sandbox · 1 passed · 1 failed · 0 skipped')
+    rerender(<LiveRun state={{ ...state, running: [], finished: [passed, failed, skipped], summary }} />)
+    expect(lastFrame()).toContain('3 scenarios: 1 passed, 1 failed, 1 skipped in 1.23 s')
+  })
+})

@@ -1,0 +1,161 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { type Flaws, startFakeMerchant } from './fake-merchant.js'
+import { inline, run, start } from './helpers.js'
+
+let close: (() => Promise<void>) | undefined
+afterEach(async () => {
+  await close?.()
+  close = undefined
+})
+
+async function one(steps: unknown[], flaws: Flaws = {}, extra: Record<string, unknown> = {}) {
+  const merchant = await startFakeMerchant(flaws)
+  close = merchant.close
+  const { summary } = await run([inline('m', { mode: 'merchant', steps, ...extra })], {
+    mode: 'merchant',
+    merchant: merchant.client,
+  })
+  const result = summary.results[0]
+  if (!result) throw new Error('no result')
+  return { result, failure: result.steps.find((s) => s.status === 'failed') }
+}
+
+const paid = [
+  start,
+  {
+    step: 'expect.merchant_request',
+    api: 'checkout',
+    endpoint: { method: 'POST', path: '/api/v1/session' },
+    fields: { '$.order.amount': '10.00' },
+  },
+  { step: 'payer.card', outcome: 'success' },
+]
+
+// Issue 7, merchant mode: "expect what the merchant sent (schema-valid, correctly signed, right endpoint);
+// expect callbacks acknowledged; expect the merchant's own view of the order".
+describe('merchant-mode steps', () => {
+  it('checks what the merchant sent, that it acknowledged, and its view of the order', async () => {
+    const { result, failure } = await one([
+      ...paid,
+      { step: 'expect.callback', api: 'checkout', fields: { '$.order_status': 'settled' } },
+      { step: 'expect.callback_acknowledged', attempts: 1 },
+      { step: 'expect.merchant_order', fields: { '$.state': 'paid', '$.callbacks_processed': 1 } },
+      { step: 'expect.no_merchant_request' },
+    ])
+    expect(failure?.message).toBeUndefined()
+    expect(result.status).toBe('passed')
+  })
+
+  it('fails a request signed with the wrong password, quoting both hashes and the formula', async () => {
+    const { failure } = await one(paid.slice(0, 2), { badHash: true })
+    expect(failure?.message).toMatch(
+      /the merchant's POST \/api\/v1\/session \(HTTP 401\):\n {2}- hash is not valid: expected [0-9a-f]{40} \(decisions\.md 1, signed with the adapter's password\), got "[0-9a-f]{40}"/,
+    )
+    expect(failure?.curl).toMatch(/\/run\/m\/api\/v1\/session/)
+  })
+
+  it('names the request the merchant sent instead of the one expected', async () => {
+    const { failure } = await one([
+      start,
+      {
+        step: 'expect.merchant_request',
+        api: 'checkout',
+        endpoint: { path: '/api/v1/session/token' },
+        within_seconds: 0.2,
+      },
+    ])
+    expect(failure?.message).toBe(
+      'the merchant sent no request to POST /api/v1/session/token; it sent POST /api/v1/session (HTTP 200) since the last matched one',
+    )
+  })
+
+  it('duplicate and forged callbacks: an idempotent merchant counts once and refuses forgeries', async () => {
+    const steps = [
+      ...paid,
+      { step: 'callbacks.duplicate', times: 2 },
+      { step: 'expect.callback_acknowledged' },
+      { step: 'expect.merchant_order', fields: { '$.callbacks_processed': 1 } },
+      { step: 'callbacks.forge', tamper: 'amount' },
+      { step: 'expect.callback_acknowledged', acknowledged: false },
+    ]
+    expect((await one(steps)).result.status).toBe('passed')
+    const counted = await one(steps, { countsDuplicates: true })
+    expect(counted.failure?.message).toMatch(/\$\.callbacks_processed: expected 1, found 3/)
+    const trusting = await one(steps, { trustsEveryCallback: true })
+    expect(trusting.failure?.message).toMatch(
+      /the merchant acknowledged #\d+ sale\/settled \(success\) \[forged\] .*; it must refuse it/,
+    )
+  })
+
+  it('merchant.action drives the back office; the kit checks its request and the answer it relays', async () => {
+    const { result, failure } = await one([
+      ...paid,
+      {
+        step: 'merchant.action',
+        action: 'refund',
+        amount: '4.00',
+        expect: { fields: { '$.result': 'accepted' } },
+      },
+      {
+        step: 'expect.merchant_request',
+        api: 'checkout',
+        endpoint: { path: '/api/v1/payment/refund' },
+        fields: { '$.amount': '4.00' },
+      },
+      { step: 'expect.callback', api: 'checkout', fields: { '$.type': 'refund' } },
+    ])
+    expect(failure?.message).toBeUndefined()
+    expect(result.status).toBe('passed')
+  })
+
+  it('S2S: checks the SALE form against its schema and its md5 signature', async () => {
+    const { result, failure } = await one([
+      {
+        step: 'merchant.start',
+        api: 's2s-card',
+        outcome: 'success',
+        order: { amount: '10.00', currency: 'EUR' },
+      },
+      {
+        step: 'expect.merchant_request',
+        api: 's2s-card',
+        endpoint: { action: 'SALE' },
+        fields: { '$.order_amount': '10.00' },
+      },
+      { step: 'expect.callback', api: 's2s-card', fields: { '$.action': 'SALE', '$.result': 'SUCCESS' } },
+    ])
+    expect(failure?.message).toBeUndefined()
+    expect(result.status).toBe('passed')
+  })
+
+  it('reorders held callbacks for the merchant (manual mode)', async () => {
+    const { result } = await one(
+      [
+        start,
+        { step: 'payer.card', outcome: '3ds_success' },
+        { step: 'payer.3ds', result: 'pass' },
+        { step: 'callbacks.reorder', order: [1, 0] },
+        { step: 'expect.merchant_order', fields: { '$.state': 'paid' } },
+      ],
+      {},
+      { callbacks: 'manual' },
+    )
+    expect(result.status).toBe('passed')
+  })
+})
+
+describe('a merchant that reads one gateway URL at start (concurrency: sequential)', () => {
+  it('runs the scenarios one at a time, all under /run/current', async () => {
+    const merchant = await startFakeMerchant()
+    close = merchant.close
+    const client = { ...merchant.client, sequential: true }
+    const scenarios = ['a', 'b'].map((slug) =>
+      inline(slug, {
+        mode: 'merchant',
+        steps: [...paid, { step: 'expect.merchant_order', fields: { '$.state': 'paid' } }],
+      }),
+    )
+    const { summary, text } = await run(scenarios, { mode: 'merchant', merchant: client })
+    expect(summary.passed, text).toBe(2)
+  })
+})

@@ -1,0 +1,110 @@
+import { execFileSync, spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { type BrowserContext, chromium } from 'playwright-core'
+
+/**
+ * The browser for the page tests and the screenshots: Debian's chromium driven by
+ * playwright-core (never a downloaded browser). Found at PAYSANDBOX_CHROMIUM, /usr/bin/chromium
+ * or on the PATH; on a Debian-like machine where we run as root it is installed once with apt-get
+ * (what .ci/run does too); anywhere else the error says what to install.
+ */
+export const CHROMIUM_HELP =
+  'Chromium is needed for the browser tests and was not found. Install it with ' +
+  '`sudo apt-get install -y chromium` (Debian/Ubuntu), or point PAYSANDBOX_CHROMIUM at a ' +
+  'Chrome or Chromium executable (macOS: "/Applications/Google Chrome.app/Contents/MacOS/Google Chrome").'
+
+const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome']
+
+function onPath(name: string): string | undefined {
+  const found = spawnSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' })
+  const path = found.stdout.trim()
+  return found.status === 0 && path ? path : undefined
+}
+
+function locate(): string | undefined {
+  const given = process.env.PAYSANDBOX_CHROMIUM
+  if (given) {
+    if (!existsSync(given)) throw new Error(`PAYSANDBOX_CHROMIUM=${given} does not exist. ${CHROMIUM_HELP}`)
+    return given
+  }
+  return CANDIDATES.find((p) => existsSync(p)) ?? onPath('chromium') ?? onPath('chromium-browser')
+}
+
+/** apt-get as root, once even when several test files ask at the same time (a directory lock). */
+function installWithApt(): void {
+  const canInstall = process.getuid?.() === 0 && onPath('apt-get') !== undefined
+  if (!canInstall) return
+  const lock = join(tmpdir(), 'paysandbox-chromium-install.lock')
+  const deadline = Date.now() + 300_000
+  for (;;) {
+    try {
+      mkdirSync(lock)
+      break
+    } catch {
+      if (locate() || Date.now() > deadline) return
+      execFileSync('sleep', ['1'])
+    }
+  }
+  try {
+    if (!locate()) {
+      process.stderr.write(
+        'paysandbox: installing chromium with apt-get for the browser tests (about 30 s)\n',
+      )
+      execFileSync('sh', ['-c', 'apt-get update -qq && apt-get install -y -qq chromium'], {
+        stdio: 'inherit',
+      })
+    }
+  } catch (error) {
+    process.stderr.write(`paysandbox: apt-get could not install chromium: ${(error as Error).message}\n`)
+  } finally {
+    rmSync(lock, { recursive: true, force: true })
+  }
+}
+
+/** The browser's path, installing it where we can; throws the help text where we cannot. */
+export function chromiumPath(): string {
+  let path = locate()
+  if (!path) {
+    installWithApt()
+    path = locate()
+  }
+  if (!path) throw new Error(CHROMIUM_HELP)
+  return path
+}
+
+/** The flags that keep Debian's chromium quiet and self-contained in a container (docs: STACK.md). */
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
+
+export interface Browser {
+  context: BrowserContext
+  close(): Promise<void>
+}
+
+/** A fresh profile each time, so no test sees another's cookies or cache. */
+export async function launchBrowser(options: { locale?: string } = {}): Promise<Browser> {
+  const profile = mkdtempSync(join(tmpdir(), 'paysandbox-chromium-'))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: chromiumPath(),
+    headless: true,
+    args: ARGS,
+    locale: options.locale ?? 'en-US',
+  })
+  return {
+    context,
+    async close() {
+      await context.close()
+      rmSync(profile, { recursive: true, force: true })
+    },
+  }
+}

@@ -1,0 +1,170 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { checkoutSignatures } from '../../src/core/signatures/index.js'
+
+const root = join(import.meta.dirname, '..', '..')
+const bin = join(root, 'bin', 'paysandbox.js')
+const TMUX = '/usr/bin/tmux'
+/** A tmux server of this test's own (its socket in a fresh directory), so no one else's sessions are touched. */
+const SOCKET_DIR = mkdtempSync(join(tmpdir(), 'paysandbox-tmux-'))
+const SOCKET = join(SOCKET_DIR, 'socket')
+const sandboxes: ChildProcess[] = []
+
+const tmux = (...args: string[]) => execFileSync(TMUX, ['-S', SOCKET, ...args], { encoding: 'utf8' })
+const pane = () => tmux('capture-pane', '-p', '-t', 'tui')
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+afterAll(() => {
+  for (const child of sandboxes) if (child.exitCode === null) child.kill('SIGKILL')
+  try {
+    tmux('kill-server')
+  } catch {
+    // already gone
+  }
+  rmSync(SOCKET_DIR, { recursive: true, force: true })
+})
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+async function startSandbox(port: number): Promise<ChildProcess> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', String(port)], { cwd: root })
+  sandboxes.push(child)
+  let out = ''
+  child.stdout?.on('data', (c) => {
+    out += c
+  })
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`sandbox not ready in 30 s:\n${out}`)), 30_000)
+    child.stdout?.on('data', () => {
+      if (out.includes('Ready.')) {
+        clearTimeout(timer)
+        resolve()
+      }
+    })
+  })
+  return child
+}
+
+/** Waits (bounded) until the pane shows `text`; fails with the pane as it was. */
+async function waitForPane(text: string | RegExp, ms = 30_000): Promise<string> {
+  const until = Date.now() + ms
+  let seen = ''
+  while (Date.now() < until) {
+    seen = pane()
+    if (typeof text === 'string' ? seen.includes(text) : text.test(seen)) return seen
+    await sleep(200)
+  }
+  throw new Error(`the pane never showed ${text} in ${ms} ms:\n${seen}`)
+}
+
+/** One key per send-keys, as a person types. */
+async function keys(...names: string[]) {
+  for (const name of names) {
+    tmux('send-keys', '-t', 'tui', name)
+    await sleep(250)
+  }
+}
+
+async function hpfPayment(base: string, order: string, month: string): Promise<string> {
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const r = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...headers },
+      body: JSON.stringify(body),
+    })
+    return (await r.json()) as Record<string, string>
+  }
+  const o = { number: order, amount: '25.00', currency: 'EUR', description: 'Tea for two' }
+  const session = await post('/api/v1/session/token', {
+    merchant_key: 'demo-merchant',
+    operation: 'purchase',
+    methods: ['card'],
+    order: o,
+    custom_data: { ticket: 'SUP-1' },
+    success_url: 'https://shop.example/ok',
+    hash: checkoutSignatures.session(o, 'demo-password-0123456789abcdef'),
+  })
+  const paid = await post(
+    '/api/v1/processing/purchase/card',
+    { card_number: '4111111111111111', card_exp_month: month, card_exp_year: '2030', card_cvv2: '123' },
+    { Token: session.token as string },
+  )
+  return paid.payment_id as string
+}
+
+// Issue 8.5: "an end-to-end test that drives the real CLI inside tmux (send-keys, capture-pane) against a running sandbox"
+describe('paysandbox tui in an 80x24 tmux pane against a running sandbox', () => {
+  it('finds a payment, opens it, survives the sandbox going away and reconnects', async () => {
+    expect(existsSync(TMUX), `tmux is needed at ${TMUX}`).toBe(true)
+    const port = await freePort()
+    const base = `http://127.0.0.1:${port}`
+    let sandbox = await startSandbox(port)
+    await hpfPayment(base, 'order-e2e-1', '01')
+    const id = await hpfPayment(base, 'order-e2e-2', '05')
+
+    tmux(
+      '-f',
+      '/dev/null',
+      'new-session',
+      '-d',
+      '-s',
+      'tui',
+      '-x',
+      '80',
+      '-y',
+      '24',
+      `${process.execPath} ${bin} tui --url ${base}`,
+    )
+    const list = await waitForPane(/order-e2e-2.*\n(.*\n)*.*order-e2e-1/)
+    expect(list).toContain('[1 Payments]')
+    await waitForPane('[live]')
+
+    await keys('/')
+    await waitForPane('Filter payments')
+    tmux('send-keys', '-t', 'tui', '-l', 'order:order-e2e-2')
+    await sleep(250)
+    await keys('Enter')
+    await waitForPane('1 shown of 1')
+    await keys('Enter')
+    const detail = await waitForPane(`Payment ${id}`)
+    expect(detail).toContain('3DS')
+    expect(detail).toContain('order-e2e-2  25.00 EUR  "Tea for two"')
+    expect(detail).toContain('411111******1111  visa  05/2030')
+    expect(detail).toContain('custom     {"ticket":"SUP-1"}')
+    expect(detail).toContain(`payer at   ${base}/acs/${id}`)
+    for (const line of detail.split('\n')) expect(line.length).toBeLessThanOrEqual(80)
+
+    await keys('a')
+    await waitForPane('Confirm: pass 3DS for the payer?')
+    await keys('y')
+    await waitForPane('Payment is now settled.')
+    const settled = (await (await fetch(`${base}/sandbox/payments/${id}`)).json()) as {
+      payment: { status: string }
+    }
+    expect(settled.payment.status).toBe('settled')
+
+    sandbox.kill('SIGKILL')
+    const lost = await waitForPane('!! DISCONNECTED')
+    expect(lost).toContain('[OFFLINE]')
+    expect(lost).toContain(`Payment ${id}`) // the last data seen stays on screen
+
+    sandbox = await startSandbox(port)
+    const back = await waitForPane(`Reconnected to ${base}.`)
+    expect(back).toContain('[live]')
+    expect(back).not.toContain('DISCONNECTED')
+
+    await keys('q')
+    await sleep(500)
+    expect(() => pane()).toThrow() // the session ends with the console
+  }, 120_000)
+})

@@ -1,0 +1,103 @@
+import { get, hpf, keep, keepToken, post, type Step, session } from './build.js'
+
+/** The control API (decisions.md §6) and the payer actions it offers. */
+export const CONTROL_STEPS: Step[] = [
+  { name: 'health', status: 200, request: () => get('/sandbox/health') },
+  { name: 'APM page', status: 200, request: (s) => get(`/sandbox/payments/${s.apm}/apm`) },
+  {
+    name: 'APM approve',
+    status: 200,
+    request: (s) => post(`/sandbox/payments/${s.apm}/apm`, { outcome: 'approve' }),
+  },
+  {
+    name: 'APM: bad outcome',
+    status: 400,
+    request: (s) => post(`/sandbox/payments/${s.apm}/apm`, { outcome: 'maybe' }),
+  },
+  {
+    name: '3DS payment for the control API',
+    status: 200,
+    request: () => post('/api/v1/session/token', session('c-1')),
+    capture: keep('c1', 'token'),
+  },
+  {
+    name: 'pay: 3DS',
+    status: 200,
+    request: (s) => hpf(s.c1, '05/2030'),
+    capture: keep('c1Paid', 'payment_id'),
+  },
+  {
+    name: '3DS result',
+    status: 200,
+    request: (s) => post(`/sandbox/payments/${s.c1Paid}/3ds`, { result: 'pass' }),
+  },
+  {
+    name: '3DS result: again',
+    status: 400,
+    request: (s) => post(`/sandbox/payments/${s.c1Paid}/3ds`, { result: 'pass' }),
+  },
+  {
+    name: 'redirect session',
+    status: 200,
+    request: () => post('/api/v1/session', session('c-2')),
+    capture: keepToken('c2'),
+  },
+  {
+    name: 'pay: redirect',
+    status: 200,
+    request: (s) => hpf(s.c2, '12/2030'),
+    capture: keep('c2Paid', 'payment_id'),
+  },
+  { name: 'payer returns', status: 200, request: (s) => post(`/sandbox/payments/${s.c2Paid}/redirect`, {}) },
+  {
+    name: 'merchant request: status',
+    status: 200,
+    request: (s) => post(`/sandbox/payments/${s.c2Paid}/merchant-request`, { action: 'status' }),
+  },
+  {
+    name: 'export',
+    status: 200,
+    request: (s) => get(`/sandbox/payments/${s.c2Paid}/export`),
+    capture: (s, b) => {
+      s.export = JSON.stringify(b)
+    },
+  },
+  {
+    name: 'import: clash',
+    status: 409,
+    request: (s) => post('/sandbox/import', JSON.parse(s.export ?? '{}')),
+  },
+  { name: 'schedules', status: 200, request: () => get('/sandbox/schedules') },
+  { name: 'schedule pause', status: 200, request: (s) => post(`/sandbox/schedules/${s.schedule}/pause`, {}) },
+  { name: 'schedule run', status: 200, request: (s) => post(`/sandbox/schedules/${s.schedule}/run`, {}) },
+  { name: 'advance clock', status: 200, request: () => post('/sandbox/clock/advance', { seconds: 120 }) },
+  {
+    name: 'advance clock: invalid',
+    status: 400,
+    request: () => post('/sandbox/clock/advance', { seconds: -1 }),
+  },
+  { name: 'clock', status: 200, request: () => get('/sandbox/clock') },
+  { name: 'merchants', status: 200, request: () => get('/sandbox/merchants') },
+  { name: 'payments', status: 200, request: () => get('/sandbox/payments?per_page=100') },
+  { name: 'payments: bad query', status: 400, request: () => get('/sandbox/payments?per_page=0&per_page=5') },
+  { name: 'payment: unknown', status: 404, request: () => get('/sandbox/payments/nope') },
+  {
+    name: 'callbacks',
+    status: 200,
+    request: () => get('/sandbox/callbacks'),
+    capture: (s, b) => {
+      s.delivery = String((b.deliveries as { id: string }[])[0]?.id)
+    },
+  },
+  { name: 'callback', status: 200, request: (s) => get(`/sandbox/callbacks/${s.delivery}`) },
+  { name: 'callback replay', status: 202, request: (s) => post(`/sandbox/callbacks/${s.delivery}/replay`) },
+  { name: 'callback replay: unknown', status: 404, request: () => post('/sandbox/callbacks/nope/replay') },
+  {
+    name: 'events stream',
+    status: 200,
+    request: () => ({ method: 'GET', path: '/sandbox/events', stream: true }),
+  },
+  { name: 'reset', status: 200, request: () => post('/sandbox/reset', {}) },
+  { name: 'import', status: 201, request: (s) => post('/sandbox/import', JSON.parse(s.export ?? '{}')) },
+  { name: 'payments after reset and import', status: 200, request: () => get('/sandbox/payments') },
+]
