@@ -59,6 +59,11 @@ export const tuiCommand: CommandModule<object, Args> = {
         `--data ${args.data}: no such file (the data file of \`paysandbox serve --data FILE\`)`,
       )
     if (!process.stdin.isTTY) throw new UsageError('paysandbox tui needs an interactive terminal')
+    // ink draws only a final frame when it believes it runs in CI (is-in-ci reads CI and
+    // CONTINUOUS_INTEGRATION at import). Someone who opens the console in a terminal wants it live,
+    // even on a machine that exports CI=true.
+    process.env.CI = 'false'
+    process.env.CONTINUOUS_INTEGRATION = 'false'
     const { runTui } = await import('../../src/ui/run.js')
     const { ConfigError, ServeError } = await import('../../src/adapters/serve.js')
     const { StoreFileError } = await import('../../src/adapters/store/snapshot.js')
