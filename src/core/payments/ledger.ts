@@ -1,5 +1,7 @@
 import type { EngineContext } from '../engine/context.js'
-import { currencyExponent, formatDay, fromMinor, toMinor } from '../engine/format.js'
+import { fail, invalid } from '../engine/errors.js'
+import { currencyExponent, formatDay, fromMinor, isZeroAmount, toMinor } from '../engine/format.js'
+import { SCHEMA_BASE, validate } from '../validation/index.js'
 import type {
   Payment,
   PaymentStatus,
@@ -108,4 +110,26 @@ export function commit(
       at,
     })
   }
+}
+
+const AMOUNT_MATCHES_CURRENCY = `${SCHEMA_BASE}common.schema.json#/$defs/AmountMatchesCurrency`
+
+/**
+ * An amount sent without its currency (capture, refund, CREDITVOID, a secondary recurring payment)
+ * must carry exactly the decimals of the currency it is charged in, with the schema's own
+ * messages at the field the merchant sent, and be above zero (2.1.1: zero only on an
+ * authorization or a recurring initialization; `zeroRow` is the API's row for that). Answers minor
+ * units, or undefined when no amount was sent.
+ */
+export function checkedAmount(
+  amount: string | undefined,
+  currency: string,
+  field: string,
+  zeroRow: string,
+): bigint | undefined {
+  if (amount === undefined) return undefined
+  const result = validate(AMOUNT_MATCHES_CURRENCY, { amount, currency })
+  if (!result.valid) throw invalid(result.errors.map((e) => ({ ...e, path: field })))
+  if (isZeroAmount(amount)) throw fail(zeroRow)
+  return toMinor(amount, currencyExponent(currency))
 }

@@ -2,9 +2,9 @@ import { type ResolvedMethod, resolveApmMethod } from '../apm/connector.js'
 import { type ApmPayment, isApmPayment } from '../apm/types.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
 import { fail, invalid } from '../engine/errors.js'
-import { currencyExponent, isZeroAmount, toMinor } from '../engine/format.js'
+import { isZeroAmount } from '../engine/format.js'
 import { selectMid } from '../payments/routing.js'
-import { SCHEMA_BASE, validate } from '../validation/index.js'
+import { validate } from '../validation/index.js'
 
 /** Steps the S2S APM actions share: the merchant's own payment, the brand, amounts, routing. */
 
@@ -61,20 +61,6 @@ function underParameters(path: string): string {
   if (!path) return 'parameters'
   const cut = path.indexOf('[')
   return cut < 0 ? `parameters[${path}]` : `parameters[${path.slice(0, cut)}]${path.slice(cut)}`
-}
-
-const AMOUNT_MATCHES_CURRENCY = `${SCHEMA_BASE}common.schema.json#/$defs/AmountMatchesCurrency`
-
-/**
- * CREDITVOID `amount`, sent without its currency: exactly the decimals of the payment's
- * currency, above zero. Minor units, or undefined when not sent (the full amount).
- */
-export function checkedAmount(amount: string | undefined, currency: string): bigint | undefined {
-  if (amount === undefined) return undefined
-  const result = validate(AMOUNT_MATCHES_CURRENCY, { amount, currency })
-  if (!result.valid) throw invalid(result.errors.map((e) => ({ ...e, path: 'amount' })))
-  if (isZeroAmount(amount)) throw fail('S2S_APM_OPERATION_ZERO_AMOUNT')
-  return toMinor(amount, currencyExponent(currency))
 }
 
 /**

@@ -4,20 +4,12 @@ import type {
   S2SApmVoidRequest,
 } from '../../generated/types.js'
 import { authenticate, requireHash } from '../engine/auth.js'
-import { formatDay } from '../engine/format.js'
 import { validated } from '../engine/request-validation.js'
-import {
-  authorizedMinor,
-  commit,
-  formatMinor,
-  minorOf,
-  newTransaction,
-  refundableMinor,
-} from '../payments/ledger.js'
-import { allowed, transition } from '../payments/state-machine.js'
+import { checkedAmount } from '../payments/ledger.js'
+import { capturePayment, refundPayment, voidPayment } from '../payments/follow-ups.js'
 import { s2sApmSignatures } from '../signatures/index.js'
 import type { S2sApmAction } from './action.js'
-import { checkedAmount, loadMerchantPayment } from './common.js'
+import { loadMerchantPayment } from './common.js'
 import { paymentAnswer } from './response.js'
 
 /**
@@ -41,13 +33,7 @@ const capture: S2sApmAction = ({ ctx, body }) => {
     'S2S_APM_CAPTURE_TRANSACTION_NOT_FOUND',
   )
   // No amount on an S2S APM CAPTURE: the whole authorization is captured.
-  const { next } = allowed(transition(payment, 'CAPTURE', { api: 's2s-apm', outcome: 'approved' }))
-  const previous = payment.status
-  const transaction = newTransaction(ctx, payment, { type: 'capture', status: 'success' })
-  payment.status = next
-  payment.amount_captured = payment.order.amount
-  payment.financial_day = formatDay(ctx.clock.now())
-  commit(ctx, payment, previous, transaction)
+  const transaction = capturePayment(ctx, payment, { api: 's2s-apm' })
   return paymentAnswer('CAPTURE', payment, transaction)
 }
 
@@ -62,15 +48,7 @@ const voidAction: S2sApmAction = ({ ctx, body }) => {
     request.trans_id,
     'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND',
   )
-  const { next } = allowed(transition(payment, 'VOID', { api: 's2s-apm', today: formatDay(ctx.clock.now()) }))
-  const previous = payment.status
-  const transaction = newTransaction(ctx, payment, {
-    type: 'void',
-    status: 'success',
-    amount: formatMinor(payment, refundableMinor(payment)),
-  })
-  payment.status = next
-  commit(ctx, payment, previous, transaction)
+  const transaction = voidPayment(ctx, payment, { api: 's2s-apm' })
   return paymentAnswer('VOID', payment, transaction)
 }
 
@@ -89,21 +67,11 @@ const creditvoid: S2sApmAction = ({ ctx, body }) => {
     request.trans_id,
     'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND',
   )
-  const amount = checkedAmount(request.amount, payment.order.currency)
-  const { next } = allowed(transition(payment, 'REFUND', { api: 's2s-apm', amount }))
-  const previous = payment.status
-  const releasesHold = previous === 'pending'
-  const minor = amount ?? (releasesHold ? authorizedMinor(payment) : refundableMinor(payment))
-  const transaction = newTransaction(ctx, payment, {
-    type: next === 'reversal' ? 'reversal' : 'refund',
-    status: 'success',
-    amount: formatMinor(payment, minor),
+  checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_APM_OPERATION_ZERO_AMOUNT')
+  const transaction = refundPayment(ctx, payment, {
+    api: 's2s-apm',
+    ...(request.amount === undefined ? {} : { amount: request.amount }),
   })
-  if (!releasesHold) {
-    payment.amount_refunded = formatMinor(payment, minorOf(payment, payment.amount_refunded || '0') + minor)
-  }
-  payment.status = next
-  commit(ctx, payment, previous, transaction)
   return {
     action: 'CREDITVOID',
     result: 'ACCEPTED',

@@ -3,9 +3,9 @@ import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import type { Payment, StoredCard } from '../engine/model.js'
 import { CAPTURE_DECLINED, type CardOutcome, DECLINE_REASONS } from '../payments/connector.js'
-import { commit, zeroAmount } from '../payments/ledger.js'
+import { commit, zeroAmount, checkedAmount } from '../payments/ledger.js'
 import { applyOutcome } from '../payments/outcome.js'
-import { checkedAmount } from './amount.js'
+
 import { assertWalletAllows } from '../apm/wallets.js'
 
 export interface RecurringCharge {
@@ -51,7 +51,7 @@ export function chargeRecurring(ctx: EngineContext, initial: Payment, charge: Re
   if (!isRecurringInitial(initial)) throw fail(incorrectTransaction(initial))
   assertWalletAllows(initial, 'recurring')
   const currency = initial.order.currency
-  checkedAmount(charge.amount, currency, 'order_amount')
+  checkedAmount(charge.amount, currency, 'order_amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
   const debit = initial.operation === 'debit'
   const held = charge.auth === true && !debit
   const at = ctx.clock.now()

@@ -1,3 +1,4 @@
+import { checkedAmount } from '../payments/ledger.js'
 import type {
   S2SCardCaptureRequest,
   S2SCardCreditvoidRequest,
@@ -7,7 +8,7 @@ import { authenticate } from '../engine/auth.js'
 import { validated } from '../engine/request-validation.js'
 import { capturePayment, refundPayment, voidPayment } from '../payments/follow-ups.js'
 import type { S2sCardAction } from './action.js'
-import { checkedAmount } from './amount.js'
+
 import { requireTransactionHash } from './auth.js'
 import { loadPayment } from './lookup.js'
 import { baseAnswer } from './response.js'
@@ -33,7 +34,7 @@ export const capture: S2sCardAction = ({ body, ctx }) => {
   const merchant = authenticate(ctx, request.client_key)
   const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_CAPTURE_TRANSACTION_NOT_FOUND')
   requireTransactionHash(merchant, request.hash, payment)
-  checkedAmount(request.amount, payment.order.currency, 'amount')
+  checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
   const tx = capturePayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
   const answer = baseAnswer('CAPTURE', payment, tx)
   if (tx.status === 'fail' && tx.decline_reason) answer.decline_reason = tx.decline_reason
@@ -63,7 +64,7 @@ export const creditvoid: S2sCardAction = ({ body, ctx }) => {
   const merchant = authenticate(ctx, request.client_key)
   const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND')
   requireTransactionHash(merchant, request.hash, payment)
-  checkedAmount(request.amount, payment.order.currency, 'amount')
+  checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
   const tx = refundPayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
   return {
     action: 'CREDITVOID',

@@ -1,3 +1,4 @@
+import { checkedAmount } from '../../payments/ledger.js'
 import type { CheckoutCaptureRequest, CheckoutCaptureResponse1 } from '../../../generated/types.js'
 import { authenticate, requireHash } from '../../engine/auth.js'
 import { jsonResponse } from '../../engine/http.js'
@@ -6,7 +7,7 @@ import { validated } from '../../engine/request-validation.js'
 import { DECLINE_REASONS } from '../../payments/connector.js'
 import { capturePayment } from '../../payments/follow-ups.js'
 import { checkoutSignatures } from '../../signatures/index.js'
-import { checkedAmount, loadPayment, now } from './common.js'
+import { loadPayment, now } from './common.js'
 
 /**
  * POST /api/v1/payment/capture: DMS capture of a held authorization. One capture of up to the
@@ -21,7 +22,7 @@ export const capture: OperationHandler = ({ body, ctx }) => {
     checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
   )
   const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND')
-  checkedAmount(request.amount, payment.order.currency, 'amount')
+  checkedAmount(request.amount, payment.order.currency, 'amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
   const transaction = capturePayment(ctx, payment, {
     api: 'checkout',
     ...(request.amount !== undefined ? { amount: request.amount } : {}),

@@ -1,3 +1,4 @@
+import { checkedAmount } from '../../payments/ledger.js'
 import type { CheckoutRecurringRequest, CheckoutRecurringResponse1 } from '../../../generated/types.js'
 import { authenticate, requireHash } from '../../engine/auth.js'
 import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
@@ -10,7 +11,7 @@ import { validated } from '../../engine/request-validation.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
-import { checkedAmount, now, orderRecord } from './common.js'
+import { now, orderRecord } from './common.js'
 import { assertWalletAllows } from '../../apm/wallets.js'
 
 /**
@@ -57,7 +58,7 @@ export const recurring: OperationHandler = ({ body, ctx }) => {
   )
   const initial = initialPayment(ctx, merchant, request)
   const currency = request.order.currency ?? initial.order.currency
-  checkedAmount(request.order.amount, currency, 'order.amount')
+  checkedAmount(request.order.amount, currency, 'order.amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
 
   const at = ctx.clock.now()
   const zero = fromMinor(0n, currencyExponent(currency))

@@ -1,3 +1,4 @@
+import { checkedAmount } from '../../payments/ledger.js'
 import type { CheckoutRefundRequest, CheckoutRefundResponse } from '../../../generated/types.js'
 import { authenticate, requireHash } from '../../engine/auth.js'
 import { jsonResponse } from '../../engine/http.js'
@@ -5,7 +6,7 @@ import type { OperationHandler } from '../../engine/modules.js'
 import { validated } from '../../engine/request-validation.js'
 import { refundPayment } from '../../payments/follow-ups.js'
 import { checkoutSignatures } from '../../signatures/index.js'
-import { checkedAmount, loadPayment } from './common.js'
+import { loadPayment } from './common.js'
 
 /**
  * POST /api/v1/payment/refund: a refund of a settled payment (full or partial, each its own
@@ -23,7 +24,7 @@ export const refund: OperationHandler = ({ body, ctx }) => {
     checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
   )
   const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND')
-  checkedAmount(request.amount, payment.order.currency, 'amount')
+  checkedAmount(request.amount, payment.order.currency, 'amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
   refundPayment(ctx, payment, {
     api: 'checkout',
     ...(request.amount !== undefined ? { amount: request.amount } : {}),
