@@ -1232,7 +1232,7 @@ export type S2SApmIdentifier = string
  */
 export type S2SApmDebit2VirtualCalcResponse = S2SApmCommission & S2SApmDebit2VirtualCalcResponse1
 /**
- * S2S APM DEBIT2VIRTUAL: debits the payer's account (`identifier`) in the method `brand`. Same body as SALE without `auth` (2.1: authorization is for purchases only). Required (platform's public S2S APM convention): client_key, brand, order_id, order_amount, order_currency, order_description, identifier, payer_ip, return_url, hash. The other payer_* fields are optional; a method may still need some of them (the engine and its connector decide). `return_url` is required because the method may need the payer's confirmation on its page.
+ * S2S APM DEBIT2VIRTUAL: (sandbox reading; the interface only names the action) a payout to the payer's account (`identifier`) in the method `brand`, with the commission DEBIT2VIRTUAL_CALC announces; never refunded or voided (docs/s2s-apm.md). Same body as SALE without `auth` (2.1: authorization is for purchases only). Required (platform's public S2S APM convention): client_key, brand, order_id, order_amount, order_currency, order_description, identifier, payer_ip, return_url, hash. The other payer_* fields are optional; a method may still need some of them (the engine and its connector decide). `return_url` is required because the method may need the payer's confirmation on its page.
  */
 export type S2SApmDebit2VirtualRequest = OrderAmountMatchesCurrency & S2SApmDebit2VirtualRequest1
 /**
