@@ -1,4 +1,4 @@
-import type { MethodCatalogueGroupId } from '../../generated/types.js'
+import type { CheckoutPaymentStatus, MethodCatalogueGroupId } from '../../generated/types.js'
 import type { StoreIndexes } from '../ports/store.js'
 
 /**
@@ -11,17 +11,7 @@ export type Operation = 'purchase' | 'debit' | 'credit'
 export type PaymentMode = 'SMS' | 'DMS' | 'SMS/DMS'
 
 /** Checkout's lowercase payment statuses (decisions.md §2); S2S answers the same upper-cased. */
-export type PaymentStatus =
-  | 'prepare'
-  | '3ds'
-  | 'redirect'
-  | 'pending'
-  | 'settled'
-  | 'decline'
-  | 'refund'
-  | 'reversal'
-  | 'void'
-  | 'chargeback'
+export type PaymentStatus = CheckoutPaymentStatus
 
 export type TransactionType =
   | 'sale'
