@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { interfaceExcerpt } from '../helpers/interface-excerpts.js'
 import {
   followUp,
   KEY,
@@ -17,9 +16,9 @@ import {
  * Every row of the interface's Errors table that S2S CARD payment actions answer, run against the
  * engine and compared cell by cell ("Codes and messages in the interface's Errors table are exact
  * and must be reproduced to the character", decisions.md §2). The schedule rows are the schedule
- * actions' (test/schedules); `size` is Checkout's.
+ * actions' (test/schedules); `size` is Checkout's. The table is read from the interface's Errors
+ * section, kept verbatim in data/interface/errors.md (docs/interface-data.md).
  */
-const INTERFACE = resolve(import.meta.dirname, '../../../shared/spec/gateway-interface.md')
 
 interface Row {
   condition: string
@@ -29,9 +28,7 @@ interface Row {
 }
 
 function errorsTable(): Row[] {
-  const md = readFileSync(INTERFACE, 'utf8')
-  const section = md.slice(md.indexOf('## Errors'), md.indexOf('## Limits'))
-  return section
+  return interfaceExcerpt('errors')
     .split('\n')
     .filter((l) => l.startsWith('| ') && !l.startsWith('| Condition') && !l.startsWith('|---'))
     .map((l) => {

@@ -3,15 +3,12 @@
  * boundary. The boundary cases are generated from SET6 below; a further test reads the interface's
  * set 6 tables so that SET6 cannot drift from them.
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { schemaRegistry } from '../../src/core/validation/index.js'
+import { interfaceExcerpt } from '../helpers/interface-excerpts.js'
 import { chars, expectInvalidAt, expectValid } from '../helpers/schema.js'
 
 const CARD = 'methods/card.schema.json'
-const SPEC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/spec/gateway-interface.md')
 
 /** Sets `value` at a path such as `cart.items[0].recipient.country`, creating objects and arrays. */
 function at(path: string, value: unknown): Record<string, unknown> {
@@ -264,10 +261,9 @@ describe('card set 6: listed values, URLs, booleans', () => {
   })
 })
 
-describe('card set 6 table agrees with the interface (reads ../shared/spec/gateway-interface.md)', () => {
+describe('card set 6 table agrees with the interface (2.2, data/interface/2.2-payment-methods.md)', () => {
   function specRows(): [string, string, string][] {
-    if (!existsSync(SPEC)) throw new Error(`The interface document is missing: expected ${SPEC}`)
-    const spec = readFileSync(SPEC, 'utf8')
+    const spec = interfaceExcerpt('2.2-payment-methods')
     const set6 = spec.slice(spec.indexOf('Set 6, nested data'), spec.indexOf('#### 2.2.2'))
     const rows: [string, string, string][] = []
     let object = ''

@@ -1,25 +1,19 @@
 /**
  * The method parameter schemas against the 2.2.2 tables of the interface, read at test time from
- * ../shared/spec/gateway-interface.md: every (identifier, parameter) row has a property in
+ * its section 2.2, kept verbatim in data/interface/2.2-payment-methods.md: every (identifier, parameter) row has a property in
  * schemas/methods/<identifier>.schema.json, and the schema requires exactly the parameters the
  * interface calls Required or Mandatory (Conditional and Optional ones are never required).
  */
 import { existsSync, readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import type { AnySchemaObject } from 'ajv'
 import { describe, expect, it } from 'vitest'
 import { SCHEMAS_DIR, schemaRegistry } from '../../src/core/validation/index.js'
+import { interfaceExcerpt } from '../helpers/interface-excerpts.js'
 
-const SPEC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../shared/spec/gateway-interface.md')
-
+/** Section 2.2 of the interface, verbatim (docs/interface-data.md). */
 function spec(): string {
-  if (!existsSync(SPEC)) {
-    throw new Error(
-      `The interface document is missing: expected ${SPEC} (../shared/spec/gateway-interface.md from the repository root).`,
-    )
-  }
-  return readFileSync(SPEC, 'utf8')
+  return interfaceExcerpt('2.2-payment-methods')
 }
 
 /** The rows of the markdown table whose header line starts with `header`. */

@@ -5,6 +5,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js'
 import ajvFormats from 'ajv-formats'
 import { describe, expect, it } from 'vitest'
 import { listSchemaFiles, SCHEMA_VOCABULARY } from '../../src/core/validation/schema-registry.js'
+import { interfaceExcerpt } from '../helpers/interface-excerpts.js'
 import { expectInvalidAt, expectValid, withField } from '../helpers/schema.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -236,7 +237,7 @@ describe('Protocol Mapping', () => {
 
   // Events: "Payer attributes (individually configurable): payer_first_name, ..., payer_ip."
   it('has one flag per payer attribute', () => {
-    const md = readFileSync(join(ROOT, '../shared/spec/gateway-interface.md'), 'utf8')
+    const md = interfaceExcerpt('events')
     const line = md.split('\n').find((l) => l.startsWith('- Payer attributes (individually configurable):'))
     expect(line, 'the Payer attributes line of Events').toBeDefined()
     const names =
