@@ -17,7 +17,7 @@ export function merchantLines(merchants: MerchantView[]): Line[] {
   const out: Line[] = []
   for (const m of merchants) {
     out.push([seg(m.key, 'accent', true), seg(m.name ? `  ${m.name}` : '')])
-    out.push(field('callbacks', m.notification_url))
+    out.push(field('callbacks', m.notification_url ?? 'none (no callbacks)'))
     for (const mid of m.mids) {
       const link = mid.override_link_target ? `  link target ${mid.override_link_target}` : ''
       out.push(

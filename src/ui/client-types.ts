@@ -84,7 +84,7 @@ export interface MidView {
 export interface MerchantView {
   key: string
   name?: string
-  notification_url: string
+  notification_url?: string
   mids: MidView[]
   protocol_mapping: Record<string, unknown>
   wallets: string[]

@@ -13,7 +13,7 @@ import {
   type TransactionType,
 } from '../../src/core/engine/model.js'
 import type { EngineModule } from '../../src/core/engine/modules.js'
-import { silentLogger } from '../../src/core/ports/logger.js'
+import { type Logger, silentLogger } from '../../src/core/ports/logger.js'
 import type { OutboundRequest, OutboundResponse, Transport } from '../../src/core/ports/transport.js'
 import { demoConfig } from '../helpers/engine.js'
 
@@ -46,16 +46,27 @@ export function config(
 
 /** A gateway with only the callbacks module, on a virtual clock; `merchant` answers every callback. */
 export function harness(
-  options: { config?: SandboxConfig; merchant?: Merchant; modules?: EngineModule[] } = {},
+  options: { config?: SandboxConfig; merchant?: Merchant; modules?: EngineModule[]; logger?: Logger } = {},
 ) {
   const clock = createVirtualClock(START)
   const store = createMemoryStore<Collections>(STORE_INDEXES)
   const sent: OutboundRequest[] = []
   let answer: Merchant = options.merchant ?? (() => ({ status: 200, body: 'OK' }))
+  // Like the real transports, this one enforces `timeoutMs` itself (the engine starts no timer):
+  // a merchant that never answers ends in a TimeoutError, as AbortSignal.timeout rejects.
   const transport: Transport = {
     send(request) {
       sent.push(request)
-      return Promise.resolve(answer(request))
+      let timer: ReturnType<typeof setTimeout> | undefined
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(
+          () => reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+          request.timeoutMs,
+        )
+      })
+      return Promise.race([Promise.resolve().then(() => answer(request)), timeout]).finally(() =>
+        clearTimeout(timer),
+      )
     },
   }
   const gateway = createGateway(
@@ -64,7 +75,7 @@ export function harness(
       clock,
       ids: createSeededIds('callbacks'),
       transport,
-      logger: silentLogger,
+      logger: options.logger ?? silentLogger,
       config: options.config ?? config(),
       baseUrl: 'http://sandbox.test',
     },

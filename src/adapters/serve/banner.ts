@@ -57,7 +57,10 @@ function merchantLines(merchant: SandboxMerchant, showPassword: boolean): string
   row('merchant_key', merchant.key)
   if (showPassword) row('password', `${merchant.password}  (documented demo credential)`)
   for (const mid of merchant.mids) row(`MID ${mid.id}`, midFacts(mid))
-  row('callbacks to', merchant.notification_url)
+  row(
+    'callbacks to',
+    merchant.notification_url ?? 'none: no notification_url, so no callbacks (decisions.md §3)',
+  )
   return out
 }
 

@@ -36,7 +36,16 @@ export function createInProcessTransport(handler: MerchantHandler): Transport {
           body: outbound.body,
           signal: controller.signal,
         })
-        return await readAnswer(await handler(request))
+        // A handler that ignores the signal still ends the attempt at the time-out (a TimeoutError).
+        const aborted = new Promise<never>((_, reject) =>
+          controller.signal.addEventListener('abort', () => reject(controller.signal.reason), { once: true }),
+        )
+        return await Promise.race([
+          Promise.resolve()
+            .then(() => handler(request))
+            .then(readAnswer),
+          aborted,
+        ])
       } finally {
         clearTimeout(timer)
       }

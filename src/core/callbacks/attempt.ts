@@ -8,6 +8,8 @@ export interface AttemptOutcome {
   status?: number
   body_excerpt?: string
   error?: string
+  /** The transport gave up after `timeoutMs` (counts toward the URL blocking rule). */
+  timed_out?: boolean
   latency_ms: number
   acknowledged: boolean
 }
@@ -21,14 +23,12 @@ export function acknowledges(api: Api, status: number, body: string): boolean {
   return body.trim() === 'OK'
 }
 
-class TimeoutError extends Error {}
-
 /**
  * One POST to the merchant. Never rejects: a refused connection, an error of the transport and a
- * time-out are failed attempts. The time-out is enforced here as well as by the transport, in
- * real time (it is the merchant's real endpoint that is slow), so an in-process merchant that
- * never answers cannot hold a delivery slot for ever. Latency is measured with the monotonic
- * performance clock: it is a duration, not sandbox time.
+ * time-out are failed attempts. The time-out is the transport's: it is given `timeoutMs` and
+ * rejects with a `TimeoutError` (as `AbortSignal.timeout` does), so the engine itself never
+ * starts a real-time timer. Latency is measured with the monotonic performance clock: it is a
+ * duration, not sandbox time.
  */
 export async function attemptOnce(
   transport: Transport,
@@ -36,16 +36,9 @@ export async function attemptOnce(
   api: Api,
 ): Promise<AttemptOutcome> {
   const started = performance.now()
-  let timer: ReturnType<typeof setTimeout> | undefined
   const latency = () => Math.round(performance.now() - started)
   try {
-    const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new TimeoutError(`Timed out after ${request.timeoutMs} ms`)),
-        request.timeoutMs,
-      )
-    })
-    const response = await Promise.race([Promise.resolve().then(() => transport.send(request)), timeout])
+    const response = await Promise.resolve().then(() => transport.send(request))
     const status = Number(response?.status)
     const body = String(response?.body ?? '')
     return {
@@ -55,10 +48,22 @@ export async function attemptOnce(
       acknowledged: Number.isInteger(status) && acknowledges(api, status, body),
     }
   } catch (error) {
+    if (isTimeout(error))
+      return {
+        error: `Timed out after ${request.timeoutMs} ms`,
+        timed_out: true,
+        latency_ms: latency(),
+        acknowledged: false,
+      }
     return { error: describe(error).slice(0, EXCERPT_CHARS), latency_ms: latency(), acknowledged: false }
-  } finally {
-    clearTimeout(timer)
   }
+}
+
+/** `AbortSignal.timeout` rejects with a DOMException named TimeoutError; undici may wrap it as the cause. */
+export function isTimeout(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 3; e = (e as { cause?: unknown }).cause, depth++)
+    if ((e as { name?: unknown }).name === 'TimeoutError') return true
+  return false
 }
 
 /** `fetch failed (ECONNREFUSED)`: the cause's code says what a bare "fetch failed" does not. */

@@ -62,6 +62,18 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
     },
     {
       method: 'GET',
+      path: '/sandbox/callback-urls',
+      summary:
+        'Notification URLs with recent time-outs or a block (5 time-outs within 5 minutes block a URL for 15 minutes)',
+      api: 'sandbox',
+      handler: () => {
+        const now = ctx.clock.now()
+        const urls = callbacksOf(ctx).urls.states(now)
+        return jsonResponse(200, { urls, blocked: urls.filter((u) => u.blocked).length })
+      },
+    },
+    {
+      method: 'GET',
       path: '/sandbox/events',
       summary: 'Live server-sent events: payments, transactions, callback deliveries, clock moves, resets',
       api: 'sandbox',

@@ -1,8 +1,10 @@
 import type { EngineContext } from '../engine/context.js'
-import type { Delivery } from '../engine/model.js'
+import { formatDateTime } from '../engine/format.js'
+import type { Delivery, DeliveryAttempt } from '../engine/model.js'
 import { SECOND } from '../ports/clock.js'
 import { attemptOnce } from './attempt.js'
 import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
+import { createUrlGuard, type UrlGuard } from './url-guard.js'
 
 /** The callbacks module's name for a delivery record. */
 export type CallbackDelivery = Delivery
@@ -10,9 +12,9 @@ export type CallbackDelivery = Delivery
 export type NewDelivery = Omit<CallbackDelivery, 'id' | 'seq' | 'state' | 'attempts' | 'created_at'>
 
 export interface DeliveryQueue {
-  /** Stores the delivery (state `queued`) and sends it once every earlier callback of its payment is done. */
+  /** Stores the delivery (state `queued`) and sends it at once, never behind an earlier callback's acknowledgement. */
   enqueue(input: NewDelivery): CallbackDelivery
-  /** A new delivery of the same fields, marked `replay_of`; undefined when the id names none. */
+  /** A new delivery of the same fields, marked `replay_of`, sent at once; undefined when the id names none. */
   replay(id: string): CallbackDelivery | undefined
   /** Resolves when nothing is being sent or waiting to be sent (retries scheduled later do not count). */
   idle(): Promise<void>
@@ -21,10 +23,12 @@ export interface DeliveryQueue {
   /** Forgets everything in flight (the store was cleared). */
   reset(): void
   stop(): void
+  /** The notification URLs with time-outs or a block (decisions.md §3 URL blocking). */
+  urls: UrlGuard
 }
 
 export interface DeliverySettings {
-  /** decisions.md §3: "a time-out (10 s)"; config callbacks.timeout_seconds. */
+  /** decisions.md §3: "a time-out (10 s)"; config callbacks.timeout_seconds. Enforced by the transport. */
   timeoutMs: number
   /** decisions.md §3 (sandbox): 1 min, 5 min, 15 min, 1 h, 6 h, 24 h; config callbacks.retry_schedule_seconds. */
   retrySeconds: number[]
@@ -48,21 +52,34 @@ export function deliverySettings(
   }
 }
 
+/**
+ * decisions.md §3: "Retries are per merchant: on by default …, off with `callbacks.retries:
+ * false`". The merchant's own setting wins over the sandbox-wide one.
+ */
+export function retriesOn(ctx: EngineContext, merchantKey: string): boolean {
+  return ctx.merchant(merchantKey)?.callbacks?.retries ?? ctx.config.callbacks?.retries ?? true
+}
+
 /** One merchant's sending state: ids only (the deliveries themselves live in the store). */
 interface Lane {
   active: number
+  /** Replays: "A replay goes out at once", ahead of the merchant's backlog. */
+  urgent: IdQueue
   ready: IdQueue
   scheduled: boolean
 }
 
 /**
- * The callback queue. Per payment, strict order: only the earliest unfinished delivery of a
- * payment is ever ready, so a later one waits until the earlier one is acknowledged or failed
- * (decisions.md §3). Per merchant, independence: each merchant has its own lane and slots, so a
- * merchant that hangs, refuses or answers 500 only ever occupies its own. Retries are jobs on the
- * sandbox clock. Memory: each record lives in the store; in memory are ids of ready deliveries,
- * one cancel function per scheduled retry, and the attempts in flight (at most `concurrency`
- * per merchant).
+ * The callback queue (decisions.md §3 "Delivery"). Each callback goes out when it is created, in
+ * creation order per merchant lane, and never waits for an earlier callback's acknowledgement:
+ * a 3DS callback that is being retried does not hold back the payment's final one. Per
+ * merchant, independence: each merchant has its own lane and slots, so a merchant that hangs,
+ * refuses or answers 500 only ever occupies its own. Retries are jobs on the sandbox clock, and a
+ * retry job awaits its attempt, so advancing the clock past several due attempts runs every one
+ * of them (the next is due inside the same window). The time-out is the transport's (it is
+ * passed `timeoutMs`): the engine never starts a real-time timer. Memory: each record lives in
+ * the store; in memory are ids of ready deliveries, one cancel function per scheduled retry, the
+ * attempts in flight (at most `concurrency` per merchant) and the URL guard's counters.
  */
 export function createDeliveryQueue(
   ctx: EngineContext,
@@ -71,6 +88,7 @@ export function createDeliveryQueue(
   const settings = deliverySettings(ctx, overrides)
   let lanes = new Map<string, Lane>()
   const retries = new Map<string, () => void>()
+  const urls = createUrlGuard(ctx)
   let generation = 0
   let stopped = false
   let waiters: (() => void)[] = []
@@ -89,24 +107,20 @@ export function createDeliveryQueue(
     ctx.store.put('deliveries', d)
     announce(d)
   }
-  const unfinishedOf = (paymentId: string) =>
-    (ctx.store.findBy('deliveries', 'payment_id', paymentId) as CallbackDelivery[])
-      .filter((d) => !FINAL.has(d.state))
-      .sort((a, b) => a.seq - b.seq)
-  const isHead = (d: CallbackDelivery) => unfinishedOf(d.payment_id)[0]?.id === d.id
+  const scheduleFor = (d: CallbackDelivery) => (retriesOn(ctx, d.merchant_key) ? settings.retrySeconds : [])
 
   function lane(key: string): Lane {
     let found = lanes.get(key)
     if (!found) {
-      found = { active: 0, ready: new IdQueue(), scheduled: false }
+      found = { active: 0, urgent: new IdQueue(), ready: new IdQueue(), scheduled: false }
       lanes.set(key, found)
     }
     return found
   }
 
-  function makeReady(d: CallbackDelivery) {
+  function makeReady(d: CallbackDelivery, urgent = false) {
     const l = lane(d.merchant_key)
-    l.ready.push(d.id)
+    ;(urgent ? l.urgent : l.ready).push(d.id)
     if (l.scheduled) return
     l.scheduled = true
     // Sending starts after the operation that emitted the transaction has finished its own work.
@@ -117,74 +131,105 @@ export function createDeliveryQueue(
   }
 
   function pump(l: Lane, gen: number) {
-    while (!stopped && gen === generation && l.active < settings.concurrency) {
-      const id = l.ready.shift()
+    while (!stopped && gen === generation && (l.active < settings.concurrency || l.urgent.size > 0)) {
+      const id = l.urgent.shift() ?? l.ready.shift()
       if (id === undefined) break
       const d = get(id)
-      if (!d || d.state === 'acknowledged' || d.state === 'failed' || d.state === 'delivering') continue
-      l.active++
-      void send(l, d, gen)
+      if (d?.state !== 'queued') continue
+      void send(l, d, gen).then(() => pump(l, gen))
     }
     settleWaiters()
   }
 
-  async function send(l: Lane, d: CallbackDelivery, gen: number) {
-    d.state = 'delivering'
-    delete d.next_attempt_at
-    save(d)
-    const at = ctx.clock.now()
-    const outcome = await attemptOnce(
-      ctx.transport,
-      {
-        url: d.url,
-        method: 'POST',
-        headers: { 'content-type': FORM_CONTENT_TYPE, 'user-agent': 'paysandbox-callbacks' },
-        body: encodeForm(d.fields),
-        timeoutMs: settings.timeoutMs,
-      },
-      d.api,
-    )
-    l.active--
-    const current = gen === generation && !stopped ? get(d.id) : undefined
-    if (current) {
-      current.attempts.push({ at, ...outcome })
+  /** One attempt of `d` now, and what follows from its outcome (acknowledged, retry, failed). */
+  async function send(l: Lane, d: CallbackDelivery, gen: number): Promise<void> {
+    l.active++
+    try {
+      const at = ctx.clock.now()
+      const blockedUntil = urls.blockedUntil(d.url, at)
+      let attempt: DeliveryAttempt
+      if (blockedUntil !== undefined) {
+        // decisions.md §3: "Blocked deliveries are logged as such": not sent, an attempt that failed.
+        attempt = {
+          at,
+          error: `Not sent: ${d.url} is blocked until ${formatDateTime(blockedUntil)} (5 time-outs within 5 minutes)`,
+          blocked: true,
+          latency_ms: 0,
+          acknowledged: false,
+        }
+        ctx.logger.warn('callback not sent: URL blocked', {
+          delivery_id: d.id,
+          url: d.url,
+          until: blockedUntil,
+        })
+      } else {
+        d.state = 'delivering'
+        delete d.next_attempt_at
+        save(d)
+        const outcome = await attemptOnce(
+          ctx.transport,
+          {
+            url: d.url,
+            method: 'POST',
+            headers: { 'content-type': FORM_CONTENT_TYPE, 'user-agent': 'paysandbox-callbacks' },
+            body: encodeForm(d.fields),
+            timeoutMs: settings.timeoutMs,
+          },
+          d.api,
+        )
+        attempt = { at, ...outcome }
+        if (gen === generation && !stopped) urls.record(d.url, ctx.clock.now(), outcome)
+      }
+      const current = gen === generation && !stopped ? get(d.id) : undefined
+      if (!current) return
+      current.attempts.push(attempt)
+      const schedule = scheduleFor(current)
       const retryIndex = current.attempts.length - 1
-      if (outcome.acknowledged) current.state = 'acknowledged'
-      else if (retryIndex < settings.retrySeconds.length) {
+      if (attempt.acknowledged) {
+        current.state = 'acknowledged'
+        delete current.next_attempt_at
+      } else if (retryIndex < schedule.length) {
         current.state = 'retrying'
-        current.next_attempt_at = ctx.clock.now() + (settings.retrySeconds[retryIndex] ?? 0) * SECOND
+        current.next_attempt_at = at + (schedule[retryIndex] ?? 0) * SECOND
         arm(current)
-      } else current.state = 'failed'
+      } else {
+        current.state = 'failed'
+        delete current.next_attempt_at
+      }
       save(current)
-      if (FINAL.has(current.state)) promoteNext(current.payment_id)
+    } finally {
+      l.active--
     }
-    pump(l, gen)
   }
 
+  /**
+   * The retry is a clock job that awaits its attempt: on a virtual clock the job runs with now()
+   * at its due time, and a retry it schedules inside the advanced window runs in the same advance.
+   */
   function arm(d: CallbackDelivery) {
     const gen = generation
-    const cancel = ctx.clock.at(d.next_attempt_at ?? ctx.clock.now(), () => {
+    retries.get(d.id)?.()
+    const cancel = ctx.clock.at(d.next_attempt_at ?? ctx.clock.now(), async () => {
       retries.delete(d.id)
-      const current = gen === generation ? get(d.id) : undefined
-      if (current?.state === 'retrying') makeReady(current)
+      const current = gen === generation && !stopped ? get(d.id) : undefined
+      if (current?.state !== 'retrying') return
+      const l = lane(current.merchant_key)
+      await send(l, current, gen)
+      settleWaiters()
     })
     retries.set(d.id, cancel)
   }
 
-  function promoteNext(paymentId: string) {
-    const next = unfinishedOf(paymentId)[0]
-    if (next?.state === 'queued') makeReady(next)
-  }
-
   function settleWaiters() {
     if (!waiters.length) return
-    for (const l of lanes.values()) if (l.active > 0 || l.ready.size > 0 || l.scheduled) return
+    for (const l of lanes.values())
+      if (l.active > 0 || l.ready.size > 0 || l.urgent.size > 0 || l.scheduled) return
     const done = waiters
     waiters = []
     for (const resolve of done) resolve()
   }
 
-  function enqueue(input: NewDelivery): CallbackDelivery {
+  function enqueue(input: NewDelivery, urgent = false): CallbackDelivery {
     const previous = ctx.store.findBy('deliveries', 'payment_id', input.payment_id)
     const delivery: CallbackDelivery = {
       ...input,
@@ -198,7 +243,7 @@ export function createDeliveryQueue(
     // Enqueued from inside a `transaction` event: announced after it, so the stream reads cause, then effect.
     const queued = { ...delivery }
     queueMicrotask(() => announce(queued))
-    if (!stopped && isHead(delivery)) makeReady(delivery)
+    if (!stopped) makeReady(delivery, urgent)
     return delivery
   }
 
@@ -207,20 +252,21 @@ export function createDeliveryQueue(
     for (const cancel of retries.values()) cancel()
     retries.clear()
     lanes = new Map()
+    urls.clear()
     const done = waiters
     waiters = []
     for (const resolve of done) resolve()
   }
 
   return {
-    enqueue,
+    enqueue: (input) => enqueue(input),
     replay(id) {
       const original = get(id)
       if (!original) return undefined
       const { merchant_key, payment_id, order_id, api, kind, url, fields, transaction_id } = original
       const copy: NewDelivery = { merchant_key, payment_id, order_id, api, kind, url, fields, replay_of: id }
       if (transaction_id) copy.transaction_id = transaction_id
-      return enqueue(copy)
+      return enqueue(copy, true)
     },
     idle() {
       return new Promise<void>((resolve) => {
@@ -229,10 +275,12 @@ export function createDeliveryQueue(
       })
     },
     resume() {
-      for (const d of ctx.store.list('deliveries') as CallbackDelivery[]) {
-        if (FINAL.has(d.state)) continue
+      const unfinished = (ctx.store.list('deliveries') as CallbackDelivery[])
+        .filter((d) => !FINAL.has(d.state))
+        .sort((a, b) => a.created_at - b.created_at || a.seq - b.seq)
+      for (const d of unfinished) {
         if (d.state === 'retrying') arm(d)
-        else if (isHead(d)) {
+        else {
           // An attempt cut short by a stop never got its answer: it is sent again, not counted.
           if (d.state === 'delivering') {
             d.state = 'queued'
@@ -247,6 +295,7 @@ export function createDeliveryQueue(
       stopped = true
       forget()
     },
+    urls,
   }
 }
 

@@ -50,7 +50,11 @@ export function customerIp(facts: PaymentFacts): string | undefined {
   )
 }
 
-/** Where the callback goes: an S2S request's own `callback_url`, else the merchant's notification_url. */
-export const callbackUrl = (facts: PaymentFacts): string =>
+/**
+ * Where the callback goes: an S2S request's own `callback_url`, else the merchant's
+ * notification_url; undefined when there is neither (decisions.md §3: "none and no `callback_url`
+ * means no callbacks for that payment, ever").
+ */
+export const callbackUrl = (facts: PaymentFacts): string | undefined =>
   (facts.payment.api !== 'checkout' ? str(facts.extras.callback_url) : undefined) ??
-  facts.merchant.notification_url
+  str(facts.merchant.notification_url)

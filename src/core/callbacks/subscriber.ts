@@ -63,6 +63,8 @@ export function onTransaction(
   const kind = reportedKind(ctx, payment, tx)
   if (!kind || alreadyReported(ctx, tx)) return undefined
   const facts = gatherFacts(ctx, payment, merchant)
+  const url = callbackUrl(facts)
+  if (!url) return undefined
   const built = buildCallback({ facts, transaction: tx, kind })
   if (!built) return undefined
   return queue.enqueue({
@@ -71,7 +73,7 @@ export function onTransaction(
     order_id: payment.order_id,
     api: payment.api,
     kind: built.kind,
-    url: callbackUrl(facts),
+    url,
     fields: built.fields,
     transaction_id: tx.id,
     transaction_status: tx.status,

@@ -257,6 +257,10 @@ export interface DeliveryAttempt {
   /** First 500 characters of the answer. */
   body_excerpt?: string
   error?: string
+  /** The attempt timed out (decisions.md §3 URL blocking counts these). */
+  timed_out?: boolean
+  /** Not sent: the URL was blocked (decisions.md §3 "Blocked deliveries are logged as such"). */
+  blocked?: boolean
   latency_ms: number
   acknowledged: boolean
 }
