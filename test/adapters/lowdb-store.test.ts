@@ -3,15 +3,18 @@ import {
   copyFileSync,
   existsSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   rmSync,
   writeFileSync,
 } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { createLowdbStore, type LowdbStore, StoreFileError } from '../../src/adapters/index.js'
 import { JournalWriter } from '../../src/adapters/store/journal.js'
+import { StoreUnavailableError } from '../../src/core/ports/store.js'
+import { createFaultyFiles } from './faulty-files.js'
 import { CONTRACT_INDEXES, type ContractCollections, payment } from './store-contract.js'
 
 /**
@@ -154,18 +157,149 @@ describe('lowdb store: persistence', () => {
   })
 })
 
-describe('lowdb store: a failed write', () => {
-  it('makes this flush and every later one reject, saying that changes are only in memory', async () => {
-    const store = await open(fresh())
-    vi.spyOn(JournalWriter.prototype, 'append').mockRejectedValue(
-      new Error('ENOSPC: no space left on device'),
+describe('lowdb store: atomic batches (issue 11, point 3)', () => {
+  it('journals a commit as ONE line and a reopened store sees all of it', async () => {
+    const file = fresh()
+    const a = await open(file)
+    a.put('payments', payment('p1'))
+    await a.flush()
+    const lines = () => readFileSync(`${file}.journal`, 'utf8').split('\n').filter(Boolean)
+    const before = lines().length
+    await a.commit([
+      { collection: 'payments', kind: 'put', id: 'p2', record: payment('p2', 'm2') },
+      { collection: 'payments', kind: 'delete', id: 'p1' },
+      { collection: 'notes', kind: 'put', id: 'n1', record: { id: 'n1', text: 'p2 made' } },
+    ])
+    expect(lines()).toHaveLength(before + 1)
+    expect(JSON.parse(lines().at(-1) ?? '')).toMatchObject({ op: 'batch' })
+    const b = await open(file)
+    expect(ids(b.list('payments'))).toEqual(['p2'])
+    expect(b.get('notes', 'n1')?.text).toBe('p2 made')
+  })
+
+  it('drops a torn batch whole on load (never a part of it)', async () => {
+    const file = fresh()
+    const a = await open(file)
+    a.put('payments', payment('p1'))
+    await a.commit([
+      { collection: 'payments', kind: 'put', id: 'p2', record: payment('p2') },
+      { collection: 'payments', kind: 'put', id: 'p3', record: payment('p3') },
+    ])
+    const journal = readFileSync(`${file}.journal`, 'utf8')
+    const last = journal.slice(journal.lastIndexOf('\n', journal.length - 2) + 1)
+    // The process dies having written the batch but for its last bytes: p2 is complete in it, p3 not.
+    writeFileSync(
+      `${file}.journal`,
+      `${journal}${last.replaceAll('p2', 'p4').replaceAll('p3', 'p5').slice(0, -20)}`,
     )
-    store.put('payments', payment('p1'))
-    await expect(store.flush()).rejects.toThrow(/writing failed \(ENOSPC.*only in memory/)
-    vi.restoreAllMocks()
+    const b = await open(file)
+    expect(ids(b.list('payments'))).toEqual(['p1', 'p2', 'p3'])
+  })
+})
+
+describe('lowdb store: a full disk (issue 11, point 5)', () => {
+  const openFaulty = async (file: string, compactMinBytes?: number) => {
+    const disk = createFaultyFiles()
+    const store = await createLowdbStore<ContractCollections>({
+      file,
+      indexes: CONTRACT_INDEXES,
+      compactMinBytes,
+      files: disk.files,
+    })
+    opened.push(store)
+    return { store, disk }
+  }
+  const folder = (file: string) => readdirSync(dirname(file)).sort()
+
+  it('a failed write rolls back every batch not yet durable, rejects them, and leaves no partial file', async () => {
+    const file = fresh()
+    const { store, disk } = await openFaulty(file)
+    store.put('payments', payment('p1', 'm1', { amount: '1.00' }))
+    await store.flush()
+    const journalBefore = readFileSync(`${file}.journal`, 'utf8')
+    disk.fill({ partial: true })
+    // Three batches in one tick: one group-committed append, which fails half written.
+    const first = store.commit([
+      { collection: 'payments', kind: 'put', id: 'p1', record: payment('p1', 'm1', { amount: '2.00' }) },
+      { collection: 'payments', kind: 'put', id: 'p2', record: payment('p2') },
+    ])
+    store.put('payments', payment('p1', 'm2', { amount: '3.00' }))
+    const third = store.commit([{ collection: 'payments', kind: 'delete', id: 'p1' }])
+    expect(store.count('payments')).toBe(1)
+    const results = await Promise.allSettled([first, third, store.flush()])
+    for (const result of results) {
+      expect(result.status).toBe('rejected')
+      expect((result as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError)
+      expect(String((result as PromiseRejectedResult).reason)).toMatch(/ENOSPC/)
+    }
+    expect(store.writable).toBe(false)
+    // Rolled back newest first: the store is as it was before the three batches.
+    expect(store.list('payments')).toEqual([payment('p1', 'm1', { amount: '1.00' })])
+    expect(ids(store.findBy('payments', 'merchant_key', 'm1'))).toEqual(['p1'])
+    expect(readFileSync(`${file}.journal`, 'utf8')).toBe(journalBefore)
+    expect(folder(file)).toEqual(['data.json', 'data.json.journal'])
+    expect(disk.failures()).toBeGreaterThan(0)
+  })
+
+  it('writes resume when space returns: the next change retries, the store is writable again', async () => {
+    const file = fresh()
+    const { store, disk } = await openFaulty(file)
+    disk.fill({ partial: true })
+    store.put('payments', payment('lost'))
+    await expect(store.flush()).rejects.toBeInstanceOf(StoreUnavailableError)
+    // Still unwritable: the next change tries again and fails again (EIO this time).
+    disk.fill({ partial: false, code: 'EIO' })
+    await expect(
+      store.commit([{ collection: 'payments', kind: 'put', id: 'p0', record: payment('p0') }]),
+    ).rejects.toThrow(/EIO/)
+    expect(store.writable).toBe(false)
+    // Reads keep answering meanwhile.
+    expect(store.count('payments')).toBe(0)
+    disk.free()
+    await store.commit([{ collection: 'payments', kind: 'put', id: 'p1', record: payment('p1') }])
+    expect(store.writable).toBe(true)
     store.put('payments', payment('p2'))
-    await expect(store.flush()).rejects.toThrow(/ENOSPC/)
-    expect(store.count('payments')).toBe(2)
+    await store.flush()
+    const reopened = await open(file)
+    expect(ids(reopened.list('payments'))).toEqual(['p1', 'p2'])
+    expect(folder(file)).toEqual(['data.json', 'data.json.journal'])
+  })
+
+  it('a snapshot that cannot be written leaves no temp file and rolls back; compaction resumes later', async () => {
+    const file = fresh()
+    // compactMinBytes 0: nearly every write folds the journal into a new snapshot.
+    const { store, disk } = await openFaulty(file, 0)
+    for (let i = 0; i < 5; i++) store.put('payments', payment(`p${i}`))
+    await store.compact()
+    const snapshotBefore = readFileSync(file, 'utf8')
+    disk.fill({ partial: true })
+    for (let i = 5; i < 10; i++) store.put('payments', payment(`p${i}`))
+    await expect(store.flush()).rejects.toBeInstanceOf(StoreUnavailableError)
+    expect(store.count('payments')).toBe(5)
+    expect(readFileSync(file, 'utf8')).toBe(snapshotBefore)
+    expect(folder(file)).toEqual(['data.json', 'data.json.journal'])
+    disk.free()
+    for (let i = 10; i < 40; i++) store.put('payments', payment(`p${i}`))
+    await store.flush()
+    expect(store.writable).toBe(true)
+    await store.close()
+    const reopened = await open(file)
+    expect(reopened.count('payments')).toBe(35)
+    expect(reopened.get('payments', 'p7')).toBeUndefined()
+  })
+
+  it('a reset (clear) that cannot be written is undone: the records come back, in order', async () => {
+    const file = fresh()
+    const { store, disk } = await openFaulty(file)
+    for (const id of ['c', 'a', 'b']) store.put('payments', payment(id, 'm1'))
+    await store.flush()
+    disk.fill()
+    store.clear()
+    store.put('payments', payment('new'))
+    expect(ids(store.list('payments'))).toEqual(['new'])
+    await expect(store.flush()).rejects.toBeInstanceOf(StoreUnavailableError)
+    expect(ids(store.list('payments'))).toEqual(['c', 'a', 'b'])
+    expect(ids(store.findBy('payments', 'merchant_key', 'm1'))).toEqual(['c', 'a', 'b'])
   })
 })
 

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Store, StoreIndexes } from '../../src/core/ports/store.js'
+import type { Store, StoreIndexes, StoreOp } from '../../src/core/ports/store.js'
 
 /**
  * DESIGN.md: "each port has one contract test suite that every implementation must pass (`store`:
@@ -170,6 +170,67 @@ export function describeStoreContract(name: string, open: () => Promise<Store<Co
       await store.flush()
       await store.flush()
       expect(store.count('payments')).toBe(50)
+    })
+
+    // "commit: Applies every op at once (all visible together or none) and resolves when durable."
+    it('commit applies every op together and resolves once durable', async () => {
+      store.put('payments', payment('p1', 'm1', { order_id: 'o1' }))
+      store.put('payments', payment('p2'))
+      const seen: number[] = []
+      const done = store.commit([
+        { collection: 'payments', kind: 'put', id: 'p1', record: payment('p1', 'm2', { order_id: 'o1' }) },
+        { collection: 'payments', kind: 'delete', id: 'p2' },
+        { collection: 'notes', kind: 'put', id: 'n1', record: { id: 'n1', text: 'with p1' } },
+      ])
+      // Visible at once, before the promise settles: a reader never sees half of it.
+      seen.push(store.count('payments'), store.count('notes'))
+      await done
+      expect(seen).toEqual([1, 1])
+      expect(ids(store.findBy('payments', 'merchant_key', 'm2'))).toEqual(['p1'])
+      expect(store.get('notes', 'n1')?.text).toBe('with p1')
+      expect(store.writable).toBe(true)
+      await store.flush()
+    })
+
+    it('commit is all or nothing: an op that cannot be applied undoes the ops before it', async () => {
+      for (const id of ['a', 'b', 'c']) store.put('payments', payment(id, 'm1', { order_id: `o-${id}` }))
+      const before = store.list('payments')
+      const ops: StoreOp[] = [
+        { collection: 'payments', kind: 'delete', id: 'a' },
+        { collection: 'payments', kind: 'put', id: 'a', record: payment('a', 'm9') },
+        { collection: 'payments', kind: 'put', id: 'b', record: payment('b', 'm9', { amount: '1.00' }) },
+        { collection: 'payments', kind: 'put', id: 'd', record: payment('d', 'm9') },
+        { collection: 'notes', kind: 'put', id: 'n1', record: { id: 'n1', text: 'x' } },
+        { collection: 'payments', kind: 'put', id: 'e', record: { id: 'e', big: 1n } },
+      ]
+      await expect(store.commit(ops)).rejects.toThrow(/BigInt/)
+      // Same records, same order (a deleted-then-put record goes back to its old place), same indexes.
+      expect(store.list('payments')).toEqual(before)
+      expect(store.findBy('payments', 'merchant_key', 'm9')).toEqual([])
+      expect(ids(store.findBy('payments', 'merchant_key', 'm1'))).toEqual(['a', 'b', 'c'])
+      expect(ids(store.findBy('payments', 'order_id', 'o-a'))).toEqual(['a'])
+      expect(store.count('notes')).toBe(0)
+      await store.flush()
+      expect(store.writable).toBe(true)
+    })
+
+    it('commit refuses a put whose record id is not the op id, and changes nothing', async () => {
+      await expect(
+        store.commit([
+          { collection: 'notes', kind: 'put', id: 'n1', record: { id: 'n1', text: 'ok' } },
+          { collection: 'payments', kind: 'put', id: 'p1', record: payment('p2') },
+        ]),
+      ).rejects.toThrow(/id differs/)
+      expect(store.count('notes') + store.count('payments')).toBe(0)
+    })
+
+    it('commit of nothing resolves and changes nothing; commit after close rejects', async () => {
+      await store.commit([])
+      expect(store.count('payments')).toBe(0)
+      await store.close()
+      await expect(
+        store.commit([{ collection: 'payments', kind: 'put', id: 'p1', record: payment('p1') }]),
+      ).rejects.toThrow(/closed/)
     })
 
     it('refuses changes after close', async () => {

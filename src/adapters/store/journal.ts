@@ -1,17 +1,22 @@
-import { type FileHandle, open, readFile, rename, truncate, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
+import type { AppendHandle, StoreFiles } from './files.js'
 import { StoreFileError } from './snapshot.js'
 
 /**
  * The append-only journal beside the snapshot (`<file>.journal`), one JSON object per line. The
  * first line names the snapshot generation the journal continues; replaying it over a snapshot of
  * another generation would apply changes twice or undo newer ones, so such a journal is stale.
- * Every line ends with "\n": a last line without one was cut short by a killed process.
+ * Every line ends with "\n": a last line without one was cut short by a killed process (or a
+ * full disk), and is dropped. A batch of several changes (`Store.commit`) is ONE line,
+ * `{"op":"batch","ops":[...]}`, so a batch cut short is dropped whole, never applied in part.
  */
 
-export type JournalOp =
+export type JournalChange =
   | { op: 'put'; collection: string; id: string; record: object }
   | { op: 'delete'; collection: string; id: string }
   | { op: 'clear' }
+
+export type JournalOp = JournalChange | { op: 'batch'; ops: JournalChange[] }
 
 export const journalLine = {
   begin: (generation: number) => `{"op":"begin","generation":${generation}}\n`,
@@ -20,6 +25,8 @@ export const journalLine = {
   delete: (collection: string, id: string) =>
     `{"op":"delete","collection":${JSON.stringify(collection)},"id":${JSON.stringify(id)}}\n`,
   clear: () => '{"op":"clear"}\n',
+  /** Several changes as one line: the entries are lines of the kinds above without their "\n". */
+  batch: (entries: string[]) => `{"op":"batch","ops":[${entries.map((e) => e.slice(0, -1)).join(',')}]}\n`,
 }
 
 export interface JournalContents {
@@ -72,6 +79,26 @@ function parseLine(text: string, path: string, n: number): RawLine {
 }
 
 function toOp(line: RawLine, path: string, n: number): JournalOp {
+  if (line.op === 'batch') {
+    const ops = (line as { ops?: unknown }).ops
+    if (Array.isArray(ops)) {
+      const changes = ops.map((entry) => {
+        const change =
+          typeof entry === 'object' && entry !== null ? toOp(entry as RawLine, path, n) : undefined
+        if (!change || change.op === 'batch')
+          throw new StoreFileError(
+            path,
+            `line ${n} is a batch holding something other than put, delete or clear`,
+          )
+        return change
+      })
+      return { op: 'batch', ops: changes }
+    }
+  }
+  return toChange(line, path, n)
+}
+
+function toChange(line: RawLine, path: string, n: number): JournalChange {
   const { op, collection, id, record } = line
   if (op === 'clear') return { op }
   if (typeof collection === 'string' && typeof id === 'string') {
@@ -84,37 +111,81 @@ function toOp(line: RawLine, path: string, n: number): JournalOp {
     )
       return { op, collection, id, record }
   }
-  throw new StoreFileError(path, `line ${n} is not a journal operation (put, delete or clear)`)
+  throw new StoreFileError(path, `line ${n} is not a journal operation (put, delete, clear or batch)`)
 }
 
-/** Appends to the journal through one open handle; the caller allows one call at a time. */
+/**
+ * Appends to the journal through one open handle; the caller allows one call at a time. It knows
+ * how many bytes the journal holds when complete, so that an append cut short (disk full) can be
+ * cut off again before the next one.
+ */
 export class JournalWriter {
   private constructor(
     private readonly path: string,
-    private handle: FileHandle,
+    private readonly files: StoreFiles,
+    private handle: AppendHandle | undefined,
+    /** Bytes of complete lines in the file. */
+    public bytes: number,
+    /** An append failed: the file may end with part of it. */
+    private torn: boolean,
   ) {}
 
   /** Opens for appending, first cutting off a line left unfinished by a crash. */
-  static async open(path: string, validBytes: number, tornBytes: number): Promise<JournalWriter> {
-    if (tornBytes > 0) await truncate(path, validBytes)
-    return new JournalWriter(path, await open(path, 'a'))
+  static async open(
+    path: string,
+    validBytes: number,
+    tornBytes: number,
+    files: StoreFiles,
+  ): Promise<JournalWriter> {
+    if (tornBytes > 0) await files.truncate(path, validBytes)
+    return new JournalWriter(path, files, await files.openAppend(path), validBytes, false)
   }
 
-  append(text: string): Promise<void> {
-    return this.handle.appendFile(text, 'utf8')
+  async append(text: string): Promise<void> {
+    if (this.torn) {
+      await this.files.truncate(this.path, this.bytes)
+      this.torn = false
+    }
+    try {
+      this.handle ??= await this.files.openAppend(this.path)
+      await this.handle.append(text)
+    } catch (error) {
+      this.torn = true
+      // Best effort now (a full disk still allows shrinking a file); else before the next append.
+      await this.files.truncate(this.path, this.bytes).then(
+        () => {
+          this.torn = false
+        },
+        () => {},
+      )
+      throw error
+    }
+    this.bytes += Buffer.byteLength(text)
   }
 
   /** Replaces the journal with an empty one for `generation`, atomically (temp file, then rename). */
   async reset(generation: number): Promise<void> {
     const tmp = `${this.path}.tmp`
-    await writeFile(tmp, journalLine.begin(generation), 'utf8')
-    await rename(tmp, this.path)
+    const header = journalLine.begin(generation)
+    try {
+      await this.files.writeFile(tmp, header)
+      await this.files.rename(tmp, this.path)
+    } catch (error) {
+      await this.files.remove(tmp).catch(() => {})
+      throw error
+    }
+    this.bytes = Buffer.byteLength(header)
+    this.torn = false
+    // The old handle writes to the replaced file: never append through it again.
     const previous = this.handle
-    this.handle = await open(this.path, 'a')
-    await previous.close()
+    this.handle = undefined
+    await previous?.close().catch(() => {})
+    this.handle = await this.files.openAppend(this.path)
   }
 
-  close(): Promise<void> {
-    return this.handle.close()
+  async close(): Promise<void> {
+    const handle = this.handle
+    this.handle = undefined
+    await handle?.close()
   }
 }

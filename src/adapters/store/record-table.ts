@@ -28,13 +28,23 @@ export interface RecordTable {
   list(collection: string): unknown[]
   findBy(collection: string, field: string, value: string): unknown[]
   count(collection: string): number
-  clear(): void
+  /** Removes everything; returns what was there, for `restore`. */
+  clear(): Saved
+  /** What `collection`/`id` holds now (undefined when nothing), for `restore`. */
+  save(collection: string, id: string): Saved
+  /** Puts back what `save` or `clear` returned, in its old place in insertion order. */
+  restore(saved: Saved): void
   /** Every collection's records as JSON texts, in insertion order (live iterators, read synchronously). */
   dump(): [string, Iterable<string>][]
 }
 
+/** A record as it was (or its absence), or the whole image before a clear. */
+export type Saved =
+  | { kind: 'record'; collection: string; id: string; entry: Entry | undefined }
+  | { kind: 'all'; tables: Map<string, Table> }
+
 export function createRecordTable(indexes: Record<string, string[] | undefined>): RecordTable {
-  const tables = new Map<string, Table>()
+  let tables = new Map<string, Table>()
   let nextSeq = 0
 
   const indexedFields = (collection: string) => indexes[collection] ?? []
@@ -58,15 +68,26 @@ export function createRecordTable(indexes: Record<string, string[] | undefined>)
   }
 
   function store(collection: string, id: string, text: string, fields: Record<string, unknown>) {
-    const t = table(collection)
     const keys = new Map<string, string>()
     for (const field of indexedFields(collection)) {
       const value = fields[field]
       if (typeof value === 'string') keys.set(field, value)
     }
+    const previous = tables.get(collection)?.records.get(id)
+    place(collection, id, { seq: previous?.seq ?? nextSeq++, text, keys })
+  }
+
+  /** Sets the entry; a new seq is the newest, so only a rollback takes the slow, ordered insert. */
+  function place(collection: string, id: string, entry: Entry) {
+    const t = table(collection)
     const previous = t.records.get(id)
     if (previous) unindex(t, id, previous)
-    t.records.set(id, { seq: previous?.seq ?? nextSeq++, text, keys })
+    const { keys } = entry
+    if (previous?.seq === entry.seq || entry.seq === nextSeq - 1) t.records.set(id, entry)
+    else {
+      t.records.delete(id)
+      insertInOrder(t.records, id, entry)
+    }
     for (const [field, value] of keys) {
       const byValue = t.index.get(field)
       if (!byValue) continue
@@ -119,12 +140,51 @@ export function createRecordTable(indexes: Record<string, string[] | undefined>)
       return tables.get(collection)?.records.size ?? 0
     },
     clear() {
-      tables.clear()
+      const saved: Saved = { kind: 'all', tables }
+      tables = new Map()
+      return saved
+    },
+    save(collection, id) {
+      return { kind: 'record', collection, id, entry: tables.get(collection)?.records.get(id) }
+    },
+    restore(saved) {
+      if (saved.kind === 'all') {
+        tables = saved.tables
+        return
+      }
+      const { collection, id, entry } = saved
+      if (entry) place(collection, id, entry)
+      else {
+        const t = tables.get(collection)
+        const current = t?.records.get(id)
+        if (t && current) {
+          unindex(t, id, current)
+          t.records.delete(id)
+        }
+      }
     },
     dump() {
       return Array.from(tables, ([name, t]) => [name, mapIterable(t.records.values(), (e) => e.text)])
     },
   }
+}
+
+/**
+ * Sets `id` in a Map kept in ascending `seq` order: appended when it is the newest (every ordinary
+ * put), else the entries after it are moved behind it (only a rollback restores an older record).
+ */
+function insertInOrder(records: Map<string, Entry>, id: string, entry: Entry) {
+  let last: Entry | undefined
+  for (const e of records.values()) last = e
+  if (!last || last.seq < entry.seq) {
+    records.set(id, entry)
+    return
+  }
+  const later: [string, Entry][] = []
+  for (const [k, e] of records) if (e.seq > entry.seq) later.push([k, e])
+  for (const [k] of later) records.delete(k)
+  records.set(id, entry)
+  for (const [k, e] of later) records.set(k, e)
 }
 
 function idOf(collection: string, record: unknown): string {

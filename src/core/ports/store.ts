@@ -1,10 +1,32 @@
 /**
  * The store port. Reads and writes are synchronous on an in-memory image, so an operation that
  * checks and then writes (a refund against what was captured) cannot interleave with another;
- * persistence happens behind `flush()`, coalesced (lowdb implementation) or not at all (memory).
+ * persistence happens behind `commit()` and `flush()`, coalesced (lowdb implementation) or not at
+ * all (memory). A change is a batch: `commit(ops)` is one, `put`, `delete` and `clear` are a batch
+ * of one each, and every batch is all-or-nothing in memory and on disk.
  */
 export interface Identified {
   id: string
+}
+
+/** One change of a `commit`: put `record` (whose id must be `id`) or delete `id` in `collection`. */
+export interface StoreOp {
+  collection: string
+  kind: 'put' | 'delete'
+  id: string
+  record?: unknown
+}
+
+/**
+ * The store could not make a change durable (disk full, I/O error): the change was rolled back in
+ * memory and nothing partial is on disk. Writes answer 503 while it lasts; the next change tries
+ * the disk again.
+ */
+export class StoreUnavailableError extends Error {
+  override name = 'StoreUnavailableError'
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options)
+  }
 }
 
 export interface Store<C extends { [K in keyof C]: Identified }> {
@@ -19,7 +41,20 @@ export interface Store<C extends { [K in keyof C]: Identified }> {
   count<K extends keyof C>(collection: K): number
   /** Removes everything (the sandbox's reset). */
   clear(): void
-  /** Resolves once every change made so far is durable (immediately for memory). */
+  /**
+   * Applies every op at once (all visible together or none) and resolves when durable. An op
+   * that cannot be applied (a put without a matching string id, a record JSON cannot hold) undoes
+   * the ops before it and the promise rejects with that error. If persisting fails, everything not
+   * yet durable is rolled back in memory (newest batch first) and the promise rejects with
+   * StoreUnavailableError; nothing partial is left on disk.
+   */
+  commit(ops: StoreOp[]): Promise<void>
+  /** false while the last persist failed (disk full); the next change tries the disk again. */
+  readonly writable: boolean
+  /**
+   * Resolves once every change made so far is durable (immediately for memory); rejects with
+   * StoreUnavailableError when one of them could not be persisted (it was rolled back).
+   */
   flush(): Promise<void>
   close(): Promise<void>
 }
