@@ -111,7 +111,9 @@ const NULL_BODY = new Set([101, 204, 205, 304])
 const encoder = new TextEncoder()
 
 function toResponse(response: GatewayResponse, request: Request): Response {
-  const init = { status: response.status, headers: response.headers }
+  const headers = new Headers(response.headers)
+  for (const warning of response.warnings ?? []) headers.append('sandbox-warning', warning)
+  const init = { status: response.status, headers }
   if (NULL_BODY.has(response.status) || request.method === 'HEAD') return new Response(null, init)
   // Bytes, never a string: a string body would gain a `text/plain` type the engine did not give
   // (express writes none), and an empty one a type on a bodiless 303.

@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from '../ports/store.js'
 import type { EngineContext, GatewayDeps } from './context.js'
 import { createContext } from './context.js'
 import { errorPage, errorResponse, fail, GatewayError } from './errors.js'
@@ -6,6 +7,9 @@ import type { GatewayRequest, GatewayResponse } from './http.js'
 import type { EngineModule, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
 import { createRouter } from './router.js'
+import { createUnits, type Units } from './unit-of-work.js'
+import type { Collections } from './model.js'
+import { type SandboxWarning, warningHeader, withWarnings } from './warnings.js'
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
@@ -13,6 +17,8 @@ export interface Gateway {
   /** One request in, one response out: express, msw and the scenario runner all go through here. */
   handle(request: GatewayRequest): Promise<GatewayResponse>
   readonly ctx: EngineContext
+  /** Runs `fn` as one unit of work: its writes commit together, its events go out after it. */
+  readonly units: Units<Collections>
   /** `METHOD /path` of every route, for banners and docs. */
   routes(): string[]
   /** Stops the modules' background work (callback delivery); in-flight answers are then ignored. */
@@ -24,7 +30,11 @@ export interface Gateway {
  * write the GatewayResponse back unchanged.
  */
 export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gateway {
-  const ctx = createContext(deps, createEventBus())
+  const units = createUnits(deps.store, createEventBus())
+  const ctx = createContext(
+    { ...deps, clock: unitClock(deps.clock, units), store: units.store },
+    units.events,
+  )
   const router = createRouter<RouteDefinition>()
   const names: string[] = []
   for (const module of modules) {
@@ -39,6 +49,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
 
   return {
     ctx,
+    units,
     routes: () => [...names],
     stop: () => {
       for (const stop of stops.splice(0)) stop()
@@ -51,12 +62,18 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     },
   }
 
+  /**
+   * parse → (one unit: validate → authenticate → load → apply, then the events' listeners, which
+   * enqueue callbacks) → commit → respond. The declared steps run inside the route's handler
+   * (pipeline.ts); the unit, the warnings and every refusal's envelope are here, once for all APIs.
+   */
   async function run(
     route: RouteDefinition,
     request: GatewayRequest,
     params: Record<string, string>,
   ): Promise<GatewayResponse> {
     const envelope = route.api === 'page' ? 'sandbox' : route.api
+    let warnings: SandboxWarning[] = []
     try {
       if (request.body.length > bodyLimit) throw fail('REQUEST_BODY_TOO_LARGE')
       const parsed = await parseBody(request.headers['content-type'], request.body)
@@ -64,13 +81,30 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
         throw fail(
           parsed.reason === 'unsupported-media-type'
             ? 'REQUEST_CONTENT_TYPE_UNSUPPORTED'
-            : 'REQUEST_BODY_MALFORMED',
+            : parsed.reason === 'too-deep'
+              ? 'REQUEST_NESTING_TOO_DEEP'
+              : 'REQUEST_BODY_MALFORMED',
         )
       }
-      return await route.handler({ request, params, body: parsed.value, ctx })
+      const { value, durable } = units.run(() =>
+        withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
+          route.handler({ request, params, body: parsed.value, ctx }),
+        ),
+      )
+      warnings = value.warnings
+      const response = await value.value
+      await durable
+      return withWarningHeaders(response, warnings)
     } catch (error) {
-      if (error instanceof GatewayError)
-        return route.api === 'page' ? errorPage(error) : errorResponse(error, envelope)
+      if (error instanceof GatewayError) {
+        const refused = route.api === 'page' ? errorPage(error) : errorResponse(error, envelope)
+        return withWarningHeaders(refused, warnings)
+      }
+      if (error instanceof StoreUnavailableError) {
+        ctx.logger.warn('store unavailable: write refused', { path: request.path, error: error.message })
+        const refused = errorResponse(fail('SANDBOX_STORE_UNAVAILABLE'), envelope)
+        return { ...refused, headers: { ...refused.headers, 'retry-after': '5' } }
+      }
       ctx.logger.error('unhandled error', {
         path: request.path,
         error: String((error as Error)?.stack ?? error),
@@ -82,4 +116,39 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       }
     }
   }
+
+  function withWarningHeaders(response: GatewayResponse, list: SandboxWarning[]): GatewayResponse {
+    if (!list.length) return response
+    for (const w of list)
+      ctx.logger.warn('sandbox warning', {
+        field: w.field,
+        sent: w.sent,
+        documented: w.documented,
+        source: w.source,
+      })
+    ctx.events.emit({ type: 'warning', warnings: list, at: ctx.clock.now() })
+    return { ...response, warnings: list.map(warningHeader) }
+  }
+}
+
+/**
+ * Jobs on the clock (scheduled charges, callback retries, session expiry) run as units too: a
+ * scheduled charge lands whole, with its callbacks, or not at all.
+ */
+function unitClock(clock: GatewayDeps['clock'], units: Units<Collections>): GatewayDeps['clock'] {
+  return new Proxy(clock, {
+    get(target, property, receiver) {
+      if (property === 'at')
+        return (at: number, job: () => void | Promise<void>) =>
+          target.at(at, () => {
+            const { value, durable } = units.run(job)
+            durable.catch(() => {
+              // The store refused the job's batch and rolled it back (it logs why); nothing half-done remains.
+            })
+            return value
+          })
+      const value = Reflect.get(target, property, receiver)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
 }

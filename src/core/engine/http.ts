@@ -22,6 +22,8 @@ export interface GatewayResponse {
    * writes each chunk as it comes, until the client goes away (then it calls the unsubscribe).
    */
   stream?: { subscribe(write: (chunk: string) => void): () => void }
+  /** decisions.md §7: one `Sandbox-Warning` header each (adapters write them as repeated headers). */
+  warnings?: string[]
 }
 
 export const jsonResponse = (

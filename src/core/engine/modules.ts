@@ -1,6 +1,7 @@
 import type { EngineContext } from './context.js'
 import type { GatewayRequest, GatewayResponse } from './http.js'
 import type { Api } from './model.js'
+import type { Pipeline } from './pipeline.js'
 import type { RouteParams } from './router.js'
 
 /** A handler receives the parsed body (JSON or form, bracket notation expanded). */
@@ -23,6 +24,8 @@ export interface RouteDefinition {
   query?: string
   /** Schema of the body, for routes not described by an `x-endpoint` request schema. */
   request?: string
+  /** The declared request pipeline (pipeline.ts `declareRoute`): schema, credential, load, signature. */
+  pipeline?: Pipeline<unknown, unknown>
 }
 
 /** A feature (Checkout, S2S CARD, control API, ...) contributes routes and, optionally, payer operations. */

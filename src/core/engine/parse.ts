@@ -7,9 +7,29 @@ export type ParsedBody =
   | { ok: true; kind: 'json' | 'form' | 'empty'; value: Record<string, unknown> }
   | {
       ok: false
-      reason: 'malformed-json' | 'not-an-object' | 'malformed-form' | 'unsupported-media-type'
+      reason: 'malformed-json' | 'not-an-object' | 'malformed-form' | 'unsupported-media-type' | 'too-deep'
       detail: string
     }
+
+/**
+ * How deep a JSON body may nest (docs/architecture.md). No field of the interface nests more than a
+ * few levels; a deeper body is refused before validation, signature or storage ever recurse into it.
+ * Forms are already bounded by qs (`depth` above).
+ */
+export const MAX_DEPTH = 32
+
+/** Iterative, so the check itself cannot overflow the stack on a body nested 100,000 levels. */
+function deeperThan(root: object, limit: number): boolean {
+  const stack: [unknown, number][] = [[root, 1]]
+  while (stack.length) {
+    const [value, depth] = stack.pop() as [unknown, number]
+    if (value === null || typeof value !== 'object') continue
+    if (depth > limit) return true
+    for (const child of Object.values(value))
+      if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+  }
+  return false
+}
 
 const UNSAFE_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
 
@@ -32,6 +52,8 @@ export async function parseBody(contentType: string | undefined, body: Uint8Arra
     if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
       return { ok: false, reason: 'not-an-object', detail: 'The body must be a JSON object.' }
     }
+    if (deeperThan(parsed, MAX_DEPTH))
+      return { ok: false, reason: 'too-deep', detail: `Nesting deeper than ${MAX_DEPTH} levels.` }
     return { ok: true, kind: 'json', value: expandBrackets(parsed as Record<string, unknown>) }
   }
   if (type === 'application/x-www-form-urlencoded') {

@@ -1,9 +1,8 @@
 import { checkedAmount } from '../../payments/ledger.js'
 import type { CheckoutCaptureRequest, CheckoutCaptureResponse1 } from '../../../generated/types.js'
-import { authenticate, requireHash } from '../../engine/auth.js'
 import { jsonResponse } from '../../engine/http.js'
-import type { OperationHandler } from '../../engine/modules.js'
-import { validated } from '../../engine/request-validation.js'
+import type { Payment } from '../../engine/model.js'
+import { declareRoute } from '../../engine/pipeline.js'
 import { DECLINE_REASONS } from '../../payments/connector.js'
 import { capturePayment } from '../../payments/follow-ups.js'
 import { checkoutSignatures } from '../../signatures/index.js'
@@ -14,28 +13,34 @@ import { loadPayment, now } from './common.js'
  * authorized amount; a partial capture settles that amount and releases the rest. A declined
  * capture leaves the authorization held (PENDING), so the merchant can still release it.
  */
-export const capture: OperationHandler = ({ body, ctx }) => {
-  const request = validated<CheckoutCaptureRequest>('checkout/capture-request', body)
-  const merchant = authenticate(ctx, request.merchant_key)
-  requireHash(
-    request.hash,
-    checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
-  )
-  const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND')
-  checkedAmount(request.amount, payment.order.currency, 'amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
-  const transaction = capturePayment(ctx, payment, {
-    api: 'checkout',
-    ...(request.amount !== undefined ? { amount: request.amount } : {}),
-    ...(request.parameters ? { parameters: request.parameters } : {}),
-  })
-  const declined = transaction.status === 'fail'
+export const capture = declareRoute<CheckoutCaptureRequest, Payment>({
+  method: 'POST',
+  path: '/api/v1/payment/capture',
+  api: 'checkout',
+  pipeline: {
+    schema: 'checkout/capture-request',
+    credential: 'merchant_key',
+    signature: (request, merchant) =>
+      checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND'),
+  },
+  handler: ({ input: request, loaded: payment, ctx }) => {
+    checkedAmount(request.amount, payment.order.currency, 'amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
+    const transaction = capturePayment(ctx, payment, {
+      api: 'checkout',
+      ...(request.amount !== undefined ? { amount: request.amount } : {}),
+      ...(request.parameters ? { parameters: request.parameters } : {}),
+    })
+    const declined = transaction.status === 'fail'
 
-  const answer: CheckoutCaptureResponse1 = {
-    payment_id: payment.id,
-    status: payment.status,
-    trans_status: declined ? 'FAIL' : 'SUCCESS',
-    date: now(ctx),
-    ...(declined ? { reason: DECLINE_REASONS.capture } : {}),
-  }
-  return jsonResponse(200, answer)
-}
+    const answer: CheckoutCaptureResponse1 = {
+      payment_id: payment.id,
+      status: payment.status,
+      trans_status: declined ? 'FAIL' : 'SUCCESS',
+      date: now(ctx),
+      ...(declined ? { reason: DECLINE_REASONS.capture } : {}),
+    }
+    return jsonResponse(200, answer)
+  },
+})

@@ -1,13 +1,11 @@
 import { checkedAmount } from '../../payments/ledger.js'
 import type { CheckoutRecurringRequest, CheckoutRecurringResponse1 } from '../../../generated/types.js'
-import { authenticate, requireHash } from '../../engine/auth.js'
 import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
 import { fail } from '../../engine/errors.js'
 import { currencyExponent, fromMinor } from '../../engine/format.js'
 import { jsonResponse } from '../../engine/http.js'
 import type { Payment } from '../../engine/model.js'
-import type { OperationHandler } from '../../engine/modules.js'
-import { validated } from '../../engine/request-validation.js'
+import { declareRoute } from '../../engine/pipeline.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
@@ -44,61 +42,66 @@ function initialPayment(
  * payment's stored card (no card data, no payer, no 3DS). The custom_data of this request is the
  * one stored on the new payment and returned by its callback (2.1).
  */
-export const recurring: OperationHandler = ({ body, ctx }) => {
-  const request = validated<CheckoutRecurringRequest>('checkout/recurring-request', body)
-  const merchant = authenticate(ctx, request.merchant_key)
-  requireHash(
-    request.hash,
-    checkoutSignatures.recurring(
-      request.recurring_init_trans_id,
-      request.recurring_token,
-      request.order,
-      merchant.password,
-    ),
-  )
-  const initial = initialPayment(ctx, merchant, request)
-  const currency = request.order.currency ?? initial.order.currency
-  checkedAmount(request.order.amount, currency, 'order.amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
+export const recurring = declareRoute<CheckoutRecurringRequest, ReturnType<typeof initialPayment>>({
+  method: 'POST',
+  path: '/api/v1/payment/recurring',
+  api: 'checkout',
+  pipeline: {
+    schema: 'checkout/recurring-request',
+    credential: 'merchant_key',
+    signature: (request, merchant) =>
+      checkoutSignatures.recurring(
+        request.recurring_init_trans_id,
+        request.recurring_token,
+        request.order,
+        merchant.password,
+      ),
+    load: (ctx, request, merchant) => initialPayment(ctx, merchant, request),
+  },
+  handler: ({ input: request, merchant, loaded: initial, ctx }) => {
+    const currency = request.order.currency ?? initial.order.currency
+    checkedAmount(request.order.amount, currency, 'order.amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
 
-  const at = ctx.clock.now()
-  const zero = fromMinor(0n, currencyExponent(currency))
-  const scheduleId = request.schedule_id ?? initial.schedule_id
-  const payment: Payment = {
-    id: ctx.ids.uuid(),
-    api: 'checkout',
-    merchant_key: merchant.key,
-    mid_id: initial.mid_id,
-    operation: initial.operation === 'debit' ? 'debit' : 'purchase',
-    method: initial.method,
-    order_id: request.order.number,
-    order: {
-      number: request.order.number,
-      amount: request.order.amount,
-      currency,
-      description: request.order.description,
-    },
-    status: 'prepare',
-    auth: false,
-    amount_captured: zero,
-    amount_refunded: zero,
-    card: initial.card,
-    recurring: { init: false, init_trans_id: initial.id, parent_payment_id: initial.id },
-    created_at: at,
-    updated_at: at,
-  }
-  if (initial.card_token) payment.card_token = initial.card_token
-  if (scheduleId) payment.schedule_id = scheduleId
-  if (request.custom_data) payment.custom_data = request.custom_data
-  if (initial.payer) payment.payer = initial.payer
-  applyCharge(ctx, payment, 'CHARGE', 'recurring', chargeOutcome(initial.card, at), true)
+    const at = ctx.clock.now()
+    const zero = fromMinor(0n, currencyExponent(currency))
+    const scheduleId = request.schedule_id ?? initial.schedule_id
+    const payment: Payment = {
+      id: ctx.ids.uuid(),
+      api: 'checkout',
+      merchant_key: merchant.key,
+      mid_id: initial.mid_id,
+      operation: initial.operation === 'debit' ? 'debit' : 'purchase',
+      method: initial.method,
+      order_id: request.order.number,
+      order: {
+        number: request.order.number,
+        amount: request.order.amount,
+        currency,
+        description: request.order.description,
+      },
+      status: 'prepare',
+      auth: false,
+      amount_captured: zero,
+      amount_refunded: zero,
+      card: initial.card,
+      recurring: { init: false, init_trans_id: initial.id, parent_payment_id: initial.id },
+      created_at: at,
+      updated_at: at,
+    }
+    if (initial.card_token) payment.card_token = initial.card_token
+    if (scheduleId) payment.schedule_id = scheduleId
+    if (request.custom_data) payment.custom_data = request.custom_data
+    if (initial.payer) payment.payer = initial.payer
+    applyCharge(ctx, payment, 'CHARGE', 'recurring', chargeOutcome(initial.card, at), true)
 
-  const answer: CheckoutRecurringResponse1 = {
-    status: payment.status === 'settled' ? 'settled' : 'declined',
-    ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
-    payment_id: payment.id,
-    date: now(ctx),
-    ...(scheduleId ? { schedule_id: scheduleId } : {}),
-    order: orderRecord(payment.order),
-  }
-  return jsonResponse(200, answer)
-}
+    const answer: CheckoutRecurringResponse1 = {
+      status: payment.status === 'settled' ? 'settled' : 'declined',
+      ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
+      payment_id: payment.id,
+      date: now(ctx),
+      ...(scheduleId ? { schedule_id: scheduleId } : {}),
+      order: orderRecord(payment.order),
+    }
+    return jsonResponse(200, answer)
+  },
+})

@@ -1,9 +1,8 @@
 import { checkedAmount } from '../../payments/ledger.js'
 import type { CheckoutRefundRequest, CheckoutRefundResponse } from '../../../generated/types.js'
-import { authenticate, requireHash } from '../../engine/auth.js'
 import { jsonResponse } from '../../engine/http.js'
-import type { OperationHandler } from '../../engine/modules.js'
-import { validated } from '../../engine/request-validation.js'
+import type { Payment } from '../../engine/model.js'
+import { declareRoute } from '../../engine/pipeline.js'
 import { refundPayment } from '../../payments/follow-ups.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { loadPayment } from './common.js'
@@ -16,21 +15,27 @@ import { loadPayment } from './common.js'
  * Everything from loading the payment to storing it is synchronous: concurrent refunds run one
  * after the other, so their sum never passes what was captured.
  */
-export const refund: OperationHandler = ({ body, ctx }) => {
-  const request = validated<CheckoutRefundRequest>('checkout/refund-request', body)
-  const merchant = authenticate(ctx, request.merchant_key)
-  requireHash(
-    request.hash,
-    checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
-  )
-  const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND')
-  checkedAmount(request.amount, payment.order.currency, 'amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
-  refundPayment(ctx, payment, {
-    api: 'checkout',
-    ...(request.amount !== undefined ? { amount: request.amount } : {}),
-    ...(request.parameters ? { parameters: request.parameters } : {}),
-  })
+export const refund = declareRoute<CheckoutRefundRequest, Payment>({
+  method: 'POST',
+  path: '/api/v1/payment/refund',
+  api: 'checkout',
+  pipeline: {
+    schema: 'checkout/refund-request',
+    credential: 'merchant_key',
+    signature: (request, merchant) =>
+      checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND'),
+  },
+  handler: ({ input: request, loaded: payment, ctx }) => {
+    checkedAmount(request.amount, payment.order.currency, 'amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
+    refundPayment(ctx, payment, {
+      api: 'checkout',
+      ...(request.amount !== undefined ? { amount: request.amount } : {}),
+      ...(request.parameters ? { parameters: request.parameters } : {}),
+    })
 
-  const answer: CheckoutRefundResponse = { payment_id: payment.id, result: 'accepted' }
-  return jsonResponse(200, answer)
-}
+    const answer: CheckoutRefundResponse = { payment_id: payment.id, result: 'accepted' }
+    return jsonResponse(200, answer)
+  },
+})

@@ -1,10 +1,9 @@
 import type { CheckoutStatusRequest2 } from '../../../generated/types.js'
-import { authenticate, requireHash } from '../../engine/auth.js'
 import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
 import { fail, invalid } from '../../engine/errors.js'
 import { jsonResponse } from '../../engine/http.js'
 import type { Payment } from '../../engine/model.js'
-import type { OperationHandler } from '../../engine/modules.js'
+import { declareRoute } from '../../engine/pipeline.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { validate } from '../../validation/index.js'
 import { loadPayment } from './common.js'
@@ -39,23 +38,32 @@ function paymentsOfOrder(ctx: EngineContext, merchant: SandboxMerchant, orderId:
  * chooses the shape: omitted gives the newest payment as one object, 1 to 100 an array of up to
  * that many, newest first.
  */
-export const status: OperationHandler = ({ body, ctx }) => {
-  const request = validatedStatus(body)
-  const merchant = authenticate(ctx, request.merchant_key)
-  const mapping = merchant.protocol_mapping
-  if (request.payment_id !== undefined) {
-    requireHash(request.hash, checkoutSignatures.paymentOperation(request.payment_id, merchant.password))
-    const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_STATUS_PAYMENT_NOT_FOUND')
-    return jsonResponse(200, statusRecord(ctx, payment, mapping))
-  }
-  const orderId = request.order_id as string
-  requireHash(request.hash, checkoutSignatures.statusByOrder(orderId, merchant.password))
-  const payments = paymentsOfOrder(ctx, merchant, orderId)
-  const [newest] = payments
-  if (!newest) throw fail('CHECKOUT_STATUS_ORDER_NOT_FOUND')
-  if (request.size === undefined) return jsonResponse(200, statusRecord(ctx, newest, mapping))
-  return jsonResponse(
-    200,
-    payments.slice(0, request.size).map((p) => statusRecord(ctx, p, mapping)),
-  )
-}
+export const status = declareRoute<CheckoutStatusRequest2>({
+  method: 'POST',
+  path: '/api/v1/payment/status',
+  api: 'checkout',
+  pipeline: {
+    schema: 'checkout/status-request',
+    validate: validatedStatus,
+    credential: 'merchant_key',
+    signature: (request, merchant) =>
+      request.payment_id !== undefined
+        ? checkoutSignatures.paymentOperation(request.payment_id, merchant.password)
+        : checkoutSignatures.statusByOrder(request.order_id as string, merchant.password),
+  },
+  handler: ({ input: request, merchant, ctx }) => {
+    const mapping = merchant.protocol_mapping
+    if (request.payment_id !== undefined) {
+      const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_STATUS_PAYMENT_NOT_FOUND')
+      return jsonResponse(200, statusRecord(ctx, payment, mapping))
+    }
+    const payments = paymentsOfOrder(ctx, merchant, request.order_id as string)
+    const [newest] = payments
+    if (!newest) throw fail('CHECKOUT_STATUS_ORDER_NOT_FOUND')
+    if (request.size === undefined) return jsonResponse(200, statusRecord(ctx, newest, mapping))
+    return jsonResponse(
+      200,
+      payments.slice(0, request.size).map((p) => statusRecord(ctx, p, mapping)),
+    )
+  },
+})

@@ -1,0 +1,87 @@
+import { sameSignature } from '../signatures/index.js'
+import type { PathStyle } from '../validation/index.js'
+import type { EngineContext, SandboxMerchant } from './context.js'
+import { fail } from './errors.js'
+import type { GatewayRequest, GatewayResponse } from './http.js'
+import type { RouteDefinition } from './modules.js'
+import type { RouteParams } from './router.js'
+import { validated } from './request-validation.js'
+
+/**
+ * What a route declares about its request, and what the gateway then does before the operation
+ * runs (docs/architecture.md): validate against `schema` → authenticate the merchant named by
+ * `credential` → `load` what the operation works on → check `signature`. The operation itself
+ * receives the typed input, the merchant and what was loaded, and does nothing of that again.
+ *
+ * Order follows the interface's answers: a wrong key is refused before a missing payment, and a
+ * signature that needs the stored payment (S2S CARD Formula 2) is checked after loading it
+ * (`signatureAfterLoad`), so an unknown id answers not-found, not "Hash is not valid.".
+ */
+export interface Pipeline<I, L> {
+  /** Request schema, a path under schemas/ without `.schema.json` (its `x-endpoint` names the route). */
+  schema: string
+  /** `bracket` for S2S forms (field paths as `order_amount`, empty optional values dropped). */
+  pathStyle?: PathStyle
+  /** Replaces the plain schema check where the interface quotes its own message for a field. */
+  validate?: (body: Record<string, unknown>) => I
+  /** The body field naming the merchant: `merchant_key` (Checkout) or `client_key` (S2S). */
+  credential: keyof I & string
+  load?: (ctx: EngineContext, input: I, merchant: SandboxMerchant) => L
+  /** The hash the request must carry in `hash`, computed as the signature table says. */
+  signature?: (input: I, merchant: SandboxMerchant, loaded: L) => string
+  signatureAfterLoad?: boolean
+}
+
+export interface PreparedInput<I, L> {
+  input: I
+  merchant: SandboxMerchant
+  loaded: L
+  request: GatewayRequest
+  params: RouteParams
+  ctx: EngineContext
+}
+
+export type PreparedHandler<I, L> = (prepared: PreparedInput<I, L>) => GatewayResponse
+
+/** Runs a pipeline's steps on a parsed body; throws the interface's row at the first refusal. */
+export function prepare<I, L>(
+  pipeline: Pipeline<I, L>,
+  ctx: EngineContext,
+  body: Record<string, unknown>,
+): { input: I; merchant: SandboxMerchant; loaded: L } {
+  const input = pipeline.validate
+    ? pipeline.validate(body)
+    : validated<I>(pipeline.schema, body, pipeline.pathStyle)
+  const merchant = ctx.merchant((input as Record<string, unknown>)[pipeline.credential])
+  if (!merchant) throw fail('AUTH_MERCHANT_UNKNOWN')
+  const hash = (input as { hash?: unknown }).hash
+  const check = (loaded: L) => {
+    if (pipeline.signature && !sameSignature(pipeline.signature(input, merchant, loaded), hash))
+      throw fail('AUTH_HASH_INVALID')
+  }
+  if (!pipeline.signatureAfterLoad) check(undefined as L)
+  const loaded = pipeline.load ? pipeline.load(ctx, input, merchant) : (undefined as L)
+  if (pipeline.signatureAfterLoad) check(loaded)
+  return { input, merchant, loaded }
+}
+
+/**
+ * A route whose request goes through a declared pipeline. The handler is synchronous: its checks
+ * and writes form one unit (unit-of-work.ts) that commits whole or not at all.
+ */
+export function declareRoute<I, L = undefined>(
+  route: Omit<RouteDefinition, 'handler' | 'pipeline'> & {
+    pipeline: Pipeline<I, L>
+    handler: PreparedHandler<I, L>
+  },
+): RouteDefinition {
+  const { pipeline, handler, ...rest } = route
+  return {
+    ...rest,
+    pipeline: pipeline as Pipeline<unknown, unknown>,
+    handler: ({ body, ctx, request, params }) => {
+      const { input, merchant, loaded } = prepare(pipeline, ctx, body)
+      return handler({ input, merchant, loaded, request, params, ctx })
+    },
+  }
+}

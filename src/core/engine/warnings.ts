@@ -1,0 +1,65 @@
+import { GatewayError, errorEntry } from './errors.js'
+
+/**
+ * decisions.md §7: a request the platform's documents describe differently, but that the platform
+ * may still accept, is served and answered with one `Sandbox-Warning` header per point. Under
+ * `serve --strict` (config `strict: true`) the same point is refused as a field error instead.
+ */
+export interface SandboxWarning {
+  /** The field as the platform writes its path (`order.amount`, `order_amount`, `card_token`). */
+  field: string
+  /** What was sent, in a few words ("2 decimals expected for USD, got 25"). */
+  sent: string
+  /** What the platform documents. */
+  documented: string
+  /** Where it documents it ("decisions.md §2 Amounts"). */
+  source: string
+}
+
+interface Scope {
+  strict: boolean
+  warnings: SandboxWarning[]
+}
+
+let current: Scope | undefined
+
+/**
+ * Records a warning on the request being handled. The gateway runs each request's validation and
+ * operation synchronously inside one scope, so a module-level scope is exact: no other request
+ * can run in between. Outside a request (a scheduled charge) a warning has nobody to go to and is
+ * dropped.
+ */
+export function warn(warning: SandboxWarning): void {
+  if (!current) return
+  if (current.strict) {
+    const envelope = errorEntry('REQUEST_DATA_INVALID')
+    throw new GatewayError(envelope, [
+      {
+        error_code: envelope.error_code,
+        error_message: `${warning.field}: ${warning.sent}; the platform documents ${warning.documented} (${warning.source}).`,
+      },
+    ])
+  }
+  if (!current.warnings.some((w) => w.field === warning.field && w.documented === warning.documented))
+    current.warnings.push(warning)
+}
+
+/** Runs `fn` with a fresh warning scope; returns its result and the warnings it raised. */
+export function withWarnings<T>(strict: boolean, fn: () => T): { value: T; warnings: SandboxWarning[] } {
+  const outer = current
+  const scope: Scope = { strict, warnings: [] }
+  current = scope
+  try {
+    return { value: fn(), warnings: scope.warnings }
+  } finally {
+    current = outer
+  }
+}
+
+/** One header value per warning: `field: sent; documented: …; source: …` (ASCII, no line breaks). */
+export function warningHeader(w: SandboxWarning): string {
+  return `${w.field}: ${w.sent}; documented: ${w.documented}; source: ${w.source}`.replace(
+    /[^\x20-\x7e]/g,
+    '?',
+  )
+}
