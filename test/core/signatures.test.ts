@@ -56,8 +56,10 @@ describe('S2S CARD', () => {
     expect(s2sCardSignatures.createSchedule('pw1')).toBe(md5('1WP'))
     expect(s2sCardSignatures.schedule('s-1', 'pw')).toBe(md5('WP1-S'))
   })
-  it('CARD2CARD (sandbox) signs over the sender card', () => {
-    expect(s2sCardSignatures.card2card('pw', '4111111111111111')).toBe(md5('PW1111111114'))
+  // decisions.md §1 (changed): CARD2CARD is Formula 1 over the payer's e-mail and card.
+  it('CARD2CARD signs with Formula 1 over the payer card', () => {
+    expect(s2sCardSignatures.card2card('a@b.co', 'pw', '4111111111111111')).toBe(md5('OC.B@APW1111111114'))
+    expect(s2sCardSignatures.card2card(undefined, 'pw', '4111111111111111')).toBe(md5('PW1111111114'))
   })
 })
 
@@ -97,9 +99,10 @@ describe('S2S APM', () => {
     expect(s2sApmSignatures.creditvoid('ab', 'pw')).toBe(md5('WPBA'))
   })
   // Interface, Authentication 6: the S2S APM callback signature "covers the whole callback body (so it includes creditvoid_id)"
+  // decisions.md §1 (changed): "then the password **upper-cased** appended"
   it('signs callbacks over every field but hash, keys sorted, values reversed recursively', () => {
     const body = { trans_id: 'ab', creditvoid_id: 'cv1', hash: 'x', custom_data: { z: 'yz', a: 'ba' } }
-    expect(s2sApmSignatures.callback(body, 'pw')).toBe(md5(`${upper('1vc' + 'ab' + 'zy' + 'ba')}pw`))
+    expect(s2sApmSignatures.callback(body, 'pw')).toBe(md5(`${upper('1vc' + 'ab' + 'zy' + 'ba')}PW`))
     const changed = { ...body, creditvoid_id: 'cv2' }
     expect(s2sApmSignatures.callback(changed, 'pw')).not.toBe(s2sApmSignatures.callback(body, 'pw'))
   })

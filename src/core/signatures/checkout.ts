@@ -1,10 +1,19 @@
-import { md5, sha1, upper } from './primitives.js'
+import { type Secret, sha1, signingKey, upper } from './primitives.js'
 
-/** Checkout (JSON API): `sha1(md5(upper(FIELDS)))`, SHA1 over the hex MD5 string (decisions.md §1). */
+/**
+ * Checkout (JSON API): `sha1(md5(upper(FIELDS)))`, SHA1 over the hex MD5 string (decisions.md §1);
+ * in SHA256 mode `sha1(sha256(upper(FIELDS)))`. The last field is the password, taken from `secret`.
+ */
+function sign(secret: Secret, ...fields: (string | undefined)[]): string {
+  const key = signingKey(secret)
+  return sha1(key.digest(upper([...fields, key.password].map((f) => f ?? '').join(''))))
+}
+
+/** The md5 form over fields given in full (the password among them, last). */
 export const checkoutHash = (...fields: (string | undefined)[]): string =>
-  sha1(md5(upper(fields.map((f) => f ?? '').join(''))))
+  sign({ password: '' }, ...fields)
 
-interface Order {
+export interface Order {
   number?: string
   amount?: string
   currency?: string
@@ -13,21 +22,21 @@ interface Order {
 
 export const checkoutSignatures = {
   /** session and session token */
-  session: (order: Order, password: string) =>
-    checkoutHash(order.number, order.amount, order.currency, order.description, password),
+  session: (order: Order, secret: Secret) =>
+    sign(secret, order.number, order.amount, order.currency, order.description),
   /** capture and refund */
-  amountOperation: (paymentId: string, amount: string | undefined, password: string) =>
-    checkoutHash(paymentId, amount, password),
+  amountOperation: (paymentId: string, amount: string | undefined, secret: Secret) =>
+    sign(secret, paymentId, amount),
   /** void, retry, status by payment_id */
-  paymentOperation: (paymentId: string, password: string) => checkoutHash(paymentId, password),
-  statusByOrder: (orderId: string, password: string) => checkoutHash(orderId, password),
-  recurring: (initTransId: string, recurringToken: string, order: Order, password: string) =>
-    checkoutHash(initTransId, recurringToken, order.number, order.amount, order.description, password),
+  paymentOperation: (paymentId: string, secret: Secret) => sign(secret, paymentId),
+  statusByOrder: (orderId: string, secret: Secret) => sign(secret, orderId),
+  recurring: (initTransId: string, recurringToken: string, order: Order, secret: Secret) =>
+    sign(secret, initTransId, recurringToken, order.number, order.amount, order.description),
   credit: (
     body: { order_id?: string; order_amount?: string; order_currency?: string; order_description?: string },
-    password: string,
-  ) => checkoutHash(body.order_id, body.order_amount, body.order_currency, body.order_description, password),
+    secret: Secret,
+  ) => sign(secret, body.order_id, body.order_amount, body.order_currency, body.order_description),
   /** callback and redirect `hash` */
-  notification: (paymentId: string, order: Order, password: string) =>
-    checkoutHash(paymentId, order.number, order.amount, order.currency, order.description, password),
+  notification: (paymentId: string, order: Order, secret: Secret) =>
+    sign(secret, paymentId, order.number, order.amount, order.currency, order.description),
 }
