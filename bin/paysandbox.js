@@ -1,6 +1,13 @@
 #!/usr/bin/env node
-// The CLI is TypeScript; tsx's loader compiles it on the fly (and caches the result).
-import { register } from 'tsx/esm/api'
-
-register()
-await import('../cli/main.ts')
+// The CLI, compiled to JavaScript by `npm run build` (dist/ ships in the package).
+try {
+  await import('../dist/cli/main.js')
+} catch (error) {
+  if (error?.code === 'ERR_MODULE_NOT_FOUND' && String(error.message).includes('dist/cli/main.js')) {
+    console.error(
+      'paysandbox: dist/ is missing; run `npm run build` first (a clone of the repository is not built).',
+    )
+    process.exit(2)
+  }
+  throw error
+}

@@ -1,9 +1,11 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
 import type { CommandModule } from 'yargs'
+import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { EXIT, UsageError } from '../exit-codes.js'
 
 interface Args {
-  port?: number
+  port?: string
   host: string
   config?: string
   data?: string
@@ -16,7 +18,8 @@ export const serveCommand: CommandModule<object, Args> = {
   builder: (y) =>
     y
       .option('port', {
-        type: 'number',
+        // A string, checked by choosePort: yargs would turn `--port abc` into NaN.
+        type: 'string',
         describe: 'Port to listen on (default: $PORT, else 8080; 0 picks a free one)',
       })
       .option('host', {
@@ -30,16 +33,17 @@ export const serveCommand: CommandModule<object, Args> = {
       })
       .option('data', {
         type: 'string',
-        describe: 'Keep sessions, payments and callbacks in this file across restarts (default: memory)',
+        describe:
+          'Keep sessions, payments and callbacks in this file across restarts (default: memory); its directory must exist',
       })
       .example('$0 serve', 'demo merchant on http://localhost:8080')
-      .example(
-        '$0 serve --port 9000 --config merchants.json --data .paysandbox/data.json',
-        'your own merchants',
-      )
-      .epilogue('Exit codes: 0 stopped cleanly, 2 bad option, configuration or data file.'),
+      .example('$0 serve --port 9000 --config merchants.json --data sandbox-data.json', 'your own merchants')
+      .epilogue(
+        'Stops on SIGINT (Ctrl-C) or SIGTERM. Exit codes: 0 stopped cleanly, 2 bad option, configuration or data file, 3 could not stop cleanly.',
+      ),
   handler: async (args) => {
     const port = choosePort(args.port, process.env.PORT)
+    if (args.data !== undefined) checkDataFile(args.data)
     const { serve, ConfigError, ServeError } = await import('../../src/adapters/serve.js')
     const { StoreFileError } = await import('../../src/adapters/store/snapshot.js')
     const { renderBanner } = await import('../../src/adapters/serve/banner.js')
@@ -80,10 +84,11 @@ export const serveCommand: CommandModule<object, Args> = {
 }
 
 /** decisions.md §6: port 8080, `PORT` overrides it, `--port` overrides both. */
-export function choosePort(option: number | undefined, env: string | undefined): number {
+export function choosePort(option: string | number | undefined, env: string | undefined): number {
   if (option !== undefined) {
-    if (Number.isInteger(option) && option >= 0 && option <= 65535) return option
-    throw new UsageError(`--port must be a whole number from 0 to 65535, got ${option}`)
+    const text = String(option)
+    if (/^\d{1,5}$/.test(text) && Number(text) <= 65535) return Number(text)
+    throw new UsageError(`--port must be a whole number from 0 to 65535, got "${text}"`)
   }
   if (env !== undefined && env !== '') {
     if (/^\d{1,5}$/.test(env) && Number(env) <= 65535) return Number(env)
@@ -92,9 +97,26 @@ export function choosePort(option: number | undefined, env: string | undefined):
   return 8080
 }
 
+/**
+ * `--data FILE` is created when missing, but not its directory: a mistyped path is refused rather
+ * than silently creating directories (the message says how to create it).
+ */
+export function checkDataFile(file: string): void {
+  if (file === '') throw new UsageError('--data needs a file name, e.g. --data sandbox-data.json')
+  const path = resolve(file)
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new UsageError(
+      `--data ${file}: is a directory; name a file inside it, e.g. ${join(file, 'data.json')}`,
+    )
+  const dir = dirname(path)
+  if (!existsSync(dir))
+    throw new UsageError(
+      `--data ${file}: the directory ${dir} does not exist (create it first: mkdir -p ${dir})`,
+    )
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--data ${file}: ${dir} is not a directory`)
+}
+
 function packageVersion(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string
-  }
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { version: string }
   return pkg.version
 }

@@ -1,6 +1,6 @@
 import { createWriteStream } from 'node:fs'
 import type { CommandModule } from 'yargs'
-import { EXIT, UsageError } from '../exit-codes.js'
+import { EXIT, UsageError, wholeNumber } from '../exit-codes.js'
 
 interface Args {
   merchant?: string
@@ -69,11 +69,14 @@ export const testCommand: CommandModule<object, Args> = {
         'test your integration with every merchant-facing scenario',
       )
       .example('$0 test --merchant merchant.json --reporter junit --out report.xml', 'for CI')
-      .example('$0 test --gateway https://gw.example --key K --password P --tag refunds', 'check a gateway')
+      .example('$0 test --gateway https://gw.example --key K --password P --tag refund', 'check a gateway')
       .epilogue(
         'Exit codes: 0 all passed, 1 failures, 2 usage or configuration error, 3 infrastructure (merchant or gateway unreachable).',
       ),
   handler: async (args) => {
+    wholeNumber('port', args.port, 0, 65535)
+    wholeNumber('concurrency', args.concurrency, 1, 1000)
+    wholeNumber('step-timeout', args['step-timeout'], 1, 86400)
     if (args.gateway && (!args.key || !args.password))
       throw new UsageError('--gateway needs --key and --password')
     if (args.out && !(args.reporter ?? []).some((r) => r === 'json' || r === 'junit'))

@@ -1,6 +1,6 @@
 import { existsSync } from 'node:fs'
 import type { CommandModule } from 'yargs'
-import { UsageError } from '../exit-codes.js'
+import { UsageError, wholeNumber } from '../exit-codes.js'
 
 interface Args {
   url?: string
@@ -50,6 +50,7 @@ export const tuiCommand: CommandModule<object, Args> = {
       .example('$0 tui', 'start an embedded sandbox and watch it')
       .epilogue('Keys: ? shows every key. Exit codes: 0 on quit, 2 bad option or file.'),
   handler: async (args) => {
+    wholeNumber('port', args.port, 0, 65535)
     if (args.url !== undefined && !/^https?:\/\/[^\s/]+/.test(args.url))
       throw new UsageError(
         `--url must be an http(s) address such as http://localhost:8080, got "${args.url}"`,

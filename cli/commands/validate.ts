@@ -26,29 +26,38 @@ export const validateCommand: CommandModule<object, Args> = {
         describe: 'JSON file to check, or - for stdin',
       })
       .option('json', { type: 'boolean', default: false, describe: 'Print the result as JSON' })
-      .example('$0 validate session order.json', 'check a Checkout session request')
-      .example('$0 validate s2s-card sale.json', 'check an S2S CARD form (action chosen from the file)')
+      .example('$0 validate session examples/order.json', 'check a Checkout session request')
+      .example('cat examples/order.json | $0 validate session -', 'the same, from standard input')
+      .example(
+        '$0 validate s2s-card examples/sale.json',
+        'check an S2S CARD form (action chosen from the file)',
+      )
       .example('$0 validate methods/awcc params.json', 'check parameters.awcc against its schema')
       .epilogue(
         'Kinds: session, session-token, session-update, hpf-purchase, hpf-debit, credit, capture, void, refund, recurring, ' +
           'retry, status, s2s-card, s2s-apm, callback-checkout, callback-s2s-card, callback-s2s-apm, redirect, ' +
-          'config, scenario, merchant-adapter, protocol-mapping, error-response; or any schema path under schemas/.\nExit codes: 0 valid, 1 invalid, 2 usage.',
+          'config, scenario, merchant-adapter, protocol-mapping, error-response; or any schema path under schemas/.\nExit codes: 0 valid, 1 invalid, 2 usage (unknown kind, file unreadable or not JSON).',
       ),
   handler: async (args) => {
     const { findKind, validate, formatFieldError } = await import('../../src/core/validation/index.js')
     const kind = findKind(args.kind)
     if (!kind)
       throw new UsageError(`Unknown kind "${args.kind}". Run \`paysandbox validate --help\` for the list.`)
+    // yargs hands `-` over as an empty string.
+    if (args.file === '' && process.argv.includes('-')) args.file = '-'
     const text = readInput(args.file)
     let data: unknown
     try {
       data = JSON.parse(text)
     } catch (error) {
-      return report(args, {
+      // Not a payload at all: a usage error (exit 2), like a file that cannot be read.
+      report(args, {
         valid: false,
         schema: null,
         problems: [`not valid JSON: ${(error as Error).message}`],
       })
+      process.exitCode = EXIT.USAGE
+      return
     }
     const chosen = kind.schemaFor(data)
     if ('problem' in chosen) return report(args, { valid: false, schema: null, problems: [chosen.problem] })
@@ -69,7 +78,7 @@ function readInput(file: string): string {
     return readFileSync(file === '-' ? 0 : file, 'utf8')
   } catch (error) {
     throw new UsageError(
-      `Cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
+      `Cannot read ${file === '-' ? 'standard input' : file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`,
     )
   }
 }

@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
-import { basename, dirname, join, relative, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { basename, join, relative, resolve } from 'node:path'
 import { errorCatalogue } from '../core/engine/errors.js'
 import { formatFieldError, SCHEMA_BASE, schemaRegistry, validate } from '../core/validation/index.js'
+import { PACKAGE_ROOT } from '../package-root.js'
 import { referencedNames } from './interpolate.js'
 import type { LoadedScenario, ScenarioData, Step } from './types.js'
 
-/** The bundled scenarios, next to src/. */
-export const BUNDLED_SCENARIOS = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'scenarios')
+/** The bundled scenarios, scenarios/ of the package. */
+export const BUNDLED_SCENARIOS = join(PACKAGE_ROOT, 'scenarios')
 
 /** A scenario file that cannot run: every problem names the file and, where it lies, the step. */
 export class ScenarioLoadError extends Error {

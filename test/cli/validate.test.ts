@@ -96,12 +96,33 @@ describe('paysandbox validate', () => {
     )
   })
 
-  it('treats a file that is not JSON as an invalid payload (exit 1)', () => {
+  // README "exit codes": 2 is a usage error, "unknown command or kind, a file that cannot be read or is not JSON".
+  it('treats a file that is not JSON as a usage error (exit 2), saying so', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'validate-')), 'bad.json')
     writeFileSync(file, '{"order": ')
     const r = cli('validate', 'session', file)
-    expect(r.code).toBe(1)
+    expect(r.code).toBe(2)
     expect(r.out).toContain('not valid JSON')
+  })
+
+  it('reads the payload from standard input with -', () => {
+    const body = readFileSync(fixture('checkout/session-request.full.json'), 'utf8')
+    const r = spawnSync(process.execPath, [join(root, 'bin', 'paysandbox.js'), 'validate', 'session', '-'], {
+      encoding: 'utf8',
+      input: body,
+    })
+    expect(r.stdout).toContain('-: valid session (checkout/session-request.schema.json)')
+    expect(r.status).toBe(0)
+    const bad = spawnSync(
+      process.execPath,
+      [join(root, 'bin', 'paysandbox.js'), 'validate', 'session', '-'],
+      {
+        encoding: 'utf8',
+        input: '{}',
+      },
+    )
+    expect(bad.stdout).toContain('merchant_key: This value should not be blank.')
+    expect(bad.status).toBe(1)
   })
 
   it('exits 2 on usage errors: unknown kind, missing file, missing arguments', () => {
@@ -116,7 +137,9 @@ describe('paysandbox validate', () => {
   it('documents kinds and exit codes in --help', () => {
     const r = cli('validate', '--help')
     expect(r.code).toBe(0)
-    expect(r.out).toContain('Exit codes: 0 valid, 1 invalid, 2 usage.')
+    expect(r.out).toContain(
+      'Exit codes: 0 valid, 1 invalid, 2 usage (unknown kind, file unreadable or not JSON).',
+    )
     expect(r.out).toContain('s2s-card')
   })
 })

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { dirname, join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join, resolve } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import ajvFormats from 'ajv-formats'
 import type { SandboxConfig } from '../../core/engine/context.js'
@@ -12,10 +11,10 @@ import {
   validate,
 } from '../../core/validation/index.js'
 import { SCHEMA_VOCABULARY } from '../../core/validation/schema-registry.js'
+import { PACKAGE_ROOT } from '../../package-root.js'
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..')
 /** decisions.md §6: "Without a file, a documented demo merchant is built in." */
-export const DEMO_CONFIG_FILE = join(ROOT, 'fixtures', 'config', 'demo.json')
+export const DEMO_CONFIG_FILE = join(PACKAGE_ROOT, 'fixtures', 'config', 'demo.json')
 const CONFIG_SCHEMA = 'sandbox/config.schema.json'
 
 export interface LoadedConfig {

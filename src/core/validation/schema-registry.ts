@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join, relative, sep } from 'node:path'
 import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import ajvFormats from 'ajv-formats'
+import { PACKAGE_ROOT } from '../../package-root.js'
 
 /** Every schema's $id is this prefix plus its path under `schemas/`, so relative $refs work for ajv and for file tools alike. */
 export const SCHEMA_BASE = 'https://paysandbox.dev/schemas/'
 
-export const SCHEMAS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'schemas')
+export const SCHEMAS_DIR = join(PACKAGE_ROOT, 'schemas')
 
 /** Annotation keywords the project's schemas use; declared so ajv's strict mode stays on. */
 export const SCHEMA_VOCABULARY = [
