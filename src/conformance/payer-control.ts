@@ -1,3 +1,4 @@
+import { payerSession } from '../core/checkout/session-access.js'
 import { applyApmOutcome } from '../core/apm/outcomes.js'
 import type { ApmOutcome } from '../core/apm/types.js'
 import { type Redirect, type RedirectOutcome, redirectFor } from '../core/callbacks/redirect.js'
@@ -64,13 +65,13 @@ export function inProcessPayer(hosted: HostedGateway): PayerControl {
     kind: 'in-process',
     payCard: (token, body, operation) =>
       act(() => {
-        const { payment, redirect_url } = payWithCard(ctx, token, body, { operation })
+        const { payment, redirect_url } = payWithCard(ctx, payerSession(ctx, token), body, { operation })
         return { ...view(payment), ...(redirect_url ? { redirect_url } : {}) }
       }),
     threeDs: (id, result) => act(() => view(completeThreeDs(ctx, id, result))),
     redirect: (id) => act(() => view(completeRedirect(ctx, id))),
     apm: (id, action) => act(() => view(applyApmOutcome(ctx, id, action))),
-    latestSession: () => newest(ctx.store.list('sessions'))?.token,
+    latestSession: () => newest(ctx.store.list('sessions'))?.page_token,
     latestPayment(status) {
       const found = newest(ctx.store.list('payments').filter((p) => !status || p.status === status))
       return found ? { id: found.id, status: found.status } : undefined

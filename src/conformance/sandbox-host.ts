@@ -34,7 +34,12 @@ export interface ObservedRequest {
   text: string
   /** Parsed JSON or form (bracket notation expanded); undefined when it could not be parsed. */
   body?: Record<string, unknown>
-  answer: { status: number; text: string; json?: unknown }
+  answer: {
+    status: number
+    text: string
+    json?: unknown /** decisions.md §7: the `Sandbox-Warning` headers it carried. */
+    warnings?: string[]
+  }
   /** Matched by an expect.merchant_request already. */
   consumed: boolean
 }
@@ -265,10 +270,18 @@ async function serveGateway(
       headers,
       text: new TextDecoder().decode(bytes),
       ...(parsed.ok ? { body: parsed.value } : {}),
-      answer: { status: response.status, text: response.body, ...(json !== undefined ? { json } : {}) },
+      answer: {
+        status: response.status,
+        text: response.body,
+        ...(json !== undefined ? { json } : {}),
+        ...(response.warnings?.length ? { warnings: response.warnings } : {}),
+      },
       consumed: false,
     })
-  res.writeHead(response.status, response.headers)
+  res.writeHead(response.status, {
+    ...response.headers,
+    ...(response.warnings?.length ? { 'sandbox-warning': response.warnings } : {}),
+  })
   res.end(response.body)
 }
 

@@ -1,6 +1,7 @@
 import { approveApm, declineApm, expireApm, leavePending } from '../core/apm/outcomes.js'
 import type { EngineContext } from '../core/engine/context.js'
 import type { Payment } from '../core/engine/model.js'
+import { payerSession } from '../core/checkout/session-access.js'
 import { completeRedirect, completeThreeDs, payWithCard } from '../core/payments/payer.js'
 import type { CheckoutHpfCardPaymentResponse, CheckoutPaymentStatus } from '../generated/types.js'
 import { orSandboxError } from './errors.js'
@@ -72,7 +73,7 @@ export function createPayer(ctx: EngineContext, settle: () => Promise<void>): Pa
     async payCheckout(sessionUrlOrToken, card) {
       const token = sessionToken(sessionUrlOrToken)
       const { payment, redirect_url } = orSandboxError('checkout', () =>
-        payWithCard(ctx, token, card ? cardBody(card) : {}),
+        payWithCard(ctx, payerSession(ctx, token), card ? cardBody(card) : {}),
       )
       await settle()
       return {

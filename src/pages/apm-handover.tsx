@@ -7,7 +7,7 @@ import { dispatch } from './handlers/checkout.js'
 import type { MethodForm } from './method-form.js'
 import { payWithMethod } from './method-payment.js'
 import type { PageContext } from './page-context.js'
-import { withCollected } from './session-billing.js'
+import { withCollected } from '../core/checkout/payer-collected.js'
 
 /**
  * A non-card method after its page fields: the collected values join the session (as if the
@@ -25,7 +25,7 @@ export function handOverToMethod(
       page.ctx,
       session,
       { billing: form.billing, parameters: form.parameters, method: methodId },
-      () => payWithMethod(page.ctx, session.token, methodId),
+      (collected) => payWithMethod(page.ctx, collected, methodId),
     )
     return afterPayment(page, session, payment)
   } catch (error) {

@@ -77,7 +77,7 @@ export function checkoutView(page: PageContext, session: Session, requested?: st
       id,
       title: entry?.title ?? id,
       group: entry?.group ?? 'none_described',
-      href: pagePath(page, `/auth/${encodeURIComponent(session.token)}`, { method: id }),
+      href: pagePath(page, `/auth/${encodeURIComponent(session.page_token)}`, { method: id }),
       isCard: canonicalMethodId(id) === 'card',
     }
   })
@@ -90,7 +90,7 @@ export function checkoutView(page: PageContext, session: Session, requested?: st
   const payment = paymentOf(page.ctx, session)
   const country = billing.country?.toUpperCase()
   return {
-    token: session.token,
+    token: session.page_token,
     merchant: merchantName(page),
     order: request.order,
     amountText: formatAmount(request.order.amount, request.order.currency, page.lang),

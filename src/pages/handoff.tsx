@@ -105,7 +105,9 @@ export function afterPayment(page: PageContext, session: Session, payment: Payme
 
 /** The page a session's payer pays on: the hosted page, or the Hosted Payment Fields. */
 export const sessionPagePath = (session: Session): string =>
-  `/${session.hosted_fields ? 'hpf' : 'auth'}/${encodeURIComponent(session.token)}`
+  session.hosted_fields
+    ? `/hpf/${encodeURIComponent(session.token)}`
+    : `/auth/${encodeURIComponent(session.page_token)}`
 
 /**
  * The page a payment waiting for its payer shows: the ACS (3ds) or the redirect page of a card,

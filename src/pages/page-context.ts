@@ -1,7 +1,8 @@
-import { sessionExpired } from '../core/checkout/session-access.js'
+import { pageSession } from '../core/checkout/session-access.js'
+import { paymentOf, sessionStatus } from '../core/checkout/session-lifecycle.js'
 import type { EngineContext, SandboxMerchant } from '../core/engine/context.js'
 import type { GatewayRequest } from '../core/engine/http.js'
-import type { Payment, Session } from '../core/engine/model.js'
+import type { Session } from '../core/engine/model.js'
 import { type Lang, listedLanguage, pageLanguage, type Translate, translator } from './i18n.js'
 
 /** Everything a page handler needs to know about who is looking and in which language. */
@@ -63,23 +64,33 @@ export function pagePath(
   return `${page.base}${path}${search ? `?${search}` : ''}`
 }
 
-/** The session a page token names, or undefined: pages answer an unknown token with their own page. */
-export const sessionByToken = (ctx: EngineContext, token: string): Session | undefined =>
-  token.length <= 200 ? ctx.store.findBy('sessions', 'token', token)[0] : undefined
+/** The session a page token names (`/auth/<page token>`), or undefined: pages answer an unknown token with their own page. */
+export const sessionByToken = pageSession
 
-export const paymentOf = (ctx: EngineContext, session: Session): Payment | undefined =>
-  session.payment_id ? ctx.store.get('payments', session.payment_id) : undefined
+/**
+ * The Hosted Payment Fields page is opened with the session token the merchant got from
+ * `/api/v1/session/token` (decisions.md §5: the fields' frames carry it), never with a page token.
+ */
+export const hpfSessionByToken = (ctx: EngineContext, token: string): Session | undefined => {
+  const session = token.length <= 200 ? ctx.store.findBy('sessions', 'token', token)[0] : undefined
+  return session?.hosted_fields ? session : undefined
+}
 
-/** Where a session stands, from the payer's point of view. */
+export { paymentOf }
+
+/**
+ * Where a session stands, from the payer's point of view: the session table's state
+ * (session-lifecycle.ts), with `paying` told apart as a step to take or a payment being made,
+ * and `open` after a decline shown as declined.
+ */
 export type SessionState = 'open' | 'declined' | 'step' | 'paid' | 'cancelled' | 'expired'
 
 export function sessionState(ctx: EngineContext, session: Session): SessionState {
   const payment = paymentOf(ctx, session)
-  if (payment && (payment.status === '3ds' || payment.status === 'redirect')) return 'step'
-  if (payment && payment.status !== 'decline' && payment.status !== 'prepare') return 'paid'
-  if (session.status === 'cancelled') return 'cancelled'
-  if (sessionExpired(ctx, session)) return 'expired'
-  return payment?.status === 'decline' ? 'declined' : 'open'
+  const status = sessionStatus(ctx, session, payment)
+  if (status === 'paying') return payment && payment.status !== 'prepare' ? 'step' : 'paid'
+  if (status === 'open') return payment?.status === 'decline' ? 'declined' : 'open'
+  return status
 }
 
 /** The merchant's display name, as the hosted page shows it. */

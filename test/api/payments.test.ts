@@ -80,6 +80,7 @@ describe('GET /sandbox/payments/:id', () => {
     store.put('sessions', {
       id: 'ses-7',
       token: 'tok-7',
+      page_token: 'page-7',
       merchant_key: 'demo-merchant',
       operation: 'purchase',
       methods: ['card'],

@@ -34,6 +34,7 @@ export function buildCheckout(
 export const session = (p: Payment, request: Record<string, unknown>): Session => ({
   id: `sess-${p.id}`,
   token: `tok-${p.id}`,
+  page_token: `page-${p.id}`,
   merchant_key: p.merchant_key,
   operation: p.operation,
   methods: ['card'],

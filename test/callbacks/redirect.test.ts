@@ -25,6 +25,7 @@ function setup(
   const session: Session = {
     id: 'sess-r',
     token: 'tok-r',
+    page_token: 'page-r',
     merchant_key: p.merchant_key,
     operation: 'purchase',
     methods: ['card'],

@@ -1,3 +1,4 @@
+import { apiSession } from '../../src/core/checkout/session-access.js'
 import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../src/core/engine/errors.js'
 import { completeRedirect, completeThreeDs, payWithCard } from '../../src/core/payments/payer.js'
@@ -137,7 +138,10 @@ describe('payWithCard as an engine operation (DESIGN.md: "The payer\'s actions .
   it('pays without an endpoint, as the hosted page does, and answers the next page', async () => {
     const t = gatewayWith()
     const token = await hpfSession(t)
-    const result = payWithCard(t.gateway.ctx, token, { ...CARD, card_exp_month: '05' })
+    const result = payWithCard(t.gateway.ctx, apiSession(t.gateway.ctx, token), {
+      ...CARD,
+      card_exp_month: '05',
+    })
     expect(result.payment.status).toBe('3ds')
     expect(result.redirect_url).toBe(`http://sandbox.test/acs/${result.payment.id}`)
   })

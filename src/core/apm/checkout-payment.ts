@@ -1,6 +1,8 @@
-import { liveSession, sessionRequest } from '../checkout/session-access.js'
+import { sessionRequest } from '../checkout/session-access.js'
+import { requireMove } from '../checkout/session-lifecycle.js'
 import { routeSession } from '../checkout/session-rules.js'
 import type { EngineContext } from '../engine/context.js'
+import type { Session } from '../engine/model.js'
 import { fail } from '../engine/errors.js'
 import { zeroAmount } from '../payments/ledger.js'
 import { payerDetails } from '../payments/payer-details.js'
@@ -15,10 +17,8 @@ import { decryptedWalletCard, isWallet, walletFlow } from './wallets.js'
  * the page collected (already merged into the session). Like payWithCard, it refuses a session
  * that is expired, already paid, or does not offer the method.
  */
-export function payWithMethod(ctx: EngineContext, token: string, methodId: string): ApmStart {
-  const session = liveSession(ctx, token)
-  const previous = session.payment_id ? ctx.store.get('payments', session.payment_id) : undefined
-  if (previous && previous.status !== 'decline') throw fail('CHECKOUT_SESSION_PAYMENT_EXISTS')
+export function payWithMethod(ctx: EngineContext, session: Session, methodId: string): ApmStart {
+  requireMove(ctx, session, 'pay', 'payer')
   const method = resolveApmMethod(methodId)
   const merchant = ctx.merchant(session.merchant_key)
   if (!method || !merchant || (session.methods.length && !session.methods.includes(methodId))) {

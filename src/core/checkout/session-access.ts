@@ -11,19 +11,31 @@ export function tokenHeader(request: GatewayRequest): string {
   return token
 }
 
-/** decisions.md 5: a session lives `session_expiry` minutes on the sandbox clock. */
-export const sessionExpired = (ctx: EngineContext, session: Session): boolean =>
-  session.status === 'expired' || ctx.clock.now() >= session.expires_at
-
 /**
- * The open session a token names. Unknown and malformed tokens answer alike (TOKEN_INVALID), so
- * tokens cannot be probed; the token alone authenticates, as the interface has no key here.
+ * The session an API token names: only a token issued by `/api/v1/session/token` authorizes an
+ * API call (decisions.md §5). The page token of a hosted page, or any unknown value, answers
+ * TOKEN_INVALID alike, so tokens cannot be probed. What the session may still do is the session
+ * table's to say (session-lifecycle.ts).
  */
-export function liveSession(ctx: EngineContext, token: string): Session {
-  const session = ctx.store.findBy('sessions', 'token', token)[0]
-  if (!session) throw fail('TOKEN_INVALID')
-  if (sessionExpired(ctx, session)) throw fail('SESSION_EXPIRED')
+export function apiSession(ctx: EngineContext, token: string): Session {
+  const session = token.length <= 200 ? ctx.store.findBy('sessions', 'token', token)[0] : undefined
+  if (!session || !session.hosted_fields) throw fail('TOKEN_INVALID')
   return session
 }
 
+/** The session a payer's page token names, or undefined: pages answer an unknown token with their own page. */
+export const pageSession = (ctx: EngineContext, pageToken: string): Session | undefined =>
+  pageToken.length <= 200 ? ctx.store.findBy('sessions', 'page_token', pageToken)[0] : undefined
+
 export const sessionRequest = (session: Session): SessionRequest => session.request as SessionRequest
+
+/**
+ * The session a payer acts on: the page token of a hosted page, or for Hosted Payment Fields the
+ * session token their frames carry. Used by the in-process payer (library, conformance kit); an
+ * unknown token answers TOKEN_INVALID.
+ */
+export function payerSession(ctx: EngineContext, token: string): Session {
+  const session = pageSession(ctx, token)
+  if (session) return session
+  return apiSession(ctx, token)
+}

@@ -1,10 +1,9 @@
 import type { CheckoutSessionResponse, CheckoutSessionTokenResponse } from '../../generated/types.js'
-import { authenticate, requireHash } from '../engine/auth.js'
 import type { EngineContext } from '../engine/context.js'
 import { jsonResponse } from '../engine/http.js'
 import type { Session } from '../engine/model.js'
-import type { OperationHandler } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import type { RouteDefinition } from '../engine/modules.js'
+import { declareRoute } from '../engine/pipeline.js'
 import { MINUTE } from '../ports/clock.js'
 import { checkoutSignatures } from '../signatures/index.js'
 import { checkSessionRules, type SessionRequest } from './session-rules.js'
@@ -21,36 +20,45 @@ const plainIp = (ip: string | undefined): string | undefined => ip?.replace(/^::
  * the session hash, decisions.md 1), check the session rules, store the session. No payment
  * exists yet; the payer pays on the hosted page or through Hosted Payment Fields.
  */
-export function createSessionHandler(hostedFields: boolean): OperationHandler {
-  const schema = hostedFields ? 'checkout/session-token-request' : 'checkout/session-request'
-  return ({ body, ctx, request: http }) => {
-    const request = validated<SessionRequest>(schema, body)
-    const merchant = authenticate(ctx, request.merchant_key)
-    requireHash(request.hash, checkoutSignatures.session(request.order, merchant.password))
-    checkSessionRules(ctx, merchant, request)
-
-    const now = ctx.clock.now()
-    const { hash: _signature, ...kept } = request
-    // customer.ip belongs to the session-token request only (2.1.2); the caller's address stands in for it.
-    const customerIp = hostedFields ? (request.customer?.ip ?? plainIp(http.remoteAddress)) : request.payer_ip
-    const session: Session = {
-      id: ctx.ids.uuid(),
-      token: ctx.ids.token(),
-      merchant_key: merchant.key,
-      operation: request.operation,
-      methods: request.methods ?? [],
-      request: kept,
-      hosted_fields: hostedFields,
-      ...(customerIp ? { customer_ip: customerIp } : {}),
-      created_at: now,
-      expires_at: now + expiryMinutes(ctx, request) * MINUTE,
-      status: 'open',
-    }
-    ctx.store.put('sessions', session)
-    if (hostedFields)
-      return jsonResponse(200, { token: session.token } satisfies CheckoutSessionTokenResponse)
-    return jsonResponse(200, {
-      redirect_url: `${ctx.baseUrl}/auth/${session.token}`,
-    } satisfies CheckoutSessionResponse)
-  }
+export function sessionRoute(hostedFields: boolean): RouteDefinition {
+  return declareRoute<SessionRequest>({
+    method: 'POST',
+    path: hostedFields ? '/api/v1/session/token' : '/api/v1/session',
+    api: 'checkout',
+    pipeline: {
+      schema: hostedFields ? 'checkout/session-token-request' : 'checkout/session-request',
+      credential: 'merchant_key',
+      signature: (request, merchant) => checkoutSignatures.session(request.order, merchant.password),
+    },
+    handler: ({ input: request, merchant, ctx, request: http }) => {
+      checkSessionRules(ctx, merchant, request)
+      const now = ctx.clock.now()
+      const { hash: _signature, ...kept } = request
+      // customer.ip belongs to the session-token request only (2.1.2); the caller's address stands in for it.
+      const customerIp = hostedFields
+        ? (request.customer?.ip ?? plainIp(http.remoteAddress))
+        : request.payer_ip
+      const session: Session = {
+        id: ctx.ids.uuid(),
+        token: ctx.ids.token(),
+        // decisions.md §5: the page token is not the session token.
+        page_token: ctx.ids.token(),
+        merchant_key: merchant.key,
+        operation: request.operation,
+        methods: request.methods ?? [],
+        request: kept,
+        hosted_fields: hostedFields,
+        ...(customerIp ? { customer_ip: customerIp } : {}),
+        created_at: now,
+        expires_at: now + expiryMinutes(ctx, request) * MINUTE,
+        status: 'open',
+      }
+      ctx.store.put('sessions', session)
+      if (hostedFields)
+        return jsonResponse(200, { token: session.token } satisfies CheckoutSessionTokenResponse)
+      return jsonResponse(200, {
+        redirect_url: `${ctx.baseUrl}/auth/${session.page_token}`,
+      } satisfies CheckoutSessionResponse)
+    },
+  })
 }

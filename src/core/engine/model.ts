@@ -50,7 +50,10 @@ export interface StoredCard {
 
 export interface Session {
   id: string
+  /** The API token: answered by `/api/v1/session/token` only; authorizes Token-header calls (decisions.md §5). */
   token: string
+  /** The token in the payer's page URL (`/auth/<page_token>`): never authorizes an API call. */
+  page_token: string
   merchant_key: string
   operation: Operation
   methods: string[]
@@ -283,7 +286,7 @@ export interface Collections {
 }
 
 export const STORE_INDEXES: StoreIndexes<Collections> = {
-  sessions: ['token', 'merchant_key'],
+  sessions: ['token', 'page_token', 'merchant_key'],
   payments: ['merchant_key', 'session_id', 'order_id'],
   transactions: ['payment_id'],
   cards: ['merchant_key'],

@@ -1,6 +1,8 @@
 import { sameSignature } from '../signatures/index.js'
 import type { PathStyle } from '../validation/index.js'
+import { apiSession, tokenHeader } from '../checkout/session-access.js'
 import type { EngineContext, SandboxMerchant } from './context.js'
+import type { Session } from './model.js'
 import { fail } from './errors.js'
 import type { GatewayRequest, GatewayResponse } from './http.js'
 import type { RouteDefinition } from './modules.js'
@@ -82,6 +84,43 @@ export function declareRoute<I, L = undefined>(
     handler: ({ body, ctx, request, params }) => {
       const { input, merchant, loaded } = prepare(pipeline, ctx, body)
       return handler({ input, merchant, loaded, request, params, ctx })
+    },
+  }
+}
+
+export interface TokenPreparedInput<I> {
+  input: I
+  session: Session
+  merchant: SandboxMerchant
+  request: GatewayRequest
+  params: RouteParams
+  ctx: EngineContext
+}
+
+/**
+ * A route authenticated by the `Token` header (session update, Hosted Payment Fields payments):
+ * the header is checked before the body, as on every Token route; then the body against `schema`
+ * when the route has one.
+ */
+export function declareTokenRoute<I = Record<string, unknown>>(
+  route: Omit<RouteDefinition, 'handler' | 'pipeline'> & {
+    pipeline: { token: 'session'; schema?: string; validate?: (body: Record<string, unknown>) => I }
+    handler: (prepared: TokenPreparedInput<I>) => GatewayResponse
+  },
+): RouteDefinition {
+  const { pipeline, handler, ...rest } = route
+  return {
+    ...rest,
+    handler: ({ body, ctx, request, params }) => {
+      const session = apiSession(ctx, tokenHeader(request))
+      const merchant = ctx.merchant(session.merchant_key)
+      if (!merchant) throw fail('TOKEN_INVALID')
+      const input = pipeline.validate
+        ? pipeline.validate(body)
+        : pipeline.schema
+          ? validated<I>(pipeline.schema, body)
+          : (body as I)
+      return handler({ input, session, merchant, request, params, ctx })
     },
   }
 }

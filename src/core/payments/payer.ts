@@ -1,9 +1,10 @@
 import { canonicalMethodId } from '../checkout/methods.js'
-import { liveSession, sessionRequest } from '../checkout/session-access.js'
+import { sessionRequest } from '../checkout/session-access.js'
+import { requireMove } from '../checkout/session-lifecycle.js'
 import { routeSession } from '../checkout/session-rules.js'
 import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
-import type { Payment, PaymentStatus } from '../engine/model.js'
+import type { Payment, PaymentStatus, Session } from '../engine/model.js'
 import { isMotoType } from './card.js'
 import { readCardEntry } from './card-entry.js'
 import { authorizeCard, type CardOutcome, DECLINE_REASONS, outcomeAfterPayerStep } from './connector.js'
@@ -33,11 +34,11 @@ export interface PayWithCardOptions {
 /** Pays a session with a card entered by the payer (decisions.md 6 body) or its saved `card_token`. */
 export function payWithCard(
   ctx: EngineContext,
-  sessionToken: string,
+  session: Session,
   body: Record<string, unknown>,
   options: PayWithCardOptions = {},
 ): CardPaymentResult {
-  const session = liveSession(ctx, sessionToken)
+  requireMove(ctx, session, 'pay', 'payer')
   // A credit session pays out to a saved card: it has no card payment to make here.
   if (session.operation === 'credit' || (options.operation && options.operation !== session.operation)) {
     throw fail('ENDPOINT_OPERATION_MISMATCH')
@@ -45,8 +46,6 @@ export function payWithCard(
   if (session.methods.length && !session.methods.some((m) => canonicalMethodId(m) === 'card')) {
     throw fail('CHECKOUT_SESSION_CARD_NOT_OFFERED')
   }
-  const previous = session.payment_id ? ctx.store.get('payments', session.payment_id) : undefined
-  if (previous && previous.status !== 'decline') throw fail('CHECKOUT_SESSION_PAYMENT_EXISTS')
   const entered = readCardEntry(ctx, session, body)
   const merchant = ctx.merchant(session.merchant_key)
   if (!merchant) throw fail('TOKEN_INVALID')

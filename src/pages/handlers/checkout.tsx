@@ -1,4 +1,4 @@
-import type { EngineContext } from '../../core/engine/context.js'
+import { cancelSession, recordExpiry } from '../../core/checkout/session-lifecycle.js'
 import type { GatewayResponse } from '../../core/engine/http.js'
 import type { Session } from '../../core/engine/model.js'
 import type { OperationHandler } from '../../core/engine/modules.js'
@@ -44,7 +44,7 @@ export function dispatch(
     case 'cancelled':
       return handoff(page, session, 'cancel', payment)
     case 'expired':
-      markExpired(page.ctx, session)
+      recordExpiry(page.ctx, session)
       return handoff(page, session, 'expiry', payment)
     default:
       break
@@ -72,13 +72,8 @@ export const cancelCheckout: OperationHandler = ({ ctx, request, params, body })
   const page = pageContext(ctx, request, session, body)
   const state = sessionState(ctx, session)
   if (state !== 'open' && state !== 'declined') return dispatch(page, session)
-  ctx.store.put('sessions', { ...session, status: 'cancelled' })
-  return handoff(page, session, 'cancel', paymentOf(ctx, session))
-}
-
-/** Recorded once seen, so the control API and the terminal UI show the session as expired too. */
-function markExpired(ctx: EngineContext, session: Session): void {
-  if (session.status === 'open') ctx.store.put('sessions', { ...session, status: 'expired' })
+  const cancelled = cancelSession(ctx, session)
+  return handoff(page, cancelled, 'cancel', paymentOf(ctx, cancelled))
 }
 
 export const notFound = (page: PageContext): GatewayResponse => statusPage(page, 'notFound', 404)

@@ -1,4 +1,4 @@
-import { createSessionHandler } from '../../core/checkout/session.js'
+import { sessionRoute } from '../../core/checkout/session.js'
 import { sessionRequest } from '../../core/checkout/session-access.js'
 import { GatewayError } from '../../core/engine/errors.js'
 import type { GatewayResponse } from '../../core/engine/http.js'
@@ -14,7 +14,7 @@ import { engineErrors } from '../form-input.js'
 import { handoff, stepPath } from '../handoff.js'
 import { HpfDemoPage } from '../HpfDemoPage.js'
 import { HpfPage } from '../HpfPage.js'
-import { type PageContext, pageContext, paymentOf, sessionByToken, sessionState } from '../page-context.js'
+import { hpfSessionByToken, type PageContext, pageContext, paymentOf, sessionState } from '../page-context.js'
 import { pageResponse, seeOther } from '../render.js'
 import { StatusPage } from '../StatusPage.js'
 import { notFound, statusPage } from './checkout.js'
@@ -79,14 +79,14 @@ function resultPage(page: PageContext, session: Session): GatewayResponse {
 
 /** GET /hpf/:token */
 export const showHpf: OperationHandler = ({ ctx, request, params }) => {
-  const session = sessionByToken(ctx, params.token ?? '')
+  const session = hpfSessionByToken(ctx, params.token ?? '')
   if (!session) return notFound(pageContext(ctx, request))
   return hpf(pageContext(ctx, request, session), session)
 }
 
 /** POST /hpf/:token/pay: the fields posted without script (the script posts JSON to the processing endpoint). */
 export const payHpf: OperationHandler = ({ ctx, request, params, body }) => {
-  const session = sessionByToken(ctx, params.token ?? '')
+  const session = hpfSessionByToken(ctx, params.token ?? '')
   if (!session) return notFound(pageContext(ctx, request))
   const page = pageContext(ctx, request, session, body)
   const state = sessionState(ctx, session)
@@ -102,7 +102,7 @@ export const payHpf: OperationHandler = ({ ctx, request, params, body }) => {
   )
   if (form.errors.length) return hpf(page, session, { errors: form.errors, values: form.values, status: 422 })
   try {
-    const { payment } = payWithCard(ctx, session.token, form.card, { operation: session.operation })
+    const { payment } = payWithCard(ctx, session, form.card, { operation: session.operation })
     const step = stepPath(page, payment)
     if (step) return seeOther(step)
     return hpf(page, session)
@@ -145,7 +145,7 @@ export const createHpfDemo: OperationHandler = async ({ ctx, request }) => {
     currency: 'EUR',
     description: 'Hosted Payment Fields demo',
   }
-  const created = await createSessionHandler(true)({
+  const created = await sessionRoute(true).handler({
     ctx,
     request,
     params: {},

@@ -11,7 +11,7 @@ import { afterPayment } from '../handoff.js'
 import { readMethodForm } from '../method-form.js'
 import { type PageContext, pageContext, pagePath, sessionByToken, sessionState } from '../page-context.js'
 import { seeOther } from '../render.js'
-import { withCollected } from '../session-billing.js'
+import { withCollected } from '../../core/checkout/payer-collected.js'
 import { dispatch, notFound } from './checkout.js'
 
 /** The session a form was posted for, when it can still be paid; otherwise the answer to give. */
@@ -33,14 +33,15 @@ export const payByCard: OperationHandler = (input) => {
   if (!('session' in found)) return found
   const { page, session } = found
   const view = checkoutView(page, session, 'card')
-  if (!view.selected.isCard) return seeOther(pagePath(page, `/auth/${encodeURIComponent(session.token)}`))
+  if (!view.selected.isCard)
+    return seeOther(pagePath(page, `/auth/${encodeURIComponent(session.page_token)}`))
   const form = readCardForm(page.t, view, input.body, input.request)
   const again = (errors = form.errors) =>
     dispatch(page, session, view.selected.id, { errors, values: form.values, status: 422 })
   if (form.errors.length) return again()
   try {
-    const { payment } = withCollected(page.ctx, session, { billing: form.billing }, () =>
-      payWithCard(page.ctx, session.token, form.card),
+    const { payment } = withCollected(page.ctx, session, { billing: form.billing }, (collected) =>
+      payWithCard(page.ctx, collected, form.card),
     )
     return afterPayment(page, session, payment)
   } catch (error) {
@@ -61,7 +62,7 @@ export const payByMethod: OperationHandler = (input) => {
   const view = checkoutView(page, session, methodId)
   if (view.selected.id !== methodId || view.selected.isCard) {
     return seeOther(
-      pagePath(page, `/auth/${encodeURIComponent(session.token)}`, { method: view.selected.id }),
+      pagePath(page, `/auth/${encodeURIComponent(session.page_token)}`, { method: view.selected.id }),
     )
   }
   const form = readMethodForm(page.t, view, input.body)
