@@ -12,8 +12,14 @@ export interface ErrorEntry {
   error_code: number
   error_message: string
   /** `errors_item`: the message goes in `errors[]` under "Request data is invalid." */
-  placement?: 'errors_item' | 'top'
+  placement?: 'errors_item' | 'top' | 'envelope'
   section?: string
+  /** The Errors table row this entry reproduces: answered as written, on every API. */
+  interface_row?: string
+  /** decisions.md §2: on Checkout the refusal is answered as this row (the platform's catalogue code). */
+  checkout_row?: string
+  /** `html`: answered as an HTML page (PUT /session/update with a bad Token, decisions.md §5). */
+  format?: 'json' | 'html'
 }
 
 export interface ErrorItem {
@@ -45,6 +51,8 @@ export class GatewayError extends Error {
   constructor(
     readonly entry: ErrorEntry,
     readonly items: ErrorItem[] = [],
+    /** The catalogue row that was raised, when it is answered inside another envelope. */
+    readonly row?: ErrorEntry,
   ) {
     super(entry.error_message)
   }
@@ -54,11 +62,13 @@ export class GatewayError extends Error {
 export function fail(id: string): GatewayError {
   const entry = errorEntry(id)
   if (entry.placement === 'errors_item') {
-    return new GatewayError(errorEntry('REQUEST_DATA_INVALID'), [
-      { error_code: entry.error_code, error_message: entry.error_message },
-    ])
+    return new GatewayError(
+      errorEntry('REQUEST_DATA_INVALID'),
+      [{ error_code: entry.error_code, error_message: entry.error_message }],
+      entry,
+    )
   }
-  return new GatewayError(entry)
+  return new GatewayError(entry, [], entry)
 }
 
 /** Field problems found by validation: "Request data is invalid." with one `path: message` item per field. */
@@ -70,8 +80,50 @@ export function invalid(errors: FieldError[]): GatewayError {
   )
 }
 
+/**
+ * decisions.md §2, Checkout: validation, signature and business refusals answer HTTP 400
+ * `{"error_code":0,"error_message":"Request data is invalid.","errors":[…]}`, each refusal one
+ * item (`hash: Hash is not valid.`, the platform's 205xxx/208xxx codes). The interface's Errors
+ * table rows, the Token refusals (401, 403) and transport errors (413, 415) keep their own form.
+ */
+export function checkoutForm(error: GatewayError): GatewayError {
+  const swapped = error.row?.checkout_row
+  if (swapped) return checkoutForm(fail(swapped))
+  const { entry } = error
+  const envelope = errorEntry('CHECKOUT_REQUEST_DATA_INVALID')
+  if (entry.id === 'REQUEST_DATA_INVALID') return new GatewayError(envelope, error.items, error.row)
+  if (entry.interface_row || entry.http_code !== 400 || entry.format === 'html' || entry === envelope)
+    return error
+  return new GatewayError(
+    envelope,
+    [{ error_code: entry.error_code, error_message: entry.error_message }],
+    entry,
+  )
+}
+
+/**
+ * The answer a catalogue row gets on an API: `{status, error_code, error_message, item?}` where
+ * `item` is the `errors[]` entry that carries it. For tools that check answers (conformance kit).
+ */
+export function answerForm(
+  id: string,
+  api: Api | 'sandbox',
+): { http_code: number; error_code: number; error_message: string; item?: ErrorItem } {
+  const raised = fail(id)
+  const error = api === 'checkout' ? checkoutForm(raised) : raised
+  const { entry, items } = error
+  return {
+    http_code: entry.http_code,
+    error_code: entry.error_code,
+    error_message: entry.error_message,
+    ...(items[0] ? { item: items[0] } : {}),
+  }
+}
+
 /** The interface's envelope `{http_code, error_code, error_message, errors?}`; S2S answers add `result: "ERROR"`. */
-export function errorResponse(error: GatewayError, api: Api | 'sandbox'): GatewayResponse {
+export function errorResponse(raised: GatewayError, api: Api | 'sandbox'): GatewayResponse {
+  const error = api === 'checkout' ? checkoutForm(raised) : raised
+  if (error.entry.format === 'html') return errorPage(error)
   const { entry, items } = error
   const body: Record<string, unknown> = {
     ...(api === 's2s-card' || api === 's2s-apm' ? { result: 'ERROR' } : {}),

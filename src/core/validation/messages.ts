@@ -22,6 +22,9 @@ export function messageFor(error: ErrorObject): string {
   if (override) return override
   const p = error.params as Record<string, unknown>
   switch (error.keyword) {
+    case 'x-amount-for-currency':
+    case 'x-platform-forms':
+      return String(p.message)
     case 'required':
     case 'dependentRequired':
       return 'This value should not be blank.'
@@ -36,7 +39,7 @@ export function messageFor(error: ErrorObject): string {
     case 'format':
       return FORMAT_MESSAGES[String(p.format)] ?? 'This value is not valid.'
     case 'enum':
-      return 'The value you selected is not a valid choice.'
+      return enumMessage(p.allowedValues)
     case 'const':
       return `This value should be equal to ${JSON.stringify(p.allowedValue)}.`
     case 'minimum':
@@ -57,4 +60,15 @@ export function messageFor(error: ErrorObject): string {
     default:
       return 'This value is not valid.'
   }
+}
+
+/**
+ * A short list names its valid values, so the merchant sees what to send: `operation: The value
+ * you selected is not a valid choice. Valid values: purchase, debit, credit.` Long lists (currencies,
+ * countries) keep their own `x-messages`.
+ */
+function enumMessage(allowed: unknown): string {
+  const base = 'The value you selected is not a valid choice.'
+  if (!Array.isArray(allowed) || allowed.length > 12) return base
+  return `${base} Valid values: ${allowed.map((v) => String(v)).join(', ')}.`
 }

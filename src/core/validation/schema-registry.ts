@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import ajvFormats from 'ajv-formats'
+import { addPlatformKeywords, PLATFORM_KEYWORDS } from './platform-forms.js'
 import { PACKAGE_ROOT } from '../../package-root.js'
 
 /** Every schema's $id is this prefix plus its path under `schemas/`, so relative $refs work for ajv and for file tools alike. */
@@ -18,6 +19,8 @@ export const SCHEMA_VOCABULARY = [
   'x-type-code',
   'x-generated',
   'x-endpoint',
+  // Validation keywords of platform-forms.ts; other ajv instances (the config loader) see them as annotations.
+  ...PLATFORM_KEYWORDS,
 ] as const
 
 const addFormats = ajvFormats.default
@@ -56,7 +59,8 @@ export interface SchemaRegistry {
 export function createSchemaRegistry(dir = SCHEMAS_DIR): SchemaRegistry {
   const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true })
   addFormats(ajv)
-  ajv.addVocabulary([...SCHEMA_VOCABULARY])
+  ajv.addVocabulary(SCHEMA_VOCABULARY.filter((k) => !(PLATFORM_KEYWORDS as readonly string[]).includes(k)))
+  addPlatformKeywords(ajv)
   const raw = new Map<string, AnySchemaObject>()
   for (const file of listSchemaFiles(dir)) {
     const schema = JSON.parse(readFileSync(file, 'utf8')) as AnySchemaObject
