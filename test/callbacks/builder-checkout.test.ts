@@ -7,7 +7,9 @@ describe('Checkout callback content', () => {
   // decisions.md §3: "Checkout callback fields always sent: id (payment id), order_number, order_amount,
   // order_currency, order_description, order_status, type ..., status ..., customer_ip, hash; the rest per
   // the interface and the merchant's Protocol Mapping (default off)."
-  it('sends the always-sent fields, nothing mapped by default, signed with the notification hash', () => {
+  // decisions.md §3: "When they apply: `reason` (failures), `card` (masked), `card_expiration_date`, … `date`,
+  // `customer_name`, `customer_email`, …"; Protocol Mapping groups stay off by default.
+  it('sends the always-sent fields and those that apply, nothing mapped by default, signed with the notification hash', () => {
     const p = payment()
     const tx = transaction(p, 'sale')
     const body = build(p, tx)
@@ -23,6 +25,9 @@ describe('Checkout callback content', () => {
       trans_id: tx.id,
       date: '2026-11-02 10:00:00',
       customer_ip: '203.0.113.10',
+      card: '411111******1111',
+      card_expiration_date: '01/2030',
+      customer_email: 'doe@example.com',
       hash: checkoutSignatures.notification(p.id, p.order, PASSWORD),
     })
     // decisions.md §1 by hand: sha1(md5(upper(payment_id + order.number + order.amount + order.currency + order.description + password)))
@@ -49,13 +54,55 @@ describe('Checkout callback content', () => {
     })
   })
 
-  // Interface States: "Checkout callback `order_status` values seen: `3ds`, `settled`, `reversal`."
-  it('reports a pending 3DS step as type=3ds, order_status=3ds, status=waiting', () => {
+  // Interface States: "Checkout callback `order_status` values seen: `3ds`, `settled`, `reversal`."; decisions.md §3
+  // (changed): "`status` on `type=3ds` and `type=redirect` callbacks is `success` (or `undefined`), never `waiting`".
+  it('reports a pending 3DS or redirect step with status=success, never waiting', () => {
     const p = payment({ status: '3ds' })
     expect(build(p, transaction(p, '3ds', 'waiting'))).toMatchObject({
       type: '3ds',
       order_status: '3ds',
-      status: 'waiting',
+      status: 'success',
+    })
+    const r = payment({ status: 'redirect' })
+    expect(build(r, transaction(r, 'redirect', 'waiting'))).toMatchObject({
+      type: 'redirect',
+      order_status: 'redirect',
+      status: 'success',
+    })
+    expect(build(r, transaction(r, 'redirect', 'undefined'))).toMatchObject({ status: 'undefined' })
+  })
+
+  // decisions.md §3: "`card_token` (purchase with `req_token`; every debit callback per the interface)".
+  it('sends card_token of a purchase made with req_token without any mapping, and not otherwise', () => {
+    const saved = payment({ req_token: true, card_token: 'ct-req-1' })
+    expect(build(saved, transaction(saved, 'sale'))).toMatchObject({ card_token: 'ct-req-1' })
+    const plain = payment({ card_token: 'ct-used-9' })
+    expect(build(plain, transaction(plain, 'sale'))).not.toHaveProperty('card_token')
+  })
+
+  // decisions.md §3: "`customer_name`, `customer_email`, `customer_country`, `customer_state`, `customer_city`,
+  // `customer_address` … when they apply"; "`digital_wallet`, `pan_type`".
+  it('sends the payer fields the session gave, and the wallet of a wallet payment', () => {
+    const p = payment({ session_id: 'sess-cust' })
+    const s = {
+      ...session(p, {
+        customer: { name: 'Jane Roe', email: 'jane@example.com' },
+        billing_address: { country: 'DE', state: 'BE', city: 'Berlin', address: 'Unter den Linden 1' },
+      }),
+      id: 'sess-cust',
+    }
+    expect(build(p, transaction(p, 'sale'), { session: s })).toMatchObject({
+      customer_name: 'Jane Roe',
+      customer_email: 'jane@example.com',
+      customer_country: 'DE',
+      customer_state: 'BE',
+      customer_city: 'Berlin',
+      customer_address: 'Unter den Linden 1',
+    })
+    const wallet = payment({ method: 'googlepay' })
+    expect(build(wallet, transaction(wallet, 'sale'))).toMatchObject({
+      digital_wallet: 'googlepay',
+      pan_type: 'dpan',
     })
   })
 
@@ -76,12 +123,14 @@ describe('Checkout callback content', () => {
   })
 
   // Events: "Callbacks for `debit` carry `card_token` in every callback (including `settled`) and, when the
-  // payment used a `card_token`, the masked `card` and `card_expiration_date`."
-  it('puts card_token in every debit callback, and the masked card only when the debit used a token', () => {
+  // payment used a `card_token`, the masked `card` and `card_expiration_date`"; decisions.md §3 sends the
+  // masked card whenever the payment has one.
+  it('puts card_token in every debit callback, with the masked card', () => {
     const saved = payment({ operation: 'debit', card_token: 'ct-saved-1', session_id: 'sess-a' })
     const settled = build(saved, transaction(saved, 'debit'))
-    expect(settled).toMatchObject({ type: 'debit', card_token: 'ct-saved-1' })
-    expect(settled).not.toHaveProperty('card')
+    expect(settled).toMatchObject({ type: 'debit', card_token: 'ct-saved-1', card: '411111******1111' })
+    const cardless = payment({ operation: 'debit', card_token: 'ct-saved-2', card: undefined })
+    expect(build(cardless, transaction(cardless, 'debit'))).not.toHaveProperty('card')
     const threeDs = build({ ...saved, status: '3ds' }, transaction(saved, '3ds', 'waiting'))
     expect(threeDs).toMatchObject({ type: '3ds', card_token: 'ct-saved-1' })
 

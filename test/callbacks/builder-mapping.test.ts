@@ -79,7 +79,13 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
   }
 
   const cases: [string, SandboxMerchantMapping, string[]][] = [
-    ['extended_data', { callback_fields: { extended_data: true } }, ['extended_data']],
+    // decisions.md §3 (changed): "extended data as the flat fields `connector_name`, `rrn`, `approval_code`,
+    // `gateway_id`, `extra_gateway_id`, `merchant_name`, `mid_name`, `issuer_country`, `issuer_bank`" (sent when known).
+    [
+      'extended_data (flat fields)',
+      { callback_fields: { extended_data: true } },
+      ['connector_name', 'rrn', 'approval_code', 'gateway_id', 'merchant_name', 'mid_name'],
+    ],
     ['schedule_start_date', { callback_fields: { schedule_start_date: true } }, ['schedule_start_date']],
     [
       'payment_schedule_amount',
@@ -88,8 +94,9 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
     ],
     ['first_recurring_date', { callback_fields: { first_recurring_date: true } }, ['first_recurring_date']],
     ['card_token', { callback_fields: { card_token: true } }, ['card_token']],
-    ['card', { callback_fields: { card: true } }, ['card']],
-    ['card_expiration_date', { callback_fields: { card_expiration_date: true } }, ['card_expiration_date']],
+    // decisions.md §3: `card` and `card_expiration_date` are sent "when they apply", with no mapping: their flags add nothing.
+    ['card', { callback_fields: { card: true } }, []],
+    ['card_expiration_date', { callback_fields: { card_expiration_date: true } }, []],
     [
       'checkout_payment_method',
       { callback_fields: { checkout_payment_method: true } },
@@ -173,10 +180,30 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
       payer_last_name: 'Ronald Doe',
       payer_email: 'doe@example.com',
       payer_country: 'US',
-      extended_data: { mid_id: 'demo-mid', method: 'card' },
+      connector_name: 'paysandbox test connector',
+      gateway_id: tx.id,
+      merchant_name: 'Demo merchant',
+      mid_name: 'demo-mid',
     })
+    expect(body).not.toHaveProperty('extended_data')
     expect(body.RRN).toMatch(/^[0-9]{12}$/)
+    expect(body.rrn).toBe(body.RRN)
+    expect(body.approval_code).toMatch(/^[0-9]{6}$/)
   })
 })
 
 type SandboxMerchantMapping = NonNullable<SandboxMerchant['protocol_mapping']>
+
+describe('Checkout callback: extended data recorded by the acquirer', () => {
+  // decisions.md §3 (changed): the flat fields carry the acquirer's values where the payment recorded them.
+  it('sends the recorded issuer data flat, and nothing of it without the flag', () => {
+    const p = payment({
+      extended_data: { issuer_country: 'US', issuer_bank: 'Test Bank', approval_code: 'A1B2C3' },
+    })
+    const on = build(p, transaction(p, 'sale'), { mapping: { callback_fields: { extended_data: true } } })
+    expect(on).toMatchObject({ issuer_country: 'US', issuer_bank: 'Test Bank', approval_code: 'A1B2C3' })
+    const off = build(p, transaction(p, 'sale'))
+    for (const key of ['issuer_country', 'issuer_bank', 'approval_code', 'connector_name', 'extended_data'])
+      expect(off).not.toHaveProperty(key)
+  })
+})

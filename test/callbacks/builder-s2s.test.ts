@@ -55,8 +55,34 @@ describe('S2S CARD callback', () => {
       trans_date: '2026-11-02 10:00:00',
       amount: '10.00',
       currency: 'USD',
+      // decisions.md §3: "`card_token`, `card`, `card_expiration_date` … when they apply".
+      card: '411111******1111',
+      card_expiration_date: '01/2030',
       hash: cardHash(p),
     })
+  })
+
+  // decisions.md §3: "`redirect_url`, `redirect_params`, `redirect_method` on 3DS and redirect callbacks".
+  it('tells where the payer goes in a 3DS or redirect callback, as the SALE answer does', () => {
+    const p = card({ status: '3ds', return_url: 'https://shop.example/3ds-back' })
+    expect(build(p, transaction(p, '3ds', 'waiting'))).toMatchObject({
+      result: 'REDIRECT',
+      status: '3DS',
+      redirect_url: `http://sandbox.test/acs/${p.id}`,
+      redirect_method: 'POST',
+      redirect_params: {
+        PaReq: Buffer.from(p.id).toString('base64'),
+        MD: p.id,
+        TermUrl: 'https://shop.example/3ds-back',
+      },
+    })
+    const r = card({ status: 'redirect' })
+    expect(build(r, transaction(r, 'redirect', 'waiting'))).toMatchObject({
+      redirect_url: `http://sandbox.test/redirect-sim/${r.id}`,
+      redirect_params: { MD: r.id },
+    })
+    const done = card()
+    expect(build(done, transaction(done, 'sale'))).not.toHaveProperty('redirect_url')
   })
 
   it('reports a decline with decline_reason and status DECLINED', () => {
@@ -79,6 +105,8 @@ describe('S2S CARD callback', () => {
       status: 'REFUND',
       trans_id: settled.id,
       creditvoid_id: refund.id,
+      // decisions.md §3 (changed): "CREDITVOID adds `creditvoid_id` (interface), `creditvoid_date` and `amount`".
+      creditvoid_date: '2026-11-02 10:00:00',
       amount: '4.00',
       hash: cardHash(settled),
     })
@@ -106,14 +134,17 @@ describe('S2S CARD callback', () => {
     })
   })
 
-  it('carries customer_ip and the card fields only when mapped', () => {
+  // decisions.md §3: S2S CARD sends `card_token`, `card`, `card_expiration_date` "when they apply"; customer_ip is mapped.
+  it('carries the card fields whenever they apply, and customer_ip only when mapped', () => {
     const p = card({ card_token: 'ct-2' })
     const plain = build(p, transaction(p, 'sale'))
     expect(plain).not.toHaveProperty('customer_ip')
-    expect(plain).not.toHaveProperty('card')
-    const mapped = build(p, transaction(p, 'sale'), {
-      callback_fields: { customer_ip: true, card: true, card_expiration_date: true, card_token: true },
+    expect(plain).toMatchObject({
+      card: '411111******1111',
+      card_expiration_date: '01/2030',
+      card_token: 'ct-2',
     })
+    const mapped = build(p, transaction(p, 'sale'), { callback_fields: { customer_ip: true } })
     expect(mapped).toMatchObject({
       customer_ip: '203.0.113.10',
       card: '411111******1111',
@@ -146,6 +177,8 @@ describe('S2S APM callback', () => {
       action: 'CREDITVOID',
       status: 'REFUND',
       creditvoid_id: refund.id,
+      creditvoid_date: '2026-11-02 10:00:00',
+      amount: '20.00',
       trans_id: p.id,
     })
     expect(body.hash).toBe(s2sApmSignatures.callback(body, PASSWORD))

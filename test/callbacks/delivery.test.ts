@@ -56,7 +56,7 @@ describe('callback delivery', () => {
     commit(h, done, { ...tx, status: 'success' })
     await settle(h)
     expect(h.sent.map((r) => parsed(r))).toMatchObject([
-      { type: '3ds', status: 'waiting', order_status: '3ds' },
+      { type: '3ds', status: 'success', order_status: '3ds' },
       { type: 'sale', status: 'success', order_status: 'settled' },
     ])
   })

@@ -57,9 +57,9 @@ describe('payer.payCheckout (decisions.md §4: the expiry month picks the outcom
     const six = await s.payer.payCheckout(await createSession(s, 'o-06'), card('06/2030'))
     expect(await s.payer.passThreeDs(six.payment_id)).toMatchObject({ status: 'decline' })
     expect(kinds()).toEqual([
-      '3ds/3ds/waiting',
+      '3ds/3ds/success',
       'sale/settled/success',
-      '3ds/3ds/waiting',
+      '3ds/3ds/success',
       'sale/decline/fail',
     ])
   })

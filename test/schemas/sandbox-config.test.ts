@@ -74,10 +74,11 @@ describe('defaults', () => {
     })
   })
 
-  // decisions.md 3: "Retries (sandbox): after 1 min, 5 min, 15 min, 1 h, 6 h, 24 h"; "a time-out (10 s)"
+  // decisions.md 3: retries "on by default at 1 min, 5 min, 15 min, 1 h, 6 h, 24 h"; "a time-out (10 s)"
   // decisions.md 5: "`session_expiry` is in minutes, 1 to 720, default 60"
   it('gives the sandbox options their documented values', () => {
     expect(filled.callbacks).toEqual({
+      retries: true,
       retry_schedule_seconds: [60, 300, 900, 3600, 21600, 86400],
       timeout_seconds: 10,
     })
@@ -136,9 +137,24 @@ describe('sandbox configuration rules', () => {
     )
   })
 
-  // decisions.md 6: merchants have key, password, notification_url, mids.
-  it.each(['key', 'password', 'notification_url', 'mids'])('refuses a merchant without %s', (field) => {
+  // decisions.md 6: merchants have key, password, mids.
+  it.each(['key', 'password', 'mids'])('refuses a merchant without %s', (field) => {
     expectInvalidAt(CONFIG, withField(minimal, `merchants.0.${field}`, undefined), `merchants[0].${field}`)
+  })
+
+  // decisions.md 3: "the merchant's `notification_url` (optional in the configuration; none and no `callback_url`
+  // means no callbacks for that payment, ever)"; "Retries are per merchant … off with `callbacks.retries: false`".
+  it('accepts a merchant without notification_url, and callbacks.retries per merchant and sandbox-wide', () => {
+    expectValid(CONFIG, withField(minimal, 'merchants.0.notification_url', undefined))
+    expectValid(
+      CONFIG,
+      withField({ ...minimal, callbacks: { retries: false } }, 'merchants.0.callbacks', { retries: true }),
+    )
+    expectInvalidAt(
+      CONFIG,
+      withField(minimal, 'merchants.0.callbacks', { retries: 'no' }),
+      'merchants[0].callbacks.retries',
+    )
   })
 
   // decisions.md 5: "`session_expiry` is in minutes, 1 to 720"

@@ -148,7 +148,45 @@ export function referenceNumbers(facts: PaymentFacts, tx: Transaction): { ARN: s
   return { ARN: facts.extras.arn ?? '', RRN: facts.extras.rrn ?? derived }
 }
 
-/** (sandbox) `extended_data` keys are not described: the acquirer's own data when recorded, else the routing. */
-export function extendedData(facts: PaymentFacts): Record<string, unknown> {
-  return obj(facts.extras.extended_data) ?? { mid_id: facts.payment.mid_id, method: facts.payment.method }
+/** The platform's extended-data fields, sent flat (decisions.md §3, changed). */
+export const EXTENDED_DATA_FIELDS = [
+  'connector_name',
+  'rrn',
+  'approval_code',
+  'gateway_id',
+  'extra_gateway_id',
+  'merchant_name',
+  'mid_name',
+  'issuer_country',
+  'issuer_bank',
+] as const
+
+/**
+ * Extended data as flat fields: the acquirer's own values where the payment recorded them
+ * (`extended_data`), else (sandbox) what the sandbox's test connector knows: its name, the RRN and
+ * an approval code derived from the transaction (stable with seeded ids), the transaction id as
+ * the gateway's, the merchant and MID. Issuer data is sent only when recorded.
+ */
+export function flatExtendedData(facts: PaymentFacts, tx: Transaction): Record<string, string | undefined> {
+  const recorded = obj(facts.extras.extended_data) ?? {}
+  const approved = tx.status === 'success' && Boolean(facts.payment.card)
+  const derived: Record<string, string | undefined> = {
+    connector_name: 'paysandbox test connector',
+    rrn: facts.payment.card ? referenceNumbers(facts, tx).RRN : undefined,
+    approval_code: approved
+      ? md5(`approval:${tx.id}`)
+          .replace(/[^0-9]/g, '')
+          .padEnd(6, '0')
+          .slice(0, 6)
+      : undefined,
+    gateway_id: tx.id,
+    merchant_name: facts.merchant.name ?? facts.merchant.key,
+    mid_name: facts.payment.mid_id,
+  }
+  const out: Record<string, string | undefined> = {}
+  for (const key of EXTENDED_DATA_FIELDS) {
+    const value = recorded[key]
+    out[key] = typeof value === 'string' || typeof value === 'number' ? String(value) : derived[key]
+  }
+  return out
 }

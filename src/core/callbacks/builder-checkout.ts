@@ -4,7 +4,13 @@ import type { BuiltCallback, CallbackInput } from './callback.js'
 import { customerIp } from './facts.js'
 import { compact, flattenForm } from './form.js'
 import { checkoutType } from './kinds.js'
-import { alwaysFields, mappedCardFields, mappedFields } from './mapping.js'
+import {
+  alwaysFields,
+  cardFields,
+  checkoutCustomerFields,
+  mappedCardFields,
+  mappedFields,
+} from './mapping.js'
 
 /** Sent even when empty: `ARN` ("sent empty when missing") with `RRN`, and the always-sent description. */
 const KEEP_EMPTY = new Set(['ARN', 'RRN', 'order_description'])
@@ -29,11 +35,15 @@ export function buildCheckoutCallback({ facts, transaction: tx, kind }: Callback
       order_description: payment.order.description ?? '',
       order_status: payment.status,
       type,
-      status: tx.status,
+      // decisions.md §3 (changed): "`status` on `type=3ds` and `type=redirect` callbacks is `success` (or
+      // `undefined`), never `waiting`".
+      status: (type === '3ds' || type === 'redirect') && tx.status === 'waiting' ? 'success' : tx.status,
       trans_id: tx.id,
       date: formatDateTime(tx.created_at),
       reason: tx.status === 'fail' ? (tx.decline_reason ?? payment.decline_reason) : undefined,
       customer_ip: customerIp(facts) ?? UNKNOWN_IP,
+      ...checkoutCustomerFields(facts),
+      ...cardFields(facts, 'checkout'),
       ...mappedFields(facts, tx, 'checkout'),
       ...mappedCardFields(facts),
       ...alwaysFields(facts, tx, 'checkout'),

@@ -5,7 +5,7 @@ import type { BuiltCallback, CallbackInput } from './callback.js'
 import { type PaymentFacts, str } from './facts.js'
 import { compact, flattenForm } from './form.js'
 import { s2sAction, s2sResult } from './kinds.js'
-import { alwaysFields, mappedCardFields, mappedFields } from './mapping.js'
+import { alwaysFields, cardFields, mappedCardFields, mappedFields, s2sRedirectFields } from './mapping.js'
 
 const KEEP_EMPTY = new Set(['ARN', 'RRN'])
 
@@ -25,7 +25,10 @@ export function s2sBase({ facts, transaction: tx }: CallbackInput, action: strin
     status: s2sStatus(payment.status),
     order_id: payment.order_id,
     trans_id: payment.id,
-    ...(action === 'CREDITVOID' ? { creditvoid_id: tx.id } : {}),
+    // decisions.md §3 (changed): CREDITVOID adds `creditvoid_date` and `amount` (the refunded amount).
+    ...(action === 'CREDITVOID'
+      ? { creditvoid_id: tx.id, creditvoid_date: formatDateTime(tx.created_at) }
+      : {}),
     trans_date: formatDateTime(tx.created_at),
     descriptor: str(extras.descriptor),
     amount: tx.amount,
@@ -60,6 +63,8 @@ export function buildS2sCardCallback(input: CallbackInput): BuiltCallback | unde
   const body = compact(
     {
       ...s2sBase(input, action),
+      ...cardFields(facts, 's2s-card'),
+      ...s2sRedirectFields(facts, tx),
       ...mappedFields(facts, tx, 's2s-card'),
       ...mappedCardFields(facts),
       ...alwaysFields(facts, tx, 's2s-card'),

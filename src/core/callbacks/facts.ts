@@ -11,6 +11,8 @@ export interface PaymentFacts {
   request: Record<string, unknown>
   /** The payment itself: the fields set by the S2S APIs and the acquirer (action, ARN, RRN, ...). */
   extras: Payment
+  /** Where the sandbox is reached (payer-step URLs in S2S 3DS callbacks). */
+  baseUrl: string
 }
 
 export function gatherFacts(ctx: EngineContext, payment: Payment, merchant: SandboxMerchant): PaymentFacts {
@@ -23,6 +25,7 @@ export function gatherFacts(ctx: EngineContext, payment: Payment, merchant: Sand
     ...(session ? { session } : {}),
     request: session?.request ?? {},
     extras: payment,
+    baseUrl: ctx.baseUrl,
   }
 }
 

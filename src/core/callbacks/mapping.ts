@@ -7,12 +7,12 @@ import {
   cardExpiration,
   cardOnFile,
   checkoutPaymentMethod,
-  extendedData,
+  flatExtendedData,
   payerAttributes,
   referenceNumbers,
   threeDsAttributes,
 } from './attributes.js'
-import { customerIp, isDebit, type PaymentFacts, paidWithToken, str } from './facts.js'
+import { customerIp, isDebit, obj, type PaymentFacts, paidWithToken, str } from './facts.js'
 import { toFormValue } from './form.js'
 
 type Fields = Record<string, FormValue | undefined>
@@ -34,7 +34,8 @@ export function mappedFields(facts: PaymentFacts, tx: Transaction, api: Api): Fi
   const out: Fields = {}
   // Checkout always carries customer_ip (decisions.md §3); S2S only when mapped.
   if (api !== 'checkout' && on.customer_ip) out.customer_ip = customerIp(facts)
-  if (on.extended_data) out.extended_data = toFormValue(extendedData(facts))
+  // decisions.md §3 (changed): extended data as the platform's flat fields, not `extended_data[...]`.
+  if (on.extended_data) Object.assign(out, flatExtendedData(facts, tx))
   if (on.checkout_payment_method) out.checkout_payment_method = checkoutPaymentMethod(facts.payment)
   // "The same parameter is available in callback and status responses" (Return additional parameters).
   if (returned.has('payment_method')) out.payment_method = facts.payment.method
@@ -64,9 +65,9 @@ export function mappedCardFields(facts: PaymentFacts): Fields {
     // The first scheduled payment is on schedule_start_date when the merchant set one (2.1).
     if (on.first_recurring_date) out.first_recurring_date = str(extras.first_recurring_date) ?? scheduleStart
   }
+  // `card` and `card_expiration_date` are sent whenever they apply (cardFields); the flag adds the
+  // token of a payment that used one, beyond the cases where it is always sent.
   if (on.card_token) out.card_token = payment.card_token
-  if (on.card) out.card = payment.card?.masked
-  if (on.card_expiration_date) out.card_expiration_date = cardExpiration(payment.card)
   if (on.three_ds_attributes) Object.assign(out, threeDsAttributes(payment))
   if (on.browser_attributes) Object.assign(out, browserAttributes(payment))
   return out
@@ -95,4 +96,77 @@ export function alwaysFields(facts: PaymentFacts, tx: Transaction, api: Api): Fi
     }
   }
   return out
+}
+
+/**
+ * Card fields sent whenever they apply, with no mapping setting (decisions.md §3: "When they
+ * apply: `card` (masked), `card_expiration_date`, `card_token` (purchase with `req_token`; every
+ * debit callback per the interface)"; S2S CARD likewise "`card_token`, `card`,
+ * `card_expiration_date` … when they apply"). S2S APM payments have no card.
+ */
+export function cardFields(facts: PaymentFacts, api: Api): Fields {
+  const { payment } = facts
+  if (api === 's2s-apm') return {}
+  const out: Fields = {}
+  if (payment.card) {
+    out.card = payment.card.masked
+    out.card_expiration_date = cardExpiration(payment.card)
+  }
+  const token = str(payment.card_token)
+  if (token && (api === 's2s-card' || payment.req_token || isDebit(payment))) out.card_token = token
+  const wallet = digitalWallet(facts)
+  if (wallet) {
+    out.digital_wallet = wallet
+    out.pan_type = str((facts.extras as { pan_type?: unknown }).pan_type) ?? 'dpan'
+  }
+  return out
+}
+
+const WALLETS = new Set(['googlepay', 'applepay'])
+
+/** `digital_wallet` ("googlepay, applepay"): the method paid with, or what an S2S SALE recorded. */
+function digitalWallet(facts: PaymentFacts): string | undefined {
+  const method = facts.payment.method.toLowerCase()
+  if (WALLETS.has(method)) return method
+  const recorded = str((facts.extras as { digital_wallet?: unknown }).digital_wallet)?.toLowerCase()
+  return recorded && WALLETS.has(recorded) ? recorded : undefined
+}
+
+/**
+ * Checkout payer fields "when they apply" (decisions.md §3): the session request's customer and
+ * billing address, else what the payment recorded about the payer.
+ */
+export function checkoutCustomerFields(facts: PaymentFacts): Fields {
+  const customer = obj(facts.request.customer) ?? {}
+  const billing = obj(facts.request.billing_address) ?? {}
+  const payer = facts.payment.payer ?? {}
+  return {
+    customer_name: str(customer.name) ?? str(payer.name),
+    customer_email: str(customer.email) ?? str(payer.email) ?? str(payer.payer_email),
+    customer_country: str(billing.country) ?? str(payer.country),
+    customer_state: str(billing.state) ?? str(payer.state),
+    customer_city: str(billing.city) ?? str(payer.city),
+    customer_address: str(billing.address) ?? str(payer.address),
+  }
+}
+
+/**
+ * S2S CARD 3DS and redirect callbacks carry where the payer goes (decisions.md §3:
+ * "`redirect_url`, `redirect_params`, `redirect_method` on 3DS and redirect callbacks"), the same
+ * values as the SALE answer: the sandbox's ACS page or redirect simulator, POSTed with `PaReq`
+ * (3DS), `MD` and `TermUrl`.
+ */
+export function s2sRedirectFields(facts: PaymentFacts, tx: Transaction): Fields {
+  const { payment } = facts
+  if (tx.status !== 'waiting' || (tx.type !== '3ds' && tx.type !== 'redirect')) return {}
+  const three = tx.type === '3ds'
+  const params: Record<string, string> = {}
+  if (three) params.PaReq = Buffer.from(payment.id).toString('base64')
+  params.MD = payment.id
+  if (payment.return_url) params.TermUrl = payment.return_url
+  return {
+    redirect_url: `${facts.baseUrl}/${three ? 'acs' : 'redirect-sim'}/${payment.id}`,
+    redirect_method: 'POST',
+    redirect_params: params,
+  }
 }
