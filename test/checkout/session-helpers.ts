@@ -62,7 +62,9 @@ export async function hpfSession(
   overrides: Record<string, unknown> = {},
   merchant = DEMO,
 ): Promise<string> {
-  const r = await t.call('POST', '/api/v1/session/token', sessionBody(overrides, merchant))
+  // decisions.md 5: the session-token request requires return_url (success_url is optional there).
+  const body = sessionBody({ return_url: 'https://merchant.example/return', ...overrides }, merchant)
+  const r = await t.call('POST', '/api/v1/session/token', body)
   if (r.status !== 200) throw new Error(`session/token answered ${r.status}: ${r.raw}`)
   return r.body.token as string
 }
@@ -90,7 +92,8 @@ export function recordEvents(t: TestGateway): EngineEvent[] {
   return events
 }
 
-export const sessionByToken = (t: TestGateway, token: string) => t.store.findBy('sessions', 'token', token)[0]
+export const sessionByToken = (t: TestGateway, token: string) =>
+  t.store.findBy('sessions', 'page_token', token)[0] ?? t.store.findBy('sessions', 'token', token)[0]
 
 export const paymentOf = (t: TestGateway, id: unknown) => t.store.get('payments', String(id))
 

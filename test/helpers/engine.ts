@@ -8,6 +8,7 @@ import { createGateway, type Gateway } from '../../src/core/engine/gateway.js'
 import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
 import type { EngineModule } from '../../src/core/engine/modules.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
+import type { Store } from '../../src/core/ports/store.js'
 import type { OutboundRequest, Transport } from '../../src/core/ports/transport.js'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -63,13 +64,14 @@ export interface TestGateway {
 export function createTestGateway(
   modules: EngineModule[],
   config: SandboxConfig = demoConfig(),
+  options: { wrapStore?: (store: Store<Collections>) => Store<Collections> } = {},
 ): TestGateway {
   const clock = createVirtualClock(Date.UTC(2026, 10, 2, 10, 0, 0))
   const store = createMemoryStore<Collections>(STORE_INDEXES)
   const { transport, sent } = recordingTransport()
   const gateway = createGateway(
     {
-      store,
+      store: options.wrapStore ? options.wrapStore(store) : store,
       clock,
       ids: createSeededIds('test'),
       transport,

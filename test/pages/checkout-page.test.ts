@@ -164,11 +164,11 @@ describe('extra fields of non-card methods (2.2.2 "collected on the page when ab
   it('refuses a missing required field with an announced error and changes nothing', async () => {
     const t = pagesGateway()
     const token = await openSession(t, { methods: ['walletTR'] })
-    const before = JSON.stringify(t.store.findBy('sessions', 'token', token)[0])
+    const before = JSON.stringify(t.store.findBy('sessions', 'page_token', token)[0])
     const r = await t.call('POST', `/auth/${token}/method/walletTR`, '')
     expect(r.status).toBe(422)
     expect(r.raw).toContain('Member ID: Fill in this field.')
     expect(tag(r.raw, 'f-memberId')).toContain('aria-invalid="true"')
-    expect(JSON.stringify(t.store.findBy('sessions', 'token', token)[0])).toBe(before)
+    expect(JSON.stringify(t.store.findBy('sessions', 'page_token', token)[0])).toBe(before)
   })
 })
