@@ -1,10 +1,19 @@
 import express, { type NextFunction, type Request, type Response } from 'express'
+import { errorResponse, fail } from '../../core/engine/errors.js'
 import { DEFAULT_BODY_LIMIT, type Gateway } from '../../core/engine/gateway.js'
 import type { GatewayRequest, GatewayResponse } from '../../core/engine/http.js'
+import { type ControlGuardOptions, checkControlRequest } from '../../core/control/guard.js'
+import { StoreUnavailableError } from '../../core/ports/store.js'
+import { controlGuardFor, storeUnavailable } from '../serve/control-guard.js'
 
 export interface ExpressAppOptions {
   /** Called with any failure of the adapter itself (never a user's bad input). Default: the engine's logger. */
   onError?: (error: unknown) => void
+  /**
+   * What the control API guard admits (core/control/guard.ts). Default: loopback names, the
+   * base_url's host and the config's allowed_hosts and control_token.
+   */
+  guard?: ControlGuardOptions
 }
 
 /**
@@ -42,11 +51,15 @@ export function createExpressApp(gateway: Gateway, options: ExpressAppOptions = 
 
   async function answer(res: Response, request: GatewayRequest) {
     try {
+      const refused = checkControlRequest(request, options.guard ?? controlGuardFor(gateway.ctx))
+      if (refused) return write(res, errorResponse(fail(refused), 'sandbox'))
       const response = await gateway.handle(request)
       // An answer promises its change: a persistent store has it on disk before the caller hears of it.
       await gateway.ctx.store.flush()
       write(res, response)
     } catch (error) {
+      // The disk refused the change (it was rolled back): 503, the store takes writes again once it can.
+      if (error instanceof StoreUnavailableError) return write(res, storeUnavailable())
       onError(error)
       write(res, INTERNAL_ERROR)
     }

@@ -1,5 +1,9 @@
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
+import { type ControlGuardOptions, checkControlRequest } from '../../core/control/guard.js'
+import { errorResponse, fail } from '../../core/engine/errors.js'
 import { DEFAULT_BODY_LIMIT, type Gateway } from '../../core/engine/gateway.js'
+import { StoreUnavailableError } from '../../core/ports/store.js'
+import { controlGuardFor, storeUnavailable } from '../serve/control-guard.js'
 import type { GatewayRequest, GatewayResponse } from '../../core/engine/http.js'
 
 export interface FetchHandlerOptions {
@@ -13,6 +17,12 @@ export interface FetchHandlerOptions {
    * left this process, so by default it came from this machine, as it does through `listen()`.
    */
   remoteAddress?: string
+  /**
+   * What the control API guard admits (core/control/guard.ts). Default: the base's host, loopback
+   * names, the config's allowed_hosts and control_token; a request without Host (in-process) passes
+   * the Host check, a browser's cross-origin one is refused.
+   */
+  guard?: ControlGuardOptions
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -26,15 +36,25 @@ export type FetchHandler = (request: Request) => Promise<Response>
 export function createFetchHandler(gateway: Gateway, options: FetchHandlerOptions): FetchHandler {
   const basePath = new URL(options.base).pathname.replace(/\/+$/, '')
   const limit = gateway.ctx.config.limits?.body_bytes ?? DEFAULT_BODY_LIMIT
+  const guardExtra = { hosts: [new URL(options.base).hostname.replace(/^\[|\]$/g, '')] }
   return async (request) => {
     const translated = await toGatewayRequest(request, basePath, limit)
+    const refused = checkControlRequest(translated, options.guard ?? controlGuardFor(gateway.ctx, guardExtra))
+    if (refused) return toResponse(errorResponse(fail(refused), 'sandbox'), request)
     const response = await gateway.handle({
       ...translated,
       remoteAddress: options.remoteAddress ?? '127.0.0.1',
     })
     // An answer promises its change: a persistent store has it on disk before the caller hears of it.
-    await gateway.ctx.store.flush()
-    return toResponse(response, request)
+    // A change the disk refused was rolled back: 503, and the store takes writes again once it can.
+    const unavailable = await gateway.ctx.store.flush().then(
+      () => undefined,
+      (error: unknown) => {
+        if (error instanceof StoreUnavailableError) return storeUnavailable()
+        throw error
+      },
+    )
+    return toResponse(unavailable ?? response, request)
   }
 }
 
