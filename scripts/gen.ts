@@ -14,7 +14,7 @@ async function engineRoutes() {
   const { createMemoryStore, createSeededIds, createVirtualClock } = await import('../src/adapters/index.js')
   const { createGateway } = await import('../src/core/engine/gateway.js')
   const { STORE_INDEXES } = await import('../src/core/engine/model.js')
-  const { DEFAULT_MODULES } = await import('../src/core/modules.js')
+  const { DEFAULT_MODULES } = await import('../src/assembly.js')
   const { silentLogger } = await import('../src/core/ports/logger.js')
   const config = JSON.parse(readFileSync(join(root, 'fixtures', 'config', 'demo.json'), 'utf8'))
   const deps = {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_MODULES } from '../src/core/modules.js'
+import { DEFAULT_MODULES } from '../src/assembly.js'
 import { createTestGateway } from './helpers/engine.js'
 
 const root = join(import.meta.dirname, '..')

@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { networkInterfaces } from 'node:os'
 import type { SandboxConfig } from '../core/engine/context.js'
-import { createGateway, type Gateway } from '../core/engine/gateway.js'
+import type { Gateway } from '../core/engine/gateway.js'
 import { type Collections, STORE_INDEXES } from '../core/engine/model.js'
 import type { EngineModule } from '../core/engine/modules.js'
-import { DEFAULT_MODULES } from '../core/modules.js'
+import { assembleGateway, DEFAULT_MODULES } from '../assembly.js'
 import type { Clock } from '../core/ports/clock.js'
 import type { Logger } from '../core/ports/logger.js'
 import type { Store } from '../core/ports/store.js'
@@ -14,6 +15,7 @@ import { createExpressApp } from './express/app.js'
 import { createRandomIds } from './ids/random-ids.js'
 import { type LoadedConfig, loadConfig } from './serve/config-file.js'
 import { createConsoleLogger } from './serve/console-logger.js'
+import { boundHost, isLoopbackBind } from './serve/control-guard.js'
 import { createLowdbStore } from './store/lowdb-store.js'
 import { createMemoryStore } from './store/memory-store.js'
 import { createFetchTransport } from './transport/fetch-transport.js'
@@ -36,7 +38,17 @@ export interface ServeOptions {
   logger?: Logger
   /** Default: DEFAULT_MODULES. */
   modules?: EngineModule[]
+  /**
+   * Every control API request (but health) must carry it (X-Sandbox-Control-Token or Bearer).
+   * Default: the config's control_token. Required when `host` is beyond loopback.
+   */
+  controlToken?: string
+  /** Host names, besides the served ones, under which the control API answers (DNS rebinding guard). */
+  allowHosts?: string[]
 }
+
+/** A control token must be this long at least: guessable tokens protect nothing. */
+export const CONTROL_TOKEN_MIN_LENGTH = 16
 
 export interface RunningSandbox {
   baseUrl: string
@@ -60,6 +72,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
   const logger = options.logger ?? createConsoleLogger()
   const loaded = loadConfig(options.configFile)
   const host = options.host ?? DEFAULT_HOST
+  const controlToken = options.controlToken ?? (loaded.config as { control_token?: string }).control_token
+  checkControlToken(host, controlToken)
   const store: Store<Collections> = options.dataFile
     ? await createLowdbStore<Collections>({ file: options.dataFile, indexes: STORE_INDEXES })
     : createMemoryStore<Collections>(STORE_INDEXES)
@@ -78,7 +92,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
   const baseUrl = loaded.baseUrlGiven
     ? (loaded.config.base_url as string).replace(/\/+$/, '')
     : `http://${displayHost(host)}:${port}`
-  const gateway = createGateway(
+  const gateway = assembleGateway(
     {
       store,
       clock: createClock(loaded.config, store, logger),
@@ -90,7 +104,18 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
     },
     options.modules ?? DEFAULT_MODULES,
   )
-  app = createExpressApp(gateway)
+  app = createExpressApp(gateway, {
+    guard: {
+      hosts: [
+        ...boundHost(host),
+        ...(isWildcard(host) ? machineAddresses() : []),
+        ...(options.allowHosts ?? []),
+        ...new Set([displayHost(host), new URL(baseUrl).hostname].map((h) => h.replace(/^\[|\]$/g, ''))),
+        ...((loaded.config as { allowed_hosts?: string[] }).allowed_hosts ?? []),
+      ],
+      ...(controlToken !== undefined ? { token: controlToken } : {}),
+    },
+  })
 
   let closing: Promise<void> | undefined
   const close = () => {
@@ -107,6 +132,30 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
     return closing
   }
   return { baseUrl, port, host, gateway, loaded, dataFile: options.dataFile, server, close }
+}
+
+/**
+ * Issue 11 point 4: beyond loopback, `merchant-request` would hand signed captures and refunds to
+ * anyone on the network, so serving there needs a control token.
+ */
+function checkControlToken(host: string, token: string | undefined) {
+  if (token !== undefined && (token.length < CONTROL_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(token)))
+    throw new ServeError(
+      `the control token must be at least ${CONTROL_TOKEN_MIN_LENGTH} printable characters without spaces (e.g. openssl rand -hex 16)`,
+    )
+  if (token === undefined && !isLoopbackBind(host))
+    throw new ServeError(
+      `--host ${host} serves the control API (/sandbox/...) to other machines: protect it with --control-token TOKEN or PAYSANDBOX_CONTROL_TOKEN (at least ${CONTROL_TOKEN_MIN_LENGTH} characters, e.g. $(openssl rand -hex 16)); clients send it as X-Sandbox-Control-Token`,
+    )
+}
+
+const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === ''
+
+/** This machine's addresses: what other machines put in Host when they reach a wildcard bind by address. */
+function machineAddresses(): string[] {
+  return Object.values(networkInterfaces()).flatMap((list) =>
+    (list ?? []).map((i) => i.address.toLowerCase()),
+  )
 }
 
 /**

@@ -8,11 +8,11 @@ import {
 } from '../adapters/index.js'
 import { callbacksOf } from '../core/callbacks/index.js'
 import type { SandboxConfig } from '../core/engine/context.js'
-import { createGateway, type Gateway } from '../core/engine/gateway.js'
+import type { Gateway } from '../core/engine/gateway.js'
 import type { GatewayRequest } from '../core/engine/http.js'
 import { type Collections, STORE_INDEXES } from '../core/engine/model.js'
 import { parseBody } from '../core/engine/parse.js'
-import { DEFAULT_MODULES } from '../core/modules.js'
+import { assembleGateway } from '../assembly.js'
 import { silentLogger } from '../core/ports/logger.js'
 import type { ScenarioSetup } from '../generated/types.js'
 import { type CallbackChannel, createCallbackChannel, type Deliver } from './callback-channel.js'
@@ -211,18 +211,15 @@ function createHostedGateway(slug: string, baseUrl: string, options: GatewayOpti
     return payment?.api
   }
   const channel = createCallbackChannel({ deliver: options.deliver, apiOf })
-  gateway = createGateway(
-    {
-      store,
-      clock,
-      ids: createSeededIds(`scenario:${slug}`),
-      transport: channel.transport,
-      logger: silentLogger,
-      config: scenarioConfig(options),
-      baseUrl,
-    },
-    DEFAULT_MODULES,
-  )
+  gateway = assembleGateway({
+    store,
+    clock,
+    ids: createSeededIds(`scenario:${slug}`),
+    transport: channel.transport,
+    logger: silentLogger,
+    config: scenarioConfig(options),
+    baseUrl,
+  })
   const hosted = gateway
   return {
     slug,

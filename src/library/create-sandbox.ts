@@ -1,10 +1,10 @@
 import type { HttpHandler } from 'msw'
 import { callbacksOf } from '../core/callbacks/index.js'
 import type { SandboxConfig } from '../core/engine/context.js'
-import { createGateway, type Gateway } from '../core/engine/gateway.js'
+import type { Gateway } from '../core/engine/gateway.js'
 import type { GatewayRequest, GatewayResponse } from '../core/engine/http.js'
 import type { Delivery } from '../core/engine/model.js'
-import { DEFAULT_MODULES } from '../core/modules.js'
+import { assembleGateway } from '../assembly.js'
 import { createFetchHandler, isUnder } from '../adapters/fetch/fetch-handler.js'
 import { createFetchTransport } from '../adapters/transport/fetch-transport.js'
 import { createInProcessTransport } from '../adapters/transport/in-process-transport.js'
@@ -77,18 +77,15 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   const { config, baseUrlGiven } = resolveConfig(options.config)
   const logger = options.logger ?? stderrLogger
   const store = await createStore(options.store)
-  const gateway = createGateway(
-    {
-      store,
-      clock: createClock(options, config, store, logger),
-      ids: createIds(options.seed),
-      transport: options.onCallback ? createInProcessTransport(options.onCallback) : createFetchTransport(),
-      logger,
-      config,
-      ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
-    },
-    DEFAULT_MODULES,
-  )
+  const gateway = assembleGateway({
+    store,
+    clock: createClock(options, config, store, logger),
+    ids: createIds(options.seed),
+    transport: options.onCallback ? createInProcessTransport(options.onCallback) : createFetchTransport(),
+    logger,
+    config,
+    ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
+  })
   const { ctx } = gateway
   // msw is an optional peer: loaded now so that handlers() can stay synchronous, as setupServer wants.
   const msw: MswModule | Error = await import('../adapters/msw/handlers.js').catch((error: Error) => error)

@@ -2,7 +2,7 @@ import { createExpressApp } from '../../src/adapters/express/app.js'
 import type { SandboxConfig } from '../../src/core/engine/context.js'
 import type { Payment, Transaction } from '../../src/core/engine/model.js'
 import type { EngineModule } from '../../src/core/engine/modules.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { createTestGateway, demoConfig } from '../helpers/engine.js'
 
 /** The express app over a deterministic test gateway (memory store, virtual clock, seeded ids). */

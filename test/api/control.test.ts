@@ -2,7 +2,7 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import type { EngineEvent } from '../../src/core/engine/events.js'
 import { controlModule } from '../../src/core/control/index.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { createTestApp, samplePayment, sampleTransaction } from './app.js'
 
 const START = Date.UTC(2026, 10, 2, 10, 0, 0) // createTestGateway's virtual clock

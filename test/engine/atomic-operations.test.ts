@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Collections } from '../../src/core/engine/model.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 import { CARD, DEMO, hpfSession, pay, sessionBody } from '../checkout/session-helpers.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'

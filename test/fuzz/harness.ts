@@ -4,7 +4,7 @@ import { createMemoryStore, createSeededIds, createVirtualClock } from '../../sr
 import { createGateway, type Gateway } from '../../src/core/engine/gateway.js'
 import type { GatewayRequest } from '../../src/core/engine/http.js'
 import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import type { Logger } from '../../src/core/ports/logger.js'
 import type { Store } from '../../src/core/ports/store.js'
 import { checkoutSignatures, s2sApmSignatures, s2sCardSignatures } from '../../src/core/signatures/index.js'
@@ -299,7 +299,8 @@ export function sign(schema: string, b: Record<string, unknown>): Record<string,
     's2s-card/sale-request': payment,
     's2s-card/auth-request': payment,
     's2s-card/debit-request': payment,
-    's2s-card/card2card-request': () => c.card2card(PASSWORD, str(b.card_number) ?? ''),
+    's2s-card/card2card-request': () =>
+      c.card2card(str(b.payer_email), PASSWORD, str(b.payer_card_number) ?? ''),
     's2s-card/recurring-sale-request': initial,
     's2s-card/recurring-debit-request': initial,
     's2s-card/capture-request': transaction,

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createExpressApp } from '../../src/adapters/express/app.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { createTestGateway, demoConfig } from '../helpers/engine.js'
 import { createRandom } from './mutate.js'
 

@@ -1,5 +1,5 @@
 import type { SandboxConfig, SandboxMerchant, SandboxMid } from '../../src/core/engine/context.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 import { createTestGateway, demoConfig, type TestGateway } from '../helpers/engine.js'
 

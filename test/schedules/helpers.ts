@@ -1,7 +1,7 @@
 import { callbacksOf } from '../../src/core/callbacks/index.js'
 import type { SandboxConfig, SandboxMerchant } from '../../src/core/engine/context.js'
 import type { Chain, Payment } from '../../src/core/engine/model.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { s2sCardSignatures } from '../../src/core/signatures/index.js'
 import { DEMO, hpfSession, OTHER, pay } from '../checkout/session-helpers.js'
 import { createTestGateway, demoConfig, type TestGateway } from '../helpers/engine.js'

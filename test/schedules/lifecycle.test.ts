@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createSeededIds, createVirtualClock } from '../../src/adapters/index.js'
 import { createGateway } from '../../src/core/engine/gateway.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { recordingTransport } from '../helpers/engine.js'
 import {
   advanceTo,

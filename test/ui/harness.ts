@@ -1,5 +1,5 @@
 import { createFetchHandler } from '../../src/adapters/fetch/fetch-handler.js'
-import { DEFAULT_MODULES } from '../../src/core/modules.js'
+import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { checkoutSignatures, s2sCardSignatures } from '../../src/core/signatures/index.js'
 import { createControlClient } from '../../src/ui/client.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'

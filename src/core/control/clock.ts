@@ -27,10 +27,16 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/health',
-      summary: 'Ready check: 200 with the sandbox time and clock mode',
+      summary:
+        'Ready check: 200 with the sandbox time and clock mode; status degraded, store unwritable while the disk refuses writes (reads still answer)',
       api: 'sandbox',
-      handler: () =>
-        jsonResponse(200, { status: 'ok', now: formatDateTime(ctx.clock.now()), clock: ctx.clock.kind }),
+      handler: () => {
+        const now = formatDateTime(ctx.clock.now())
+        // Issue 11 point 5: a full disk is not "down": reads answer, writes get 503 until it recovers.
+        if (!ctx.store.writable)
+          return jsonResponse(200, { status: 'degraded', store: 'unwritable', now, clock: ctx.clock.kind })
+        return jsonResponse(200, { status: 'ok', now, clock: ctx.clock.kind })
+      },
     },
     {
       method: 'GET',
