@@ -126,12 +126,20 @@ export function checkoutHash(
 
 const PAYMENT_ACTIONS = new Set(['SALE', 'AUTH', 'DEBIT'])
 const RECURRING_ACTIONS = new Set(['RECURRING_SALE', 'RECURRING_DEBIT'])
-const TRANSACTION_ACTIONS = new Set(['CAPTURE', 'VOID', 'CREDITVOID', 'GET_TRANS_STATUS'])
+const TRANSACTION_ACTIONS = new Set([
+  'CAPTURE',
+  'VOID',
+  'CREDITVOID',
+  'GET_TRANS_STATUS',
+  'GET_TRANS_DETAILS',
+])
 const SCHEDULE_ACTIONS = new Set([
   'UPDATE_SCHEDULE',
   'DELETE_SCHEDULE',
   'PAUSE',
   'RUN',
+  'PAUSE_SCHEDULE',
+  'RUN_SCHEDULE',
   'SCHEDULE_INFO',
   'DESCHEDULE',
 ])
@@ -170,7 +178,24 @@ export function s2sCardHash(
   }
   if (action === 'CREATE_SCHEDULE') return s2sCardSignatures.createSchedule(password)
   if (SCHEDULE_ACTIONS.has(action)) return s2sCardSignatures.schedule(str(body.schedule_id), password)
-  if (action === 'CARD2CARD') return s2sCardSignatures.card2card(password, str(body.card_number))
+  // decisions.md §1: CARD2CARD Formula 1 over the payer's card; CREDIT2CARD Formula 5.
+  if (action === 'CARD2CARD')
+    return s2sCardSignatures.card2card(
+      typeof body.payer_email === 'string' ? body.payer_email : undefined,
+      password,
+      str(body.payer_card_number ?? body.card_number),
+    )
+  if (action === 'CREDIT2CARD')
+    return s2sCardSignatures.credit2card(
+      password,
+      typeof body.card_token === 'string'
+        ? { cardToken: body.card_token }
+        : { cardNumber: str(body.card_number) },
+    )
+  if (action === 'RETRY') {
+    const facts = memory.forTrans(body.trans_id) ?? { payerEmail: '', card: { cardNumber: '' } }
+    return s2sCardSignatures.payment(facts.payerEmail, password, facts.card)
+  }
   return undefined
 }
 
@@ -191,11 +216,20 @@ export function s2sApmHash(
         str(body.order_currency),
         password,
       )
+    case 'CREDIT2VIRTUAL':
+    case 'CREDIT2CRYPTO':
+      return s2sApmSignatures.credit2virtual(
+        str(body.order_id),
+        typeof body.order_amount === 'string' ? body.order_amount : undefined,
+        str(body.order_currency),
+        password,
+      )
     case 'CREDITVOID':
       return s2sApmSignatures.creditvoid(str(body.trans_id), password)
     case 'CAPTURE':
     case 'VOID':
     case 'GET_TRANS_STATUS':
+    case 'DEBIT2VIRTUAL_COMPLETE':
       return s2sApmSignatures.transaction(str(body.trans_id), password)
     default:
       return undefined

@@ -9,6 +9,25 @@ const errorOf = (message: string, code = 100000) => ({
   error_code: code,
   error_message: message,
 })
+/**
+ * decisions.md §2: business refusals answer the platform's catalogue codes (208003 capture not in
+ * pending status, 208004 capture above the authorized amount, 208006 refund above the payment,
+ * 208009 partial reversal) with their exact messages, as `errors[]` items of the S2S ERROR envelope.
+ */
+const platformRow = (code: number, message: string) => ({
+  result: 'ERROR',
+  http_code: 400,
+  error_code: 100000,
+  error_message: 'Request data is invalid.',
+  errors: [{ error_code: code, error_message: message }],
+})
+const PLATFORM_208003 = platformRow(
+  208003,
+  'Not acceptable to request the capture for payment not in pending status.',
+)
+const ABOVE_AUTH = 'amount: Not acceptable to request the capture for amount bigger than auth amount.'
+const ABOVE_PAYMENT = 'amount: Not acceptable to request the refund for amount bigger than payment amount.'
+const PARTIAL_REVERSAL = 'amount: Not acceptable to request the reversal for partial amount.'
 const itemsOf = (body: Record<string, unknown>) =>
   (body.errors as { error_message: string }[]).map((e) => e.error_message)
 
@@ -39,10 +58,10 @@ describe('CAPTURE', () => {
     expect(r.body).toMatchObject({ result: 'SUCCESS', status: 'SETTLED', amount: '4.00' })
     expect(t.payment(trans_id).amount_captured).toBe('4.00')
     const again = await t.post(followUp('CAPTURE', trans_id, { amount: '1.00' }))
-    expect(again.body).toEqual(errorOf('Capture is not allowed.'))
+    expect(again.body).toEqual(PLATFORM_208003)
     // Only the captured part can then be refunded.
     const over = await t.post(followUp('CREDITVOID', trans_id, { amount: '5.00' }))
-    expect(itemsOf(over.body)).toEqual(['amount: The amount exceeds the amount available for refund.'])
+    expect(itemsOf(over.body)).toEqual([ABOVE_PAYMENT])
   })
 
   it('refuses more than the authorized amount, a zero amount and wrong decimals, changing nothing', async () => {
@@ -50,11 +69,11 @@ describe('CAPTURE', () => {
     const { trans_id } = await paid(t, { auth: 'Y' })
     const before = snapshot(t)
     const above = await t.post(followUp('CAPTURE', trans_id, { amount: '10.01' }))
-    expect(itemsOf(above.body)).toEqual(['amount: The amount exceeds the authorized amount.'])
+    expect(itemsOf(above.body)).toEqual([ABOVE_AUTH])
     // 2.1.1: "Otherwise it must be greater than 0."
     const zero = await t.post(followUp('CAPTURE', trans_id, { amount: '0.00' }))
     expect(itemsOf(zero.body)).toEqual(['amount: This value should be greater than 0.'])
-    const decimals = await t.post(followUp('CAPTURE', trans_id, { amount: '5' }))
+    const decimals = await t.post(followUp('CAPTURE', trans_id, { amount: '5.001' }))
     expect(itemsOf(decimals.body)[0]).toMatch(/^amount: /)
     expect(snapshot(t)).toBe(before)
   })
@@ -76,13 +95,13 @@ describe('CAPTURE', () => {
   it('refuses to capture a zero-amount authorization', async () => {
     const t = setup({ mids: [{ id: 'zero', payment_mode: 'SMS/DMS', zero_amount: true }] })
     const { trans_id } = await paid(t, { auth: 'Y', order_amount: '0.00' })
-    expect((await t.post(followUp('CAPTURE', trans_id))).body).toEqual(errorOf('Capture is not allowed.'))
+    expect((await t.post(followUp('CAPTURE', trans_id))).body).toEqual(PLATFORM_208003)
   })
 
   it('refuses to capture a plain sale', async () => {
     const t = setup()
     const { trans_id } = await paid(t)
-    expect((await t.post(followUp('CAPTURE', trans_id))).body).toEqual(errorOf('Capture is not allowed.'))
+    expect((await t.post(followUp('CAPTURE', trans_id))).body).toEqual(PLATFORM_208003)
   })
 })
 
@@ -148,7 +167,7 @@ describe('CREDITVOID', () => {
     const t = setup()
     const { trans_id } = await paid(t, { auth: 'Y' })
     const part = await t.post(followUp('CREDITVOID', trans_id, { amount: '1.00' }))
-    expect(itemsOf(part.body)).toEqual(['amount: A held authorization can only be reversed in full.'])
+    expect(itemsOf(part.body)).toEqual([PARTIAL_REVERSAL])
     const full = await t.post(followUp('CREDITVOID', trans_id))
     expect(full.body).toMatchObject({
       result: 'ACCEPTED',
@@ -163,7 +182,7 @@ describe('CREDITVOID', () => {
     const t = setup()
     const { trans_id } = await paid(t, { auth: 'Y' })
     const r = await t.post(followUp('CREDITVOID', trans_id, { amount: '10.01' }))
-    expect(itemsOf(r.body)).toEqual(['amount: The amount exceeds the amount available for refund.'])
+    expect(itemsOf(r.body)).toEqual([ABOVE_PAYMENT])
   })
 
   // States and transitions: "| (debit payment) | CREDITVOID | Any | REVERSAL | A debit always yields a reversal. |"
@@ -174,7 +193,7 @@ describe('CREDITVOID', () => {
     await t.post(followUp('CREDITVOID', trans_id, { amount: '3.00' }))
     expect(t.payment(trans_id)).toMatchObject({ status: 'reversal', amount_refunded: '3.00' })
     const over = await t.post(followUp('CREDITVOID', trans_id, { amount: '7.01' }))
-    expect(itemsOf(over.body)).toEqual(['amount: The amount exceeds the amount available for refund.'])
+    expect(itemsOf(over.body)).toEqual([ABOVE_PAYMENT])
     expect((await t.post(followUp('CREDITVOID', trans_id))).body).toMatchObject({ amount: '7.00' })
     expect(t.payment(trans_id)).toMatchObject({ status: 'reversal', amount_refunded: '10.00' })
   })

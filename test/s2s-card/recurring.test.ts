@@ -147,7 +147,7 @@ describe('RECURRING_SALE', () => {
     expect(zero.body.errors).toEqual([
       { error_code: 100000, error_message: 'amount: This value should be greater than 0.' },
     ])
-    const decimals = await t.post(secondary(initial, { order_amount: '5' }))
+    const decimals = await t.post(secondary(initial, { order_amount: '5.001' }))
     expect(JSON.stringify(decimals.body.errors)).toContain('order_amount: ')
   })
 

@@ -34,7 +34,8 @@ describe('request rules beyond the schema', () => {
     expect(snapshot(t)).toBe(before)
   })
 
-  it("refuses a card_token that is unknown or another merchant's", async () => {
+  // decisions.md §2: the platform's catalogue "205005 Card token is invalid or not found." (platform-facts 1).
+  it("refuses a card_token that is unknown or another merchant's with 205005", async () => {
     const t = setup()
     const noCard = {
       card_number: undefined,
@@ -43,7 +44,10 @@ describe('request rules beyond the schema', () => {
       card_cvv2: undefined,
     }
     const unknown = await t.post(saleForm({ ...noCard, card_token: 'nope', hash: tokenHash('nope') }))
-    expect(messages(unknown.body)).toEqual(['card_token: This value is not correct.'])
+    expect(messages(unknown.body)).toEqual(['card_token: Card token is invalid or not found.'])
+    expect(unknown.body.errors).toEqual([
+      { error_code: 205005, error_message: 'card_token: Card token is invalid or not found.' },
+    ])
     const saved = await paid(t, { req_token: 'Y' })
     const token = saved.card_token as string
     const foreign = await t.post(
@@ -54,7 +58,7 @@ describe('request rules beyond the schema', () => {
         hash: s2sCardSignatures.payment('doe@example.com', OTHER_PASSWORD, { cardToken: token }),
       }),
     )
-    expect(messages(foreign.body)).toEqual(['card_token: This value is not correct.'])
+    expect(messages(foreign.body)).toEqual(['card_token: Card token is invalid or not found.'])
   })
 
   // 2.1.3: "the four fields payer_address, payer_country, payer_city, payer_zip are optional unless the

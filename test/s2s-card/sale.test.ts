@@ -169,11 +169,13 @@ describe('SALE at POST /post', () => {
     const t = setup({ mids: [{ id: 'dms', payment_mode: 'DMS' }] })
     const before = snapshot(t)
     const r = await t.post(saleForm())
+    // decisions.md §2: the platform's 204002 "Enabled merchant mappings or MIDs not found."
     expect(r.body).toEqual({
       result: 'ERROR',
       http_code: 400,
       error_code: 100000,
-      error_message: 'No MID is available for this payment.',
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 204002, error_message: 'Enabled merchant mappings or MIDs not found.' }],
     })
     expect(snapshot(t)).toBe(before)
     expect((await t.post(saleForm({ action: 'AUTH' }))).body.status).toBe('PENDING')

@@ -95,13 +95,13 @@ describe('S2S CARD signatures (decisions.md §1)', () => {
     expect(delivery?.fields.hash).toBe(transHash(trans_id))
   })
 
-  // decisions.md §1: "| CARD2CARD | md5(upper(password + rev(first6 + last4 of the sender card))) **(sandbox)** |"
-  it('signs CARD2CARD over the password and the sender card only', async () => {
+  // decisions.md §1: Formula 1 "CARD2CARD (payer's card) (changed)"; without payer_email it drops out.
+  it("signs CARD2CARD with Formula 1 over the payer's card", async () => {
     const t = setup()
     const body = { ...fixture('card2card-request.basic'), client_key: KEY }
-    const signed = s2sCardSignatures.card2card(PASSWORD, CARD)
+    const signed = s2sCardSignatures.card2card(undefined, PASSWORD, CARD)
     expect((await t.post({ ...body, hash: signed })).body).toMatchObject({ result: 'SUCCESS' })
-    const recipient = s2sCardSignatures.card2card(PASSWORD, '4601541833776519')
+    const recipient = s2sCardSignatures.card2card(undefined, PASSWORD, '4601541833776519')
     expect((await t.post({ ...body, hash: recipient })).body).toEqual(HASH_INVALID)
   })
 

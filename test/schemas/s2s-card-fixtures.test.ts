@@ -52,6 +52,9 @@ describe('S2S CARD request schemas declare their endpoint', () => {
         'AUTH',
         'DEBIT',
         'CARD2CARD',
+        'CREDIT2CARD',
+        'GET_TRANS_DETAILS',
+        'RETRY',
         'CAPTURE',
         'VOID',
         'CREDITVOID',
@@ -77,11 +80,10 @@ describe('S2S CARD request schemas declare their endpoint', () => {
     expect(endpoint.contentType).toBe('application/x-www-form-urlencoded')
     expect(endpoint.summary.length).toBeGreaterThan(0)
     expect(file).toBe(`${endpoint.action.toLowerCase().replaceAll('_', '-')}-request.schema.json`)
-    const properties = (registry.schema(`s2s-card/${file}`)?.properties ?? {}) as Record<
-      string,
-      { const?: string }
-    >
-    expect(properties.action?.const).toBe(endpoint.action)
+    const properties = (registry.schema(`s2s-card/${file}`)?.properties ?? {}) as Record<string, unknown>
+    // PAUSE and RUN also take the platform's PAUSE_SCHEDULE / RUN_SCHEDULE (decisions.md §6): an enum, the interface's name first.
+    const action = properties.action as { const?: string; enum?: string[] } | undefined
+    expect(action?.const ?? action?.enum?.[0]).toBe(endpoint.action)
     expect(registry.schema(endpoint.response), endpoint.response).toBeDefined()
   })
   // decisions.md §2: "`POST {base_url}/v2/post` answers `redirect_params` as an array of `{name, value}`".

@@ -165,15 +165,15 @@ describe('S2S CARD AUTH, DEBIT and CARD2CARD', () => {
       body = withField(body, field, undefined)
     valid(`s2s-card/${name.split('.')[0]}`, body)
   })
-  // decisions.md §1: "CARD2CARD | md5(upper(password + rev(first6 + last4 of the sender card)))" — the sender card is
-  // the signed one; the recipient is `card_number2` (schema description).
+  // platform-facts 4: CARD2CARD "`payer_card_number/exp_month/exp_year/cvv2`, `payee_card_number`, `payer_ip`,
+  // `term_url_3ds` required"; decisions.md §1: Formula 1 over the payer's card.
   const c2c = fixture('card2card-request.basic')
   it.each([
-    'card_number',
-    'card_exp_month',
-    'card_exp_year',
-    'card_cvv2',
-    'card_number2',
+    'payer_card_number',
+    'payer_card_exp_month',
+    'payer_card_exp_year',
+    'payer_card_cvv2',
+    'payee_card_number',
     'payer_ip',
     'term_url_3ds',
   ])('CARD2CARD requires %s', (field) => {
@@ -187,16 +187,20 @@ describe('S2S CARD AUTH, DEBIT and CARD2CARD', () => {
   // decisions.md §4: "Card `4601541833776519` succeeds as a CARD2CARD recipient."
   it('CARD2CARD checks the recipient card number form', () => {
     valid('s2s-card/card2card-request', c2c)
-    expect(c2c.card_number2).toBe('4601541833776519')
-    refusedOnlyAt('s2s-card/card2card-request', withField(c2c, 'card_number2', '4601-5418'), 'card_number2')
+    expect(c2c.payee_card_number).toBe('4601541833776519')
+    refusedOnlyAt(
+      's2s-card/card2card-request',
+      withField(c2c, 'payee_card_number', '4601-5418'),
+      'payee_card_number',
+    )
   })
 })
 
 describe('S2S CARD DESCHEDULE (2.3)', () => {
   const body = fixture('deschedule-request.basic')
-  // 2.3: "Schedule actions (S2S CARD): ... DESCHEDULE"; decisions.md §1: "other schedule actions |
-  // md5(upper(rev(schedule_id + password)))" — so schedule_id is always sent; the chain is named by the recurring pair.
-  it('requires schedule_id and the recurring pair, accepting the alias', () => {
+  // 2.3: "Schedule actions (S2S CARD): ... DESCHEDULE"; decisions.md §6: "`DESCHEDULE` takes `recurring_token`"
+  // (platform-facts 4: "DESCHEDULE needs `recurring_token` + `schedule_id`"): the initial payment's id is optional.
+  it('requires schedule_id and recurring_token; the initial trans id is optional', () => {
     refusedOnlyAt('s2s-card/deschedule-request', withField(body, 'schedule_id', undefined), 'schedule_id')
     refusedOnlyAt(
       's2s-card/deschedule-request',
@@ -204,7 +208,7 @@ describe('S2S CARD DESCHEDULE (2.3)', () => {
       'recurring_token',
     )
     const noFirst = withField(body, 'recurring_first_trans_id', undefined)
-    refusedOnlyAt('s2s-card/deschedule-request', noFirst, 'recurring_first_trans_id')
+    valid('s2s-card/deschedule-request', noFirst)
     valid('s2s-card/deschedule-request', withField(noFirst, 'recurring_init_trans_id', 'T-1'))
   })
 })

@@ -44,11 +44,11 @@ describe('S2S CARD schedules: the retired delays parameter (Errors, 6.7.0)', () 
 })
 
 describe('S2S CARD CREATE_SCHEDULE: interval (2.3, decisions.md §6)', () => {
-  // decisions.md §6: "`interval_unit` (`day`, `week`, `month`)".
-  it.each(['day', 'week', 'month'])('accepts interval_unit %s', (unit) => {
+  // decisions.md §6: "takes `interval_unit` `day` or `month` (no `week`)".
+  it.each(['day', 'month'])('accepts interval_unit %s', (unit) => {
     valid(CREATE, withField(create, 'interval_unit', unit))
   })
-  it.each(['year', 'days', 'Day', 'MONTH', ''])('refuses interval_unit %s', (unit) => {
+  it.each(['week', 'year', 'days', 'Day', 'MONTH', ''])('refuses interval_unit %s', (unit) => {
     const error = refusedOnlyAt(
       CREATE,
       withField(create, 'interval_unit', unit),
@@ -64,10 +64,17 @@ describe('S2S CARD CREATE_SCHEDULE: interval (2.3, decisions.md §6)', () => {
   it.each(['name', 'interval_length', 'interval_unit', 'hash', 'client_key'])('requires %s', (field) => {
     refusedOnlyAt(CREATE, withField(create, field, undefined), field, 'should not be blank')
   })
-  // decisions.md §6: "`payments_count` (optional; unlimited when absent)".
-  it('accepts no payments_count and refuses a zero count', () => {
-    valid(CREATE, withField(create, 'payments_count', undefined))
+  // decisions.md §6: "`CREATE_SCHEDULE` requires `payments_count`"; `day_of_month` 1..31.
+  it('requires payments_count, refuses a zero count, takes day_of_month 1..31', () => {
+    refusedOnlyAt(
+      CREATE,
+      withField(create, 'payments_count', undefined),
+      'payments_count',
+      'should not be blank',
+    )
     refusedOnlyAt(CREATE, withField(create, 'payments_count', '0'), 'payments_count')
+    valid(CREATE, withField(create, 'day_of_month', '31'))
+    refusedOnlyAt(CREATE, withField(create, 'day_of_month', '32'), 'day_of_month')
   })
 })
 

@@ -14,8 +14,12 @@ const KEEP_EMPTY = new Set(['ARN', 'RRN'])
  */
 export function buildS2sApmCallback(input: CallbackInput): BuiltCallback | undefined {
   const { facts, transaction: tx } = input
-  const action = s2sAction(facts.payment, input.kind)
-  if (!action) return undefined
+  const inferred = s2sAction(facts.payment, input.kind)
+  if (!inferred) return undefined
+  // A CREDIT2VIRTUAL or CREDIT2CRYPTO payout reports its own action (decisions.md §3).
+  const recorded = facts.payment.action
+  const payout = recorded === 'CREDIT2VIRTUAL' || recorded === 'CREDIT2CRYPTO'
+  const action = payout && inferred === 'DEBIT2VIRTUAL' ? recorded : inferred
   const body = compact(
     {
       ...s2sBase(input, action),
@@ -24,6 +28,15 @@ export function buildS2sApmCallback(input: CallbackInput): BuiltCallback | undef
     },
     KEEP_EMPTY,
   )
-  body.hash = s2sApmSignatures.callback(body, facts.merchant.password)
+  // decisions.md §1: payouts md5(upper(rev(trans_id + order_id + status)) + password); every other
+  // callback md5(upper(values) + upper(password)); sha256 in the merchant's SHA256 mode.
+  body.hash = payout
+    ? s2sApmSignatures.credit2virtualCallback(
+        String(body.trans_id ?? ''),
+        String(body.order_id ?? ''),
+        String(body.status ?? ''),
+        facts.merchant,
+      )
+    : s2sApmSignatures.callback(body, facts.merchant)
   return { kind: action, body, fields: flattenForm(body) }
 }

@@ -9,8 +9,8 @@ import { alwaysFields, cardFields, mappedCardFields, mappedFields, s2sRedirectFi
 
 const KEEP_EMPTY = new Set(['ARN', 'RRN'])
 
-/** (sandbox) A decline always says why (schema: decline_reason is required when result is DECLINED). */
-export const DEFAULT_DECLINE_REASON = 'Declined by issuer'
+/** A decline always says why; the platform's words (decisions.md §4: "Declined by processing."). */
+export const DEFAULT_DECLINE_REASON = 'Declined by processing.'
 
 /**
  * The S2S fields every action reports. `trans_id` is the payment id, also on CREDITVOID, which
@@ -58,8 +58,11 @@ export function payerEmail(facts: PaymentFacts): string {
  */
 export function buildS2sCardCallback(input: CallbackInput): BuiltCallback | undefined {
   const { facts, transaction: tx } = input
-  const action = s2sAction(facts.payment, input.kind)
-  if (!action) return undefined
+  const inferred = s2sAction(facts.payment, input.kind)
+  if (!inferred) return undefined
+  // A CREDIT2CARD payout reports its own action (decisions.md §3), not the transfer's CARD2CARD.
+  const credit2card = facts.payment.action === 'CREDIT2CARD'
+  const action = credit2card && inferred === 'CARD2CARD' ? 'CREDIT2CARD' : inferred
   const body = compact(
     {
       ...s2sBase(input, action),
@@ -72,11 +75,9 @@ export function buildS2sCardCallback(input: CallbackInput): BuiltCallback | unde
     KEEP_EMPTY,
   )
   const { payment, merchant } = facts
-  body.hash = s2sCardSignatures.transaction(
-    payerEmail(facts),
-    merchant.password,
-    payment.id,
-    cardRef(payment),
-  )
+  // decisions.md §1: Formula 2, or Formula 6 for CREDIT2CARD; the merchant's SHA256 mode applies.
+  body.hash = credit2card
+    ? s2sCardSignatures.credit2cardTransaction(merchant, payment.id, cardRef(payment))
+    : s2sCardSignatures.transaction(payerEmail(facts), merchant, payment.id, cardRef(payment))
   return { kind: action, body, fields: flattenForm(body) }
 }

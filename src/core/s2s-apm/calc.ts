@@ -1,11 +1,13 @@
-import type { S2SApmDebit2VirtualCalcRequest } from '../../generated/types.js'
+import type { S2SApmDebit2VirtualCompleteRequest } from '../../generated/types.js'
 import { authenticate, requireHash } from '../engine/auth.js'
 import type { SandboxMerchant } from '../engine/context.js'
-import { currencyExponent, fromMinor, toMinor } from '../engine/format.js'
+import { fail } from '../engine/errors.js'
+import { currencyExponent, formatDateTime, fromMinor, toMinor } from '../engine/format.js'
 import { validated } from '../engine/request-validation.js'
 import { s2sApmSignatures } from '../signatures/index.js'
 import type { S2sApmAction } from './action.js'
-import { brandMethod, checkMethodParameters, payoutMid } from './common.js'
+import { loadMerchantPayment, saleMid } from './common.js'
+import { checkedPaymentRequest, newApmPayment, startedAnswer } from './payment-actions.js'
 
 /** (sandbox) Commission of a DEBIT2VIRTUAL when the merchant configures none: 3 % of the order amount. */
 export const DEFAULT_COMMISSION_PERCENT = 3
@@ -40,36 +42,55 @@ export const commissionPercent = (merchant: SandboxMerchant): number =>
   merchant.debit2virtual_commission_percent ?? DEFAULT_COMMISSION_PERCENT
 
 /**
- * DEBIT2VIRTUAL_CALC: what a DEBIT2VIRTUAL with the same data would cost, checked as that
- * DEBIT2VIRTUAL would be (signature, method, parameters when sent, routing), without creating
- * anything: no payment, no transaction, no callback.
+ * DEBIT2VIRTUAL_CALC (decisions.md §6): the first step of a two-step debit. Checked as the
+ * DEBIT2VIRTUAL it prepares (signature, method, parameters when sent, routing), it stores the
+ * payment in PREPARE (no transaction, no callback yet) and answers `commission`, `total_amount`
+ * and the `trans_id` DEBIT2VIRTUAL_COMPLETE finishes.
  */
 export const calcAction: S2sApmAction = ({ ctx, body }) => {
-  const request = validated<S2SApmDebit2VirtualCalcRequest>(
-    's2s-apm/debit2virtual-calc-request',
-    body,
-    'bracket',
-  )
-  const merchant = authenticate(ctx, request.client_key)
-  requireHash(
-    request.hash,
-    s2sApmSignatures.payment(
-      request.identifier,
-      request.order_id,
-      request.order_amount,
-      request.order_currency,
-      merchant.password,
-    ),
-  )
-  const method = brandMethod(request.brand, 'DEBIT2VIRTUAL_CALC')
-  if (request.parameters !== undefined) checkMethodParameters(method, request.parameters)
-  payoutMid(merchant, request.order_amount, request.order_currency, method.id)
+  const { request, merchant, method } = checkedPaymentRequest(ctx, body, 'DEBIT2VIRTUAL_CALC')
+  const mid = saleMid(merchant, false, request.order_amount, request.order_currency, method.id)
+  const payment = newApmPayment(ctx, merchant, mid, request, {
+    action: 'DEBIT2VIRTUAL_CALC',
+    auth: false,
+    method,
+  })
+  ctx.store.put('payments', payment)
   return {
     action: 'DEBIT2VIRTUAL_CALC',
     result: 'SUCCESS',
+    status: 'PREPARE',
     order_id: request.order_id,
+    trans_id: payment.id,
+    trans_date: formatDateTime(payment.created_at),
     amount: request.order_amount,
     currency: request.order_currency,
     ...commissionOf(request.order_amount, request.order_currency, commissionPercent(merchant)),
   }
+}
+
+/**
+ * DEBIT2VIRTUAL_COMPLETE (decisions.md §6): finishes the debit DEBIT2VIRTUAL_CALC prepared,
+ * signed md5(upper(rev(trans_id)) + password) (decisions.md §1); answered as DEBIT2VIRTUAL
+ * (REDIRECT to the brand, or its outcome). A trans_id that names no prepared debit of the merchant
+ * is 101000 "Transaction does not exist."; a debit already completed is refused.
+ */
+export const completeAction: S2sApmAction = ({ ctx, body }) => {
+  const request = validated<S2SApmDebit2VirtualCompleteRequest>(
+    's2s-apm/debit2virtual-complete-request',
+    body,
+    'bracket',
+  )
+  const merchant = authenticate(ctx, request.client_key)
+  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant))
+  const payment = loadMerchantPayment(
+    ctx,
+    merchant,
+    request.trans_id,
+    'S2S_APM_COMPLETE_TRANSACTION_NOT_FOUND',
+  )
+  if (payment.action !== 'DEBIT2VIRTUAL_CALC') throw fail('S2S_APM_COMPLETE_TRANSACTION_NOT_FOUND')
+  if (payment.status !== 'prepare' || ctx.store.findBy('transactions', 'payment_id', payment.id).length > 0)
+    throw fail('S2S_APM_COMPLETE_NOT_ALLOWED')
+  return startedAnswer(ctx, 'DEBIT2VIRTUAL_COMPLETE', payment)
 }

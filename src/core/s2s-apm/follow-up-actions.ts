@@ -25,7 +25,7 @@ import { paymentAnswer } from './response.js'
 const capture: S2sApmAction = ({ ctx, body }) => {
   const request = validated<S2SApmCaptureRequest>('s2s-apm/capture-request', body, 'bracket')
   const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant.password))
+  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant))
   const payment = loadMerchantPayment(
     ctx,
     merchant,
@@ -41,7 +41,7 @@ const capture: S2sApmAction = ({ ctx, body }) => {
 const voidAction: S2sApmAction = ({ ctx, body }) => {
   const request = validated<S2SApmVoidRequest>('s2s-apm/void-request', body, 'bracket')
   const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant.password))
+  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant))
   const payment = loadMerchantPayment(
     ctx,
     merchant,
@@ -60,7 +60,7 @@ const voidAction: S2sApmAction = ({ ctx, body }) => {
 const creditvoid: S2sApmAction = ({ ctx, body }) => {
   const request = validated<S2SApmCreditvoidRequest>('s2s-apm/creditvoid-request', body, 'bracket')
   const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.creditvoid(request.trans_id, merchant.password))
+  requireHash(request.hash, s2sApmSignatures.creditvoid(request.trans_id, merchant))
   const payment = loadMerchantPayment(
     ctx,
     merchant,

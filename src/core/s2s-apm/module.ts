@@ -1,29 +1,49 @@
 import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule, OperationHandler } from '../engine/modules.js'
+import { s2sForm } from '../s2s-card/platform-errors.js'
 import type { S2sApmAction } from './action.js'
-import { calcAction } from './calc.js'
+import { calcAction, completeAction } from './calc.js'
 import { followUpActions } from './follow-up-actions.js'
 import { paymentActions } from './payment-actions.js'
 import { statusAction } from './status-action.js'
 
-/** Endpoints: "S2S APM actions: SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS." */
+/**
+ * Endpoints: "S2S APM actions: SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, CAPTURE, VOID, CREDITVOID,
+ * GET_TRANS_STATUS"; decisions.md §6 adds DEBIT2VIRTUAL_COMPLETE, CREDIT2VIRTUAL, CREDIT2CRYPTO.
+ * Each action's schema and signature: payment-actions.ts PAYMENT_SCHEMAS, the follow-ups' handlers.
+ */
 const ACTIONS: Record<string, S2sApmAction> = {
   ...paymentActions,
   DEBIT2VIRTUAL_CALC: calcAction,
+  DEBIT2VIRTUAL_COMPLETE: completeAction,
   ...followUpActions,
   GET_TRANS_STATUS: statusAction,
 }
 
-const dispatch: OperationHandler = ({ body, ctx }) => {
+/** decisions.md §2: these S2S APM actions are "also accepted at `/post`" (the vendor's collection sends them there). */
+export const APM_ACTIONS_AT_POST = new Set([
+  'DEBIT2VIRTUAL',
+  'DEBIT2VIRTUAL_CALC',
+  'DEBIT2VIRTUAL_COMPLETE',
+  'CREDIT2VIRTUAL',
+  'CREDIT2CRYPTO',
+])
+
+export const dispatchApm: OperationHandler = ({ body, ctx }) => {
   const action = typeof body.action === 'string' ? body.action : undefined
   const run = action && Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined
   if (!run) throw fail('S2S_APM_ACTION_UNKNOWN')
-  return jsonResponse(200, run({ body, ctx }))
+  try {
+    return jsonResponse(200, run({ body, ctx }))
+  } catch (error) {
+    // decisions.md §2: the platform's 204xxx/205xxx/208xxx rows where they apply.
+    throw s2sForm(error)
+  }
 }
 
 /** S2S APM: every action at `POST /post-va` (decisions.md §2), form-urlencoded or multipart. */
 export const s2sApmModule: EngineModule = {
   name: 's2s-apm',
-  routes: () => [{ method: 'POST', path: '/post-va', api: 's2s-apm', handler: dispatch }],
+  routes: () => [{ method: 'POST', path: '/post-va', api: 's2s-apm', handler: dispatchApm }],
 }

@@ -1,8 +1,8 @@
-import type { S2SApmDebit2VirtualRequest, S2SApmSaleRequest } from '../../generated/types.js'
 import { type ResolvedMethod, startApmPayment } from '../apm/connector.js'
 import type { ApmPayment } from '../apm/types.js'
 import { authenticate, requireHash } from '../engine/auth.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
+import { fail } from '../engine/errors.js'
 import { validated } from '../engine/request-validation.js'
 import { zeroAmount } from '../payments/ledger.js'
 import { s2sApmSignatures } from '../signatures/index.js'
@@ -10,70 +10,152 @@ import type { S2sApmAction } from './action.js'
 import { brandMethod, checkMethodParameters, payerOf, payoutMid, saleMid } from './common.js'
 import { paymentAnswer, redirectFields } from './response.js'
 
-type PaymentRequest = S2SApmSaleRequest | S2SApmDebit2VirtualRequest
+export type NewPaymentAction =
+  | 'SALE'
+  | 'DEBIT2VIRTUAL'
+  | 'DEBIT2VIRTUAL_CALC'
+  | 'CREDIT2VIRTUAL'
+  | 'CREDIT2CRYPTO'
+
+/** Action -> request schema and signature (decisions.md §1), to find each at a glance. */
+export const PAYMENT_SCHEMAS: Record<NewPaymentAction, string> = {
+  SALE: 's2s-apm/sale-request',
+  DEBIT2VIRTUAL: 's2s-apm/debit2virtual-request',
+  DEBIT2VIRTUAL_CALC: 's2s-apm/debit2virtual-calc-request',
+  CREDIT2VIRTUAL: 's2s-apm/credit2virtual-request',
+  CREDIT2CRYPTO: 's2s-apm/credit2crypto-request',
+}
+
+/** What the five requests share, as their schemas validated it (optional where one of them lacks it). */
+interface AnyPaymentRequest {
+  action: NewPaymentAction
+  client_key: string
+  brand: string
+  order_id: string
+  order_amount: string
+  order_currency: string
+  order_description?: string
+  identifier?: string
+  return_url?: string
+  payer_return_url?: string
+  auth?: string
+  parameters?: Record<string, unknown>
+  custom_data?: Record<string, unknown>
+  callback_url?: string
+  payer_language?: string
+  hash: string
+  [field: string]: unknown
+}
+
+const isPayout = (action: NewPaymentAction) => action === 'CREDIT2VIRTUAL' || action === 'CREDIT2CRYPTO'
 
 /**
- * SALE and DEBIT2VIRTUAL: a new payment through the simulated APM connector. SALE pays the
- * merchant (`auth`: only the exact value `Y` holds funds, Endpoints); DEBIT2VIRTUAL pays out to
- * the payer's account (`identifier`) in the method, a payout (operation credit) the merchant
- * cannot refund or void. Order: schema, merchant, signature, method and its parameters, routing.
+ * The signature of a new S2S APM payment (decisions.md §1): SALE and the debits
+ * md5(upper(rev(identifier + order_id + order_amount + order_currency + password))); the payouts
+ * md5(upper(rev(order_id + order_amount + order_currency)) + password). Omitted fields drop out.
  */
-function pay(ctx: EngineContext, body: Record<string, unknown>, action: 'SALE' | 'DEBIT2VIRTUAL') {
-  const schema = action === 'SALE' ? 's2s-apm/sale-request' : 's2s-apm/debit2virtual-request'
-  const request = validated<PaymentRequest>(schema, body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
+function requirePaymentSignature(merchant: SandboxMerchant, action: NewPaymentAction, r: AnyPaymentRequest) {
   requireHash(
-    request.hash,
-    s2sApmSignatures.payment(
-      request.identifier,
-      request.order_id,
-      request.order_amount,
-      request.order_currency,
-      merchant.password,
-    ),
+    r.hash,
+    isPayout(action)
+      ? s2sApmSignatures.credit2virtual(r.order_id, r.order_amount, r.order_currency, merchant)
+      : s2sApmSignatures.payment(r.identifier, r.order_id, r.order_amount, r.order_currency, merchant),
   )
-  const method = brandMethod(request.brand, action)
-  checkMethodParameters(method, request.parameters)
-  // Endpoints: "only the exact value `Y` holds funds, any other value is an immediate sale".
-  const auth = action === 'SALE' && (request as S2SApmSaleRequest).auth === 'Y'
-  const mid =
-    action === 'SALE'
-      ? saleMid(merchant, auth, request.order_amount, request.order_currency, method.id)
-      : payoutMid(merchant, request.order_amount, request.order_currency, method.id)
+}
 
-  const payment = newPayment(ctx, merchant, mid, request, { action, auth, method })
+/** `payer_return_url` (decisions.md §6), or the sandbox's earlier name `return_url`, read as an alias. */
+function withPayerReturnUrl(
+  action: NewPaymentAction,
+  body: Record<string, unknown>,
+): Record<string, unknown> {
+  if (action !== 'DEBIT2VIRTUAL' && action !== 'DEBIT2VIRTUAL_CALC') return body
+  if (body.payer_return_url !== undefined || body.return_url === undefined) return body
+  return { ...body, payer_return_url: body.return_url }
+}
+
+/** Schema, merchant, signature, brand and its parameters: what every new payment checks first. */
+export function checkedPaymentRequest(
+  ctx: EngineContext,
+  body: Record<string, unknown>,
+  action: NewPaymentAction,
+) {
+  const request = validated<AnyPaymentRequest>(
+    PAYMENT_SCHEMAS[action],
+    withPayerReturnUrl(action, body),
+    'bracket',
+  )
+  const merchant = authenticate(ctx, request.client_key)
+  requirePaymentSignature(merchant, action, request)
+  const method = brandMethod(request.brand, action === 'SALE' ? 'SALE' : 'DEBIT2VIRTUAL')
+  // A payout-only method cannot take a debit (the catalogue's operations): 204005.
+  if (
+    (action === 'DEBIT2VIRTUAL' || action === 'DEBIT2VIRTUAL_CALC') &&
+    !method.entry.operations.some((o) => o === 'purchase' || o === 'debit')
+  )
+    throw fail('S2S_APM_PAYOUT_BRAND_NOT_AVAILABLE')
+  if (action !== 'DEBIT2VIRTUAL_CALC' || request.parameters !== undefined)
+    checkMethodParameters(method, request.parameters)
+  return { request, merchant, method }
+}
+
+/**
+ * SALE, DEBIT2VIRTUAL, CREDIT2VIRTUAL and CREDIT2CRYPTO: a new payment through the simulated APM
+ * connector. SALE pays the merchant (`auth`: only the exact value `Y` holds funds, Endpoints);
+ * DEBIT2VIRTUAL is a debit from the payer through the brand, who comes back to `payer_return_url`
+ * (decisions.md §6); CREDIT2VIRTUAL and CREDIT2CRYPTO pay out to the payer's account (`identifier`),
+ * payouts the merchant cannot refund or void. Order: schema, merchant, signature, method and its
+ * parameters, routing; only then is anything written.
+ */
+function pay(
+  ctx: EngineContext,
+  body: Record<string, unknown>,
+  action: Exclude<NewPaymentAction, 'DEBIT2VIRTUAL_CALC'>,
+) {
+  const { request, merchant, method } = checkedPaymentRequest(ctx, body, action)
+  // Endpoints: "only the exact value `Y` holds funds, any other value is an immediate sale".
+  const auth = action === 'SALE' && request.auth === 'Y'
+  const mid = isPayout(action)
+    ? payoutMid(merchant, request.order_amount ?? '', request.order_currency, method.id)
+    : saleMid(merchant, auth, request.order_amount, request.order_currency, method.id)
+  const payment = newApmPayment(ctx, merchant, mid, request, { action, auth, method })
+  return startedAnswer(ctx, action, payment)
+}
+
+/** Runs the payment through the connector and answers it (REDIRECT with the simulator page when it waits). */
+export function startedAnswer(ctx: EngineContext, action: string, payment: ApmPayment) {
   const started = startApmPayment(ctx, payment)
-  const [transaction] = ctx.store.findBy('transactions', 'payment_id', payment.id)
+  const transactions = ctx.store.findBy('transactions', 'payment_id', payment.id)
   return {
-    ...paymentAnswer(action, payment, transaction),
+    ...paymentAnswer(action, payment, transactions[transactions.length - 1]),
     ...(started.redirect_url ? redirectFields(started.redirect_url) : {}),
     brand: payment.method,
   }
 }
 
-function newPayment(
+export function newApmPayment(
   ctx: EngineContext,
   merchant: SandboxMerchant,
   mid: SandboxMid,
-  request: PaymentRequest,
-  options: { action: 'SALE' | 'DEBIT2VIRTUAL'; auth: boolean; method: ResolvedMethod },
+  request: AnyPaymentRequest,
+  options: { action: NewPaymentAction; auth: boolean; method: ResolvedMethod },
 ): ApmPayment {
   const now = ctx.clock.now()
   const zero = zeroAmount(request.order_currency)
-  const payer = payerOf(request)
+  const payer = payerOf(request as Record<string, unknown>)
+  const returnUrl = request.payer_return_url ?? request.return_url
   const payment: ApmPayment = {
     id: ctx.ids.uuid(),
     api: 's2s-apm',
     merchant_key: merchant.key,
     mid_id: mid.id,
-    operation: options.action === 'SALE' ? 'purchase' : 'credit',
+    operation: isPayout(options.action) ? 'credit' : 'purchase',
     method: options.method.id,
     order_id: request.order_id,
     order: {
       number: request.order_id,
-      amount: request.order_amount,
+      amount: request.order_amount ?? zero,
       currency: request.order_currency,
-      description: request.order_description,
+      description: request.order_description ?? '',
     },
     status: 'prepare',
     auth: options.auth,
@@ -86,8 +168,8 @@ function newPayment(
     apm: {
       brand: request.brand,
       group: options.method.entry.group,
-      identifier: request.identifier,
-      ...(request.return_url ? { return_url: request.return_url } : {}),
+      ...(request.identifier !== undefined ? { identifier: request.identifier } : {}),
+      ...(returnUrl ? { return_url: returnUrl } : {}),
       ...(request.parameters ? { parameters: request.parameters } : {}),
       ...(request.payer_language ? { language: request.payer_language } : {}),
     },
@@ -101,4 +183,6 @@ function newPayment(
 export const paymentActions: Record<string, S2sApmAction> = {
   SALE: ({ ctx, body }) => pay(ctx, body, 'SALE'),
   DEBIT2VIRTUAL: ({ ctx, body }) => pay(ctx, body, 'DEBIT2VIRTUAL'),
+  CREDIT2VIRTUAL: ({ ctx, body }) => pay(ctx, body, 'CREDIT2VIRTUAL'),
+  CREDIT2CRYPTO: ({ ctx, body }) => pay(ctx, body, 'CREDIT2CRYPTO'),
 }

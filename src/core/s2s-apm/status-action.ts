@@ -14,7 +14,7 @@ import { paymentAnswer } from './response.js'
 export const statusAction: S2sApmAction = ({ ctx, body }) => {
   const request = validated<S2SApmGetTransStatusRequest>('s2s-apm/get-trans-status-request', body, 'bracket')
   const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant.password))
+  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant))
   const payment = loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_STATUS_TRANSACTION_NOT_FOUND')
   return {
     ...paymentAnswer('GET_TRANS_STATUS', payment, undefined, {

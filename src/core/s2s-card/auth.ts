@@ -4,10 +4,43 @@ import type { Payment } from '../engine/model.js'
 import { type CardRef, s2sCardSignatures } from '../signatures/index.js'
 
 /**
- * The S2S CARD hash checks of decisions.md §1. A follow-up is signed over the ORIGINAL payment's
- * payer_email and card (first 6 + last 4), so both are kept on the payment: the e-mail in
- * `payment.payer`, the card as its stored bin and last4 (never the full number).
+ * The S2S CARD hash checks of decisions.md §1, one per formula. A follow-up is signed over the
+ * ORIGINAL payment's payer_email and card (first 6 + last 4), so both are kept on the payment: the
+ * e-mail in `payment.payer`, the card as its stored bin and last4 (never the full number). The
+ * merchant itself is the signing secret: its password, and SHA256 mode when its Protocol Mapping
+ * enables it. Which action uses which formula: FORMULAS below.
  */
+
+/** Action -> formula (decisions.md §1), to find each action's signature at a glance. */
+export const FORMULAS = {
+  SALE: 1,
+  AUTH: 1,
+  DEBIT: 1,
+  RECURRING_SALE: 1,
+  RECURRING_DEBIT: 1,
+  RETRY: 1,
+  CARD2CARD: 1,
+  CAPTURE: 2,
+  VOID: 2,
+  CREDITVOID: 2,
+  GET_TRANS_STATUS: 2,
+  GET_TRANS_DETAILS: 2,
+  CREATE_SCHEDULE: 3,
+  UPDATE_SCHEDULE: 4,
+  DELETE_SCHEDULE: 4,
+  PAUSE: 4,
+  PAUSE_SCHEDULE: 4,
+  RUN: 4,
+  RUN_SCHEDULE: 4,
+  SCHEDULE_INFO: 4,
+  DESCHEDULE: 4,
+  CREDIT2CARD: 5,
+  /** GET_TRANS_STATUS / GET_TRANS_DETAILS of a CREDIT2CARD payment, and its callbacks */
+  CREDIT2CARD_LOOKUP: 6,
+  GET_TRANS_STATUS_BY_ORDER: 7,
+  /** SALE with digital_wallet + payment_token */
+  WALLET_SALE: 8,
+} as const
 
 /** The e-mail the payment was made with (its signature's first part); empty when none was given. */
 export const payerEmailOf = (payment: Payment): string => payment.payer?.payer_email ?? ''
@@ -18,43 +51,55 @@ export function cardRefOf(payment: Payment): CardRef {
   return { cardToken: payment.card_token ?? '' }
 }
 
-/** SALE, AUTH, DEBIT: over the request's own e-mail and card (or card_token). */
+/** Formula 1 (SALE, AUTH, DEBIT, CARD2CARD): over the request's own e-mail (when sent) and card (or card_token). */
 export function requirePaymentHash(
   merchant: SandboxMerchant,
   hash: string,
-  payerEmail: string,
+  payerEmail: string | undefined,
   card: CardRef,
 ): void {
-  requireHash(hash, s2sCardSignatures.payment(payerEmail, merchant.password, card))
+  requireHash(hash, s2sCardSignatures.payment(payerEmail, merchant, card))
 }
 
-/** RECURRING_SALE, RECURRING_DEBIT: the payment formula over the initial payment's e-mail and card. */
+/** Formula 1 for RECURRING_SALE, RECURRING_DEBIT, RETRY: over the initial payment's e-mail and card. */
 export function requireRecurringHash(merchant: SandboxMerchant, hash: string, initial: Payment): void {
-  requireHash(hash, s2sCardSignatures.payment(payerEmailOf(initial), merchant.password, cardRefOf(initial)))
+  requireHash(hash, s2sCardSignatures.payment(payerEmailOf(initial), merchant, cardRefOf(initial)))
 }
 
-/** CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS: over the payment's trans_id and original data. */
+/**
+ * Formula 2 (CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS, GET_TRANS_DETAILS): over the payment's
+ * trans_id and original data; Formula 6 when the payment is a CREDIT2CARD.
+ */
 export function requireTransactionHash(merchant: SandboxMerchant, hash: string, payment: Payment): void {
-  requireHash(
-    hash,
-    s2sCardSignatures.transaction(payerEmailOf(payment), merchant.password, payment.id, cardRefOf(payment)),
-  )
+  requireHash(hash, transactionSignature(merchant, payment))
 }
 
-/** GET_TRANS_STATUS_BY_ORDER: over the order_id and the original data of the payment it finds. */
+export function transactionSignature(merchant: SandboxMerchant, payment: Payment): string {
+  return payment.action === 'CREDIT2CARD'
+    ? s2sCardSignatures.credit2cardTransaction(merchant, payment.id, cardRefOf(payment))
+    : s2sCardSignatures.transaction(payerEmailOf(payment), merchant, payment.id, cardRefOf(payment))
+}
+
+/** Formula 7 (GET_TRANS_STATUS_BY_ORDER): over the order_id and the original data of the payment it finds. */
 export function requireOrderHash(
   merchant: SandboxMerchant,
   hash: string,
   orderId: string,
   payment: Payment,
 ): void {
-  requireHash(
-    hash,
-    s2sCardSignatures.byOrder(payerEmailOf(payment), merchant.password, orderId, cardRefOf(payment)),
-  )
+  requireHash(hash, s2sCardSignatures.byOrder(payerEmailOf(payment), merchant, orderId, cardRefOf(payment)))
 }
 
-/** CARD2CARD (sandbox): over the password and the sender card. */
-export function requireCard2CardHash(merchant: SandboxMerchant, hash: string, senderCard: string): void {
-  requireHash(hash, s2sCardSignatures.card2card(merchant.password, senderCard))
+/** Formula 5 (CREDIT2CARD): over the password and the recipient card (or its token). */
+export function requireCredit2CardHash(merchant: SandboxMerchant, hash: string, card: CardRef): void {
+  requireHash(hash, s2sCardSignatures.credit2card(merchant, card))
+}
+
+/** Formula 8 (SALE with digital_wallet + payment_token): over the e-mail and the password. */
+export function requireWalletHash(
+  merchant: SandboxMerchant,
+  hash: string,
+  payerEmail: string | undefined,
+): void {
+  requireHash(hash, s2sCardSignatures.wallet(payerEmail, merchant))
 }

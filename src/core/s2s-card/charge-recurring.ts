@@ -89,13 +89,27 @@ export function chargeRecurring(ctx: EngineContext, initial: Payment, charge: Re
   const scheduleId = charge.schedule_id ?? initial.schedule_id
   if (scheduleId) payment.schedule_id = scheduleId
   if (charge.custom_data) payment.custom_data = charge.custom_data
+  const soft = softDecline(charge.amount)
+  if (soft) payment.scenario = SOFT_DECLINE
   commit(
     ctx,
     payment,
     undefined,
-    applyOutcome(ctx, payment, secondaryOutcome(initial.card, at, held), 'CHARGE'),
+    applyOutcome(ctx, payment, soft ?? secondaryOutcome(initial.card, at, held), 'CHARGE'),
   )
   return payment
+}
+
+/** `Payment.scenario` of a softly declined recurring payment: RETRY may charge it again. */
+export const SOFT_DECLINE = 'soft-decline'
+export const SOFT_DECLINE_REASON = 'Soft decline: retry later.'
+
+/**
+ * (sandbox) decisions.md §4: "a recurring payment whose amount ends in `.51` is softly declined",
+ * the trigger of RETRY.
+ */
+function softDecline(amount: string): CardOutcome | undefined {
+  return amount.endsWith('.51') ? { kind: 'decline', reason: SOFT_DECLINE_REASON } : undefined
 }
 
 /**

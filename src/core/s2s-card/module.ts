@@ -1,8 +1,10 @@
 import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule, OperationHandler } from '../engine/modules.js'
+import { APM_ACTIONS_AT_POST, dispatchApm } from '../s2s-apm/module.js'
 import type { S2sCardAction } from './action.js'
 import { paymentActions } from './payment-actions.js'
+import { withPlatformRows } from './platform-errors.js'
 import { scheduleActions } from './schedule-actions.js'
 
 const ACTIONS: Record<string, S2sCardAction> = { ...paymentActions, ...scheduleActions }
@@ -25,11 +27,14 @@ function asV2(body: Record<string, unknown>): Record<string, unknown> {
 
 const dispatch =
   (v2: boolean): OperationHandler =>
-  async ({ body, ctx, request }) => {
+  async (input) => {
+    const { body, ctx, request } = input
     const action = typeof body.action === 'string' ? body.action : undefined
+    // decisions.md §2: the S2S APM debits and payouts are also accepted at /post.
+    if (!v2 && action && APM_ACTIONS_AT_POST.has(action)) return dispatchApm(input)
     const run = action && Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined
     if (!run) throw fail('S2S_CARD_ACTION_UNKNOWN')
-    const answer = await run({ body, ctx, request })
+    const answer = await withPlatformRows(() => run({ body, ctx, request }))
     return jsonResponse(200, v2 ? asV2(answer) : answer)
   }
 

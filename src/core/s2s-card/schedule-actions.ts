@@ -78,7 +78,7 @@ function scheduleRequest<T extends { client_key: string; schedule_id: string; ha
 ): ScheduleRequest<T> {
   const request = validated<T>(SCHEMAS[action], body, 'bracket')
   const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sCardSignatures.schedule(request.schedule_id, merchant.password))
+  requireHash(request.hash, s2sCardSignatures.schedule(request.schedule_id, merchant))
   const schedule = liveSchedule(ctx, merchant.key, request.schedule_id)
   if (!schedule) throw fail(notFoundRow(action))
   return { request, merchant, schedule }
@@ -88,13 +88,13 @@ const createSchedule: S2sCardAction = ({ body, ctx }) => {
   refuseDelays(body)
   const request = validated<S2SCardCreateScheduleRequest>('s2s-card/create-schedule-request', body, 'bracket')
   const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sCardSignatures.createSchedule(merchant.password))
+  requireHash(request.hash, s2sCardSignatures.createSchedule(merchant))
   const now = ctx.clock.now()
   const schedule: Schedule = {
     id: ctx.ids.uuid(),
     merchant_key: merchant.key,
     state: 'running',
-    params: mergeParams({}, sentParams(request)),
+    params: withDayOfMonth(mergeParams({}, sentParams(request)), request),
     created_at: now,
     updated_at: now,
   }
@@ -105,7 +105,7 @@ const createSchedule: S2sCardAction = ({ body, ctx }) => {
 const updateScheduleAction: S2sCardAction = ({ body, ctx }) => {
   refuseDelays(body)
   const { request, schedule } = scheduleRequest<S2SCardUpdateScheduleRequest>(ctx, body, 'UPDATE_SCHEDULE')
-  updateSchedule(ctx, schedule, sentParams(request))
+  updateSchedule(ctx, schedule, withDayOfMonth(sentParams(request), request))
   return answer('UPDATE_SCHEDULE', schedule.id)
 }
 
@@ -116,16 +116,29 @@ const stateAction =
     apply: (ctx: EngineContext, schedule: Schedule) => void,
   ): S2sCardAction =>
   ({ body, ctx }) => {
-    const { schedule } = scheduleRequest<
+    const { request, schedule } = scheduleRequest<
       S2SCardDeleteScheduleRequest | S2SCardPauseRequest | S2SCardRunRequest
     >(ctx, body, action)
     apply(ctx, schedule)
-    return answer(action, schedule.id)
+    // PAUSE_SCHEDULE / RUN_SCHEDULE (the platform's names, decisions.md §6) are answered as sent.
+    return answer(request.action, schedule.id)
   }
 
+/** SCHEDULE_INFO: the parameters, `state`, `delays: null` and `paused` Y/N (decisions.md §6). */
 const scheduleInfoAction: S2sCardAction = ({ body, ctx }) => {
   const { schedule } = scheduleRequest<S2SCardScheduleInfoRequest>(ctx, body, 'SCHEDULE_INFO')
-  return { ...answer('SCHEDULE_INFO', schedule.id), ...scheduleInfo(schedule) }
+  const dayOfMonth = schedule.params.day_of_month
+  return {
+    ...answer('SCHEDULE_INFO', schedule.id),
+    ...scheduleInfo(schedule),
+    ...(dayOfMonth ? { day_of_month: dayOfMonth } : {}),
+    paused: schedule.state === 'paused' ? 'Y' : 'N',
+  }
+}
+
+/** decisions.md §6: `day_of_month` of a monthly schedule, kept with its parameters as sent. */
+function withDayOfMonth(params: Record<string, string>, request: { day_of_month?: string }) {
+  return request.day_of_month ? { ...params, day_of_month: request.day_of_month } : params
 }
 
 /**
@@ -135,8 +148,14 @@ const scheduleInfoAction: S2sCardAction = ({ body, ctx }) => {
  */
 const deschedule: S2sCardAction = ({ body, ctx }) => {
   const { request, merchant, schedule } = scheduleRequest<S2SCardDescheduleRequest>(ctx, body, 'DESCHEDULE')
-  const firstId = request.recurring_first_trans_id ?? request.recurring_init_trans_id ?? ''
-  const chain = ctx.store.get('chains', firstId)
+  const firstId = request.recurring_first_trans_id ?? request.recurring_init_trans_id
+  // decisions.md §6: "`DESCHEDULE` takes `recurring_token`"; the initial payment's id is optional.
+  const chain =
+    firstId !== undefined
+      ? ctx.store.get('chains', firstId)
+      : ctx.store
+          .findBy('chains', 'schedule_id', schedule.id)
+          .find((c) => ctx.store.get('payments', c.id)?.recurring?.token === request.recurring_token)
   if (!chain || !attachedTo(ctx, chain, merchant, schedule, request.recurring_token)) {
     throw fail('S2S_CARD_DESCHEDULE_INCORRECT_TRANSACTION')
   }
@@ -160,13 +179,15 @@ function attachedTo(
   )
 }
 
-/** CREATE_SCHEDULE, UPDATE_SCHEDULE, DELETE_SCHEDULE, PAUSE, RUN, SCHEDULE_INFO, DESCHEDULE. */
+/** CREATE_SCHEDULE, UPDATE_SCHEDULE, DELETE_SCHEDULE, PAUSE(_SCHEDULE), RUN(_SCHEDULE), SCHEDULE_INFO, DESCHEDULE. */
 export const scheduleActions: Record<string, S2sCardAction> = {
   CREATE_SCHEDULE: createSchedule,
   UPDATE_SCHEDULE: updateScheduleAction,
   DELETE_SCHEDULE: stateAction('DELETE_SCHEDULE', deleteSchedule),
   PAUSE: stateAction('PAUSE', pauseSchedule),
   RUN: stateAction('RUN', runSchedule),
+  PAUSE_SCHEDULE: stateAction('PAUSE', pauseSchedule),
+  RUN_SCHEDULE: stateAction('RUN', runSchedule),
   SCHEDULE_INFO: scheduleInfoAction,
   DESCHEDULE: deschedule,
 }

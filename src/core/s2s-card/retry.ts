@@ -1,0 +1,30 @@
+import type { S2SCardRetryRequest } from '../../generated/types.js'
+import { applyCharge } from '../checkout/operations/charge.js'
+import { chargeOutcome } from '../checkout/operations/charge-outcome.js'
+import { authenticate } from '../engine/auth.js'
+import { fail } from '../engine/errors.js'
+import { validated } from '../engine/request-validation.js'
+import type { S2sCardAction } from './action.js'
+import { requireRecurringHash } from './auth.js'
+import { SOFT_DECLINE } from './charge-recurring.js'
+import { loadPayment } from './lookup.js'
+
+/**
+ * RETRY (decisions.md §6): charges a softly declined recurring payment again on the chain's card
+ * (the sandbox's soft decline: a recurring payment whose amount ends in `.51`, decisions.md §4).
+ * Signed with Formula 1 over the chain's payer e-mail and card (decisions.md §1); answered
+ * ACCEPTED (decisions.md §2) and the outcome comes as the payment's callback (action
+ * RECURRING_SALE, platform-facts 3). Anything else: "Retry is not allowed.".
+ */
+export const retry: S2sCardAction = ({ body, ctx }) => {
+  const request = validated<S2SCardRetryRequest>('s2s-card/retry-request', body, 'bracket')
+  const merchant = authenticate(ctx, request.client_key)
+  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_RETRY_PAYMENT_NOT_FOUND')
+  requireRecurringHash(merchant, request.hash, payment)
+  if (!payment.card || payment.status !== 'decline' || payment.scenario !== SOFT_DECLINE)
+    throw fail('S2S_CARD_RETRY_NOT_ALLOWED')
+  delete payment.scenario
+  const kind = payment.operation === 'debit' ? 'debit' : 'recurring'
+  applyCharge(ctx, payment, 'RETRY', kind, chargeOutcome(payment.card, ctx.clock.now()), false)
+  return { action: 'RETRY', result: 'ACCEPTED', order_id: payment.order_id, trans_id: payment.id }
+}
