@@ -1,3 +1,6 @@
+import type { StoreQuery, StoreQueryResult } from '../../core/ports/store.js'
+import { createQueryIndex } from './query-index.js'
+
 /**
  * The in-memory image both stores share. Each record is kept as its JSON text: a read parses a
  * fresh object (so a caller mutating what it got cannot change the store without `put`), a put
@@ -36,16 +39,19 @@ export interface RecordTable {
   restore(saved: Saved): void
   /** Every collection's records as JSON texts, in insertion order (live iterators, read synchronously). */
   dump(): [string, Iterable<string>][]
+  /** Sorted, filtered pages of the listed collections (query-index.ts). */
+  query(collection: string, query: StoreQuery): StoreQueryResult | undefined
 }
 
 /** A record as it was (or its absence), or the whole image before a clear. */
 export type Saved =
   | { kind: 'record'; collection: string; id: string; entry: Entry | undefined }
-  | { kind: 'all'; tables: Map<string, Table> }
+  | { kind: 'all'; tables: Map<string, Table>; listings?: unknown }
 
 export function createRecordTable(indexes: Record<string, string[] | undefined>): RecordTable {
   let tables = new Map<string, Table>()
   let nextSeq = 0
+  const listings = createQueryIndex()
 
   const indexedFields = (collection: string) => indexes[collection] ?? []
 
@@ -75,6 +81,7 @@ export function createRecordTable(indexes: Record<string, string[] | undefined>)
     }
     const previous = tables.get(collection)?.records.get(id)
     place(collection, id, { seq: previous?.seq ?? nextSeq++, text, keys })
+    listings.set(collection, id, fields)
   }
 
   /** Sets the entry; a new seq is the newest, so only a rollback takes the slow, ordered insert. */
@@ -114,6 +121,7 @@ export function createRecordTable(indexes: Record<string, string[] | undefined>)
       if (!t || !entry) return false
       unindex(t, id, entry)
       t.records.delete(id)
+      listings.remove(collection, id)
       return true
     },
     list(collection) {
@@ -140,7 +148,7 @@ export function createRecordTable(indexes: Record<string, string[] | undefined>)
       return tables.get(collection)?.records.size ?? 0
     },
     clear() {
-      const saved: Saved = { kind: 'all', tables }
+      const saved: Saved = { kind: 'all', tables, listings: listings.detach() }
       tables = new Map()
       return saved
     },
@@ -150,11 +158,15 @@ export function createRecordTable(indexes: Record<string, string[] | undefined>)
     restore(saved) {
       if (saved.kind === 'all') {
         tables = saved.tables
+        listings.restore(saved.listings)
         return
       }
       const { collection, id, entry } = saved
-      if (entry) place(collection, id, entry)
-      else {
+      if (entry) {
+        place(collection, id, entry)
+        listings.set(collection, id, JSON.parse(entry.text))
+      } else {
+        listings.remove(collection, id)
         const t = tables.get(collection)
         const current = t?.records.get(id)
         if (t && current) {
@@ -163,6 +175,7 @@ export function createRecordTable(indexes: Record<string, string[] | undefined>)
         }
       }
     },
+    query: (collection, query) => listings.query(collection, query),
     dump() {
       return Array.from(tables, ([name, t]) => [name, mapIterable(t.records.values(), (e) => e.text)])
     },

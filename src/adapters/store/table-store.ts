@@ -110,6 +110,7 @@ export function createTableStore<C extends { [K in keyof C]: Identified }>(
     findBy: (collection, field, value) =>
       table.findBy(String(collection), field, value) as C[typeof collection][],
     count: (collection) => table.count(String(collection)),
+    query: (collection, query) => table.query(String(collection), query),
     clear() {
       open()
       const saved = table.clear()

@@ -5,6 +5,8 @@ import type { EngineEvent } from '../engine/events.js'
 import { type GatewayResponse, jsonResponse } from '../engine/http.js'
 import type { EngineModule, RouteDefinition } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
+import { listPage } from '../control/listing.js'
+import { timeRange } from '../control/records.js'
 import type { CallbackDelivery } from './delivery.js'
 import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
 import { callbacksOf, startCallbacks } from './runtime.js'
@@ -25,20 +27,36 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/callbacks',
-      summary: 'Every callback delivery and its attempts, filtered by merchant, payment or order',
+      summary:
+        'Every callback delivery and its attempts, newest first, filtered by merchant, payment, order, state, kind, API and time, with full-text search of ids',
       query: 'sandbox/callbacks-query.schema.json',
       api: 'sandbox',
       handler: ({ request }) => {
         const query = validated<SandboxCallbacksQuery>('sandbox/callbacks-query', { ...request.query })
         const page = Number(query.page ?? 1)
         const perPage = Number(query.per_page ?? 100)
-        const found = select(ctx, query).reverse()
-        return jsonResponse(200, {
-          deliveries: found.slice((page - 1) * perPage, page * perPage),
-          page,
-          per_page: perPage,
-          total: found.length,
-        })
+        // Filtered, sorted and paged by the store's indexes: no delivery is read but the page's.
+        const { records, total } = listPage(
+          ctx,
+          'deliveries',
+          {
+            where: {
+              merchant_key: query.merchant,
+              payment_id: query.payment_id,
+              order_id: query.order_id,
+              state: query.state,
+              kind: query.kind,
+              api: query.api,
+            },
+            ...(query.search ? { search: query.search } : {}),
+            ...timeRange(query),
+            order: query.order ?? 'desc',
+            offset: (page - 1) * perPage,
+            limit: perPage,
+          },
+          ['id', 'payment_id', 'order_id'],
+        )
+        return jsonResponse(200, { deliveries: records, page, per_page: perPage, total })
       },
     },
     {
@@ -93,23 +111,6 @@ const withRequest = (d: CallbackDelivery) => ({
   ...d,
   request: { method: 'POST', url: d.url, content_type: FORM_CONTENT_TYPE, body: encodeForm(d.fields) },
 })
-
-function select(ctx: EngineContext, query: SandboxCallbacksQuery): CallbackDelivery[] {
-  // Start from the narrowest index, so a large log is not scanned for one payment.
-  let found = (
-    query.payment_id
-      ? ctx.store.findBy('deliveries', 'payment_id', query.payment_id)
-      : query.order_id
-        ? ctx.store.findBy('deliveries', 'order_id', query.order_id)
-        : query.merchant
-          ? ctx.store.findBy('deliveries', 'merchant_key', query.merchant)
-          : ctx.store.list('deliveries')
-  ) as CallbackDelivery[]
-  if (query.merchant) found = found.filter((d) => d.merchant_key === query.merchant)
-  if (query.order_id) found = found.filter((d) => d.order_id === query.order_id)
-  if (query.state) found = found.filter((d) => d.state === query.state)
-  return found
-}
 
 /** One server-sent event per engine event: payments, transactions, deliveries, clock moves, resets. */
 export const formatEvent = (event: EngineEvent): string =>

@@ -2,11 +2,9 @@ import type { SandboxPaymentsQuery } from '../../generated/types.js'
 import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
-import type { Payment } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
-
-const newestFirst = (a: { created_at: number }, b: { created_at: number }) => b.created_at - a.created_at
+import { listPage, parseTime } from './listing.js'
 
 /**
  * The payments as the store holds them (cards masked, never a full number), for the CLI and the
@@ -18,20 +16,36 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
     {
       method: 'GET',
       path: '/sandbox/payments',
-      summary: 'Payments, newest first, filtered by merchant, order or status',
+      summary:
+        'Payments, newest first, filtered by merchant, order, payment, status, method, API and time, with full-text search of payment and order ids',
       query: 'sandbox/payments-query.schema.json',
       api: 'sandbox',
       handler: ({ request }) => {
         const query = validated<SandboxPaymentsQuery>('sandbox/payments-query', { ...request.query })
         const page = Number(query.page ?? 1)
         const perPage = Number(query.per_page ?? 20)
-        const found = select(ctx, query).sort(newestFirst)
-        return jsonResponse(200, {
-          payments: found.slice((page - 1) * perPage, page * perPage),
-          page,
-          per_page: perPage,
-          total: found.length,
-        })
+        // Filtered, sorted and paged by the store's indexes: no payment is read but the page's.
+        const { records, total } = listPage(
+          ctx,
+          'payments',
+          {
+            where: {
+              merchant_key: query.merchant,
+              order_id: query.order_id,
+              id: query.payment_id,
+              status: query.status,
+              method: query.method,
+              api: query.api,
+            },
+            ...(query.search ? { search: query.search } : {}),
+            ...timeRange(query),
+            order: query.order ?? 'desc',
+            offset: (page - 1) * perPage,
+            limit: perPage,
+          },
+          ['id', 'order_id'],
+        )
+        return jsonResponse(200, { payments: records, page, per_page: perPage, total })
       },
     },
     {
@@ -52,14 +66,9 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
   ]
 }
 
-function select(ctx: EngineContext, query: SandboxPaymentsQuery): Payment[] {
-  // Start from an index where there is one, so a large store is not scanned for one order.
-  let found = query.order_id
-    ? ctx.store.findBy('payments', 'order_id', query.order_id)
-    : query.merchant
-      ? ctx.store.findBy('payments', 'merchant_key', query.merchant)
-      : ctx.store.list('payments')
-  if (query.merchant) found = found.filter((p) => p.merchant_key === query.merchant)
-  if (query.status) found = found.filter((p) => p.status === query.status)
-  return found
+/** The listing's `from`/`to` as epoch ms (a date alone: from its start, to its end). */
+export function timeRange(query: { from?: string; to?: string }): { from?: number; to?: number } {
+  const from = parseTime(query.from)
+  const to = parseTime(query.to, true)
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) }
 }

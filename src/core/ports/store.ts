@@ -57,6 +57,32 @@ export interface Store<C extends { [K in keyof C]: Identified }> {
    */
   flush(): Promise<void>
   close(): Promise<void>
+  /**
+   * A sorted, filtered page of a listed collection (payments, deliveries), answered from indexes
+   * without reading the records; undefined when the collection is not listed or the store cannot.
+   */
+  query?<K extends keyof C>(collection: K, query: StoreQuery): StoreQueryResult | undefined
+}
+
+/** A listing: equality filters, a time range on the sort key, a substring search of ids, one page. */
+export interface StoreQuery {
+  where?: Record<string, string | undefined>
+  /** Case-insensitive substring of the collection's searchable ids (payment id, order id, ...). */
+  search?: string
+  /** Sort-key range, inclusive (epoch ms). */
+  from?: number
+  to?: number
+  /** Default `desc`: newest first. */
+  order?: 'asc' | 'desc'
+  offset?: number
+  limit?: number
+}
+
+export interface StoreQueryResult {
+  /** The page's record ids, in listing order. */
+  ids: string[]
+  /** How many records match, across every page. */
+  total: number
 }
 
 /** Which fields of each collection are indexed for `findBy`. */

@@ -1,0 +1,247 @@
+import type { StoreQuery, StoreQueryResult } from '../../core/ports/store.js'
+
+/**
+ * Sorted, filtered, paginated listings without parsing or scanning the records: the control
+ * API's `GET /sandbox/payments` and `GET /sandbox/callbacks` at 100,000+ records.
+ *
+ * Per listed collection the index keeps one small row per record: its sort key (`created_at`),
+ * the values of its filter fields and a lower-cased search text (ids and order ids). Rows sit in
+ * arrays sorted by (sort key, arrival): one for the whole collection and one per value of each
+ * filter field. A listing picks the shortest array its equality filters allow, and:
+ * - with no other condition, answers the page by position (a slice) and the total by its length;
+ * - with a time range only, finds both ends by binary search;
+ * - otherwise walks that array once, testing the rows (never the JSON records), counting the
+ *   total and keeping only the page's ids.
+ * Full-text search (`search`) is a substring test over the rows' search text, across everything.
+ * Writes keep the arrays sorted with a binary-search insert; records arrive nearly in time order,
+ * so that is almost always an append.
+ */
+export interface QuerySpec {
+  /** Numeric field the listing is sorted by (epoch ms). */
+  sort: string
+  /** Fields a listing may filter on by equality (string values). */
+  fields: string[]
+  /** Fields whose values a full-text search looks into (substring, case-insensitive). */
+  search: string[]
+}
+
+/** The collections the control API lists (the engine's model names them; this adapter only indexes them). */
+export const DEFAULT_QUERY_SPECS: Record<string, QuerySpec> = {
+  payments: {
+    sort: 'created_at',
+    fields: ['id', 'merchant_key', 'order_id', 'status', 'method', 'api', 'operation'],
+    search: ['id', 'order_id'],
+  },
+  deliveries: {
+    sort: 'created_at',
+    fields: ['id', 'merchant_key', 'payment_id', 'order_id', 'state', 'kind', 'api'],
+    search: ['id', 'payment_id', 'order_id'],
+  },
+}
+
+interface Row {
+  id: string
+  key: number
+  /** Arrival order: ties on the sort key keep it. */
+  seq: number
+  /** Value per spec field (same positions as `spec.fields`); undefined when the record has none. */
+  values: (string | undefined)[]
+  text: string
+}
+
+interface Listing {
+  spec: QuerySpec
+  all: Row[]
+  rows: Map<string, Row>
+  /** field position -> value -> rows sorted like `all` */
+  byValue: Map<string, Row[]>[]
+}
+
+export interface QueryIndex {
+  /** The record was put (inserted or replaced). */
+  set(collection: string, id: string, record: Record<string, unknown>): void
+  remove(collection: string, id: string): void
+  /** Forgets everything and returns what was there, for `restore` (a rolled-back clear). */
+  detach(): unknown
+  restore(saved: unknown): void
+  /** undefined when the collection is not listed by this index. */
+  query(collection: string, query: StoreQuery): StoreQueryResult | undefined
+}
+
+const before = (a: Row, b: Row) => a.key < b.key || (a.key === b.key && a.seq < b.seq)
+
+/** Position of the first row not before `row` (its insertion point). */
+function lowerBound(rows: Row[], row: Row): number {
+  let lo = 0
+  let hi = rows.length
+  // Fast path: most writes are the newest record.
+  const last = rows[hi - 1]
+  if (!last || before(last, row)) return hi
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    if (before(rows[mid] as Row, row)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+function insert(rows: Row[], row: Row) {
+  const at = lowerBound(rows, row)
+  if (at === rows.length) rows.push(row)
+  else rows.splice(at, 0, row)
+}
+
+function removeRow(rows: Row[], row: Row) {
+  const at = lowerBound(rows, row)
+  if (rows[at] === row) rows.splice(at, 1)
+  else {
+    const i = rows.indexOf(row)
+    if (i >= 0) rows.splice(i, 1)
+  }
+}
+
+/** First position whose key is >= key (or > key when `after`). */
+function keyBound(rows: Row[], key: number, after: boolean): number {
+  let lo = 0
+  let hi = rows.length
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1
+    const k = (rows[mid] as Row).key
+    if (k < key || (after && k === key)) lo = mid + 1
+    else hi = mid
+  }
+  return lo
+}
+
+export function createQueryIndex(specs: Record<string, QuerySpec> = DEFAULT_QUERY_SPECS): QueryIndex {
+  let listings = new Map<string, Listing>()
+  let nextSeq = 0
+
+  function listing(collection: string): Listing | undefined {
+    const spec = specs[collection]
+    if (!spec) return undefined
+    let found = listings.get(collection)
+    if (!found) {
+      found = { spec, all: [], rows: new Map(), byValue: spec.fields.map(() => new Map()) }
+      listings.set(collection, found)
+    }
+    return found
+  }
+
+  function unlink(l: Listing, row: Row) {
+    removeRow(l.all, row)
+    row.values.forEach((value, i) => {
+      if (value === undefined) return
+      const map = l.byValue[i] as Map<string, Row[]>
+      const rows = map.get(value)
+      if (!rows) return
+      removeRow(rows, row)
+      if (!rows.length) map.delete(value)
+    })
+  }
+
+  function link(l: Listing, row: Row) {
+    insert(l.all, row)
+    row.values.forEach((value, i) => {
+      if (value === undefined) return
+      const map = l.byValue[i] as Map<string, Row[]>
+      const rows = map.get(value)
+      if (rows) insert(rows, row)
+      else map.set(value, [row])
+    })
+  }
+
+  return {
+    set(collection, id, record) {
+      const l = listing(collection)
+      if (!l) return
+      const sortValue = record[l.spec.sort]
+      const key = typeof sortValue === 'number' && Number.isFinite(sortValue) ? sortValue : 0
+      const values = l.spec.fields.map((f) => {
+        const v = record[f]
+        return typeof v === 'string' ? v : undefined
+      })
+      const text = l.spec.search
+        .map((f) => record[f])
+        .filter((v): v is string => typeof v === 'string')
+        .join('\n')
+        .toLowerCase()
+      const previous = l.rows.get(id)
+      if (previous && previous.key === key && previous.values.every((v, i) => v === values[i])) {
+        previous.text = text
+        return
+      }
+      if (previous) unlink(l, previous)
+      const row: Row = { id, key, seq: previous?.seq ?? nextSeq++, values, text }
+      l.rows.set(id, row)
+      link(l, row)
+    },
+    remove(collection, id) {
+      const l = listings.get(collection)
+      const row = l?.rows.get(id)
+      if (!l || !row) return
+      unlink(l, row)
+      l.rows.delete(id)
+    },
+    detach() {
+      const saved = listings
+      listings = new Map()
+      return saved
+    },
+    restore(saved) {
+      listings = saved as Map<string, Listing>
+    },
+    query(collection, query) {
+      const l = listing(collection)
+      if (!l) return undefined
+      const { spec } = l
+      const offset = Math.max(0, query.offset ?? 0)
+      const limit = Math.max(0, query.limit ?? 20)
+      const newestFirst = (query.order ?? 'desc') === 'desc'
+
+      // The shortest candidate array the equality filters allow; the other filters are tested per row.
+      let base = l.all
+      const tests: [number, string][] = []
+      for (const [field, value] of Object.entries(query.where ?? {})) {
+        if (value === undefined) continue
+        const i = spec.fields.indexOf(field)
+        if (i < 0) throw new Error(`store: ${collection}.${field} cannot be filtered on`)
+        const rows = (l.byValue[i] as Map<string, Row[]>).get(value) ?? []
+        tests.push([i, value])
+        if (rows.length < base.length || base === l.all) base = rows
+      }
+      const others = tests.filter(([i, value]) => (l.byValue[i] as Map<string, Row[]>).get(value) !== base)
+      let lo = 0
+      let hi = base.length
+      if (query.from !== undefined) lo = keyBound(base, query.from, false)
+      if (query.to !== undefined) hi = keyBound(base, query.to, true)
+      const needle = query.search?.trim().toLowerCase()
+
+      if (!others.length && !needle) {
+        const total = Math.max(0, hi - lo)
+        const ids: string[] = []
+        for (let n = offset; n < offset + limit && n < total; n++) {
+          const row = base[newestFirst ? hi - 1 - n : lo + n] as Row
+          ids.push(row.id)
+        }
+        return { ids, total }
+      }
+
+      const ids: string[] = []
+      let total = 0
+      for (let n = 0; n < hi - lo; n++) {
+        const row = base[newestFirst ? hi - 1 - n : lo + n] as Row
+        let ok = true
+        for (const [i, value] of others)
+          if (row.values[i] !== value) {
+            ok = false
+            break
+          }
+        if (!ok || (needle && !row.text.includes(needle))) continue
+        if (total >= offset && ids.length < limit) ids.push(row.id)
+        total++
+      }
+      return { ids, total }
+    },
+  }
+}

@@ -1,0 +1,60 @@
+import type { EngineContext } from '../engine/context.js'
+import type { Collections } from '../engine/model.js'
+import type { StoreQuery } from '../ports/store.js'
+
+type Listed = 'payments' | 'deliveries'
+
+/** A record as a listing filter sees it: the filter fields and the sort key. */
+type Filterable = { id: string; created_at: number } & Record<string, unknown>
+
+/**
+ * One page of a listing. The store answers it from its indexes (`Store.query`: no record is read
+ * but the page's); a store without `query` gets the same answer from a scan, so every store
+ * implementation lists alike, only slower.
+ */
+export function listPage<K extends Listed>(
+  ctx: EngineContext,
+  collection: K,
+  query: StoreQuery,
+  searchFields: string[],
+): { records: Collections[K][]; total: number } {
+  const indexed = ctx.store.query?.(collection, query)
+  if (indexed) {
+    const records: Collections[K][] = []
+    for (const id of indexed.ids) {
+      const record = ctx.store.get(collection, id)
+      if (record) records.push(record)
+    }
+    return { records, total: indexed.total }
+  }
+  const needle = query.search?.trim().toLowerCase()
+  const matches = (ctx.store.list(collection) as unknown as Filterable[])
+    .filter(
+      (r) =>
+        Object.entries(query.where ?? {}).every(([f, v]) => v === undefined || r[f] === v) &&
+        (query.from === undefined || r.created_at >= query.from) &&
+        (query.to === undefined || r.created_at <= query.to) &&
+        (!needle ||
+          searchFields.some((f) =>
+            String(r[f] ?? '')
+              .toLowerCase()
+              .includes(needle),
+          )),
+    )
+    .sort((a, b) => a.created_at - b.created_at)
+  if ((query.order ?? 'desc') === 'desc') matches.reverse()
+  const offset = query.offset ?? 0
+  return {
+    records: matches.slice(offset, offset + (query.limit ?? 20)) as unknown as Collections[K][],
+    total: matches.length,
+  }
+}
+
+/** `YYYY-MM-DD HH:MM:SS` or `YYYY-MM-DD` (UTC, as the API writes dates) or epoch ms, to epoch ms. */
+export function parseTime(value: string | undefined, endOfDay = false): number | undefined {
+  if (value === undefined) return undefined
+  if (/^\d{10,15}$/.test(value)) return Number(value)
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(value)
+  const ms = Date.parse(`${value.replace(' ', 'T')}${day ? (endOfDay ? 'T23:59:59.999' : 'T00:00:00') : ''}Z`)
+  return Number.isFinite(ms) ? ms : undefined
+}
