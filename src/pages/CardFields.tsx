@@ -25,7 +25,6 @@ export function CardFields({ t, errors, values, cvvOptional }: CardFieldsProps) 
         maxLength={23}
         placeholder="1234 5678 9012 3456"
         check="card"
-        dir="ltr"
       />
       <div className="row">
         <Field
@@ -42,7 +41,6 @@ export function CardFields({ t, errors, values, cvvOptional }: CardFieldsProps) 
           maxLength={7}
           placeholder={t('expiryPlaceholder')}
           check="expiry"
-          dir="ltr"
         />
         <Field
           t={t}
@@ -57,7 +55,6 @@ export function CardFields({ t, errors, values, cvvOptional }: CardFieldsProps) 
           pattern="[0-9]{3,4}"
           maxLength={4}
           check="cvv"
-          dir="ltr"
         />
       </div>
       <Field

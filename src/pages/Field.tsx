@@ -19,8 +19,6 @@ export interface FieldProps {
   options?: string[]
   /** The client script's validation rule for this field (`card`, `expiry`, `cvv`, `phone-code`). */
   check?: string
-  /** `ltr` for numbers and codes (card number, expiry, phone): they read left to right in every language. */
-  dir?: 'ltr'
 }
 
 /**
@@ -40,7 +38,6 @@ export function Field(props: FieldProps) {
     'aria-describedby': describedBy,
     'aria-invalid': error ? true : undefined,
     'data-check': props.check,
-    dir: props.dir,
   }
   return (
     <div className="field">

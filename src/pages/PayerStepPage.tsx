@@ -42,15 +42,11 @@ export function PayerStepPage({
             <dt>{t('acsMerchant')}</dt>
             <dd>{merchant}</dd>
             <dt>{t('acsAmount')}</dt>
-            <dd>
-              <bdi>{amount}</bdi>
-            </dd>
+            <dd>{amount}</dd>
             {card ? (
               <>
                 <dt>{t('acsCard')}</dt>
-                <dd>
-                  <bdi dir="ltr">{card}</bdi>
-                </dd>
+                <dd>{card}</dd>
               </>
             ) : null}
           </dl>

@@ -25,7 +25,7 @@ export function Shell({
 }) {
   return (
     <>
-      <header className="banner">{t('sandboxBanner')}</header>
+      <div className="banner">{t('sandboxBanner')}</div>
       <main className={wide ? 'wrap wrap-wide' : 'wrap'}>
         {children}
         <footer>

@@ -1,13 +1,13 @@
-import type { MessageKey, Translate } from './i18n.js'
+import type { Translate } from './i18n.js'
 
 /** decisions.md 4: the expiry month picks the outcome of card 4111 1111 1111 1111. */
-const CARDS: [string, MessageKey][] = [
-  ['01', 'tcSuccess'],
-  ['02', 'tcDecline'],
-  ['05', 'tc3dsSuccess'],
-  ['06', 'tc3dsDecline'],
-  ['07', 'tcFrictionless'],
-  ['12', 'tcRedirect'],
+const CARDS: [string, string][] = [
+  ['01', 'success'],
+  ['02', 'decline'],
+  ['05', '3-D Secure, then success'],
+  ['06', '3-D Secure, then decline'],
+  ['07', '3-D Secure without a challenge, then success'],
+  ['12', 'redirect, then success'],
 ]
 
 /**
@@ -23,10 +23,10 @@ export function TestCards({ t, year }: { t: Translate; year: string }) {
         {CARDS.map(([month, outcome]) => (
           <li key={month}>
             <span>
-              <code dir="ltr">
+              <code>
                 {month}/{year}
               </code>{' '}
-              {t(outcome)}
+              {outcome}
             </span>
             <button
               type="button"
@@ -35,10 +35,7 @@ export function TestCards({ t, year }: { t: Translate; year: string }) {
               data-fill-number="4111111111111111"
               data-fill-exp={`${month}/${year}`}
             >
-              {t('useCard')}{' '}
-              <bdi dir="ltr">
-                {month}/{year}
-              </bdi>
+              {t('useCard')} {month}/{year}
             </button>
           </li>
         ))}

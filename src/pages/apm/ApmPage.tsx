@@ -1,16 +1,15 @@
 import type { ReactNode } from 'react'
 import type { ApmOutcome, PayerStep } from '../../core/apm/index.js'
 import { Document } from '../Document.js'
-import type { Lang, MessageKey, Translate } from '../i18n.js'
-import { methodNameOf } from '../method-name.js'
+import type { Lang, Translate } from '../i18n.js'
 import { OrderSummary } from '../OrderSummary.js'
 import { Shell } from '../Shell.js'
 
-const LABEL: Record<ApmOutcome, MessageKey> = {
-  approve: 'apmApprove',
-  decline: 'apmDecline',
-  pending: 'apmPending',
-  expire: 'apmExpire',
+const LABEL: Record<ApmOutcome, string> = {
+  approve: 'Approve payment',
+  decline: 'Decline payment',
+  pending: 'Leave pending',
+  expire: 'Let it expire',
 }
 const STYLE: Record<ApmOutcome, string> = {
   approve: 'btn',
@@ -58,11 +57,10 @@ export function ApmPage({
   approveLabel,
   error,
 }: ApmPageProps) {
-  const name = methodNameOf(step.method, t)
   return (
     <Document
       lang={lang}
-      title={`${name} · ${t('documentTitle')}`}
+      title={`${step.method_title} · ${t('documentTitle')}`}
       base={base}
       data={{ page: 'apm', group: step.group, status: step.status, state_url: stateUrl }}
       scripts={['apm.js']}
@@ -76,7 +74,7 @@ export function ApmPage({
             orderNumber={step.order_id}
             description={step.description}
           />
-          <h2 id="apm-title">{name}</h2>
+          <h2 id="apm-title">{step.method_title}</h2>
           {error ? (
             <div className="alert alert-error" role="alert" id="apm-error">
               {error}
@@ -95,15 +93,13 @@ export function ApmPage({
                 id={`apm-${outcome}`}
                 formNoValidate={outcome !== 'approve'}
               >
-                {outcome === 'approve' && approveLabel ? approveLabel : t(LABEL[outcome])}
+                {outcome === 'approve' && approveLabel ? approveLabel : LABEL[outcome]}
               </button>
             ))}
           </form>
           <p className="note">
-            {t('apmNote')}{' '}
-            <code dir="ltr">
-              POST /sandbox/payments/{step.payment_id}/apm ({step.method})
-            </code>
+            Sandbox simulator of {step.method}: choose what the provider answers. The control API can do the
+            same: POST /sandbox/payments/{step.payment_id}/apm.
           </p>
         </div>
       </Shell>

@@ -4,15 +4,11 @@ import { apmPageUrl } from '../../core/apm/connector.js'
 import { beelineOtp, sentMessages } from '../../core/apm/messages.js'
 import type { ApmPayment, PayerStep } from '../../core/apm/index.js'
 import { isWallet, paymentWalletFlow } from '../../core/apm/wallets.js'
-import { findMethod } from '../../core/checkout/methods.js'
-import { formatAmount } from '../amount.js'
 import { pageFieldFor } from '../method-fields.js'
-import { methodNameOf } from '../method-name.js'
 import type { PageContext } from '../page-context.js'
 import { ConfirmView } from './groups/ConfirmView.js'
 import { CryptoView } from './groups/CryptoView.js'
 import { DetailsView } from './groups/DetailsView.js'
-import type { FactRow, ViewText } from './groups/common.js'
 import { type AskedField, FieldsView } from './groups/FieldsView.js'
 import { MessageView } from './groups/MessageView.js'
 import { QrView } from './groups/QrView.js'
@@ -61,58 +57,16 @@ export function askedFields(
 }
 
 const ONE_COLLECTION = ['bank_name', 'bank_code', 'branch_name', 'branch_code', 'account_number'] as const
-/** Values that stay the payer's secret: never shown back. */
-const SECRET = /otp|pin|confirmation_code|password/i
-
-/** The value the merchant or the payer already gave for a catalogue field, if any. */
-function givenValue(payment: ApmPayment, name: string, fieldName: string): string | undefined {
-  if (name.startsWith('billing_address.')) {
-    const value = (payment.payer as Record<string, unknown> | undefined)?.[`payer_${name.slice(16)}`]
-    return typeof value === 'string' && value ? value : undefined
-  }
-  let node: unknown = payment.apm.parameters
-  for (const key of fieldName.split('.')) {
-    if (!node || typeof node !== 'object') return undefined
-    node = (node as Record<string, unknown>)[key]
-  }
-  return typeof node === 'string' || typeof node === 'number' ? String(node) || undefined : undefined
-}
-
-/** The method's page fields already given (by the merchant or on the hosted page), as the payer reads them. */
-export function givenFields(page: PageContext, payment: ApmPayment): FactRow[] {
-  const entry = findMethod(payment.method)
-  const country = payment.payer?.payer_country
-  const rows: FactRow[] = []
-  for (const name of entry?.collects_on_page ?? []) {
-    const spec = pageFieldFor(name, payment.method, country)
-    if (!spec || SECRET.test(spec.name)) continue
-    const value = givenValue(payment, name, spec.name)
-    if (!value) continue
-    const label = spec.label ? page.t(spec.label) : (spec.labelText ?? name)
-    rows.push({ label, value, ltr: Boolean(spec.inputMode && spec.inputMode !== 'text') })
-  }
-  return rows
-}
 
 /** one-collection, "details shown after Pay": what the payer entered and the reference to quote. */
-function oneCollectionDetails(page: PageContext, payment: ApmPayment): FactRow[] | undefined {
+function oneCollectionDetails(payment: ApmPayment): { label: string; value: string }[] | undefined {
   const params = payment.apm.parameters ?? {}
-  const rows: FactRow[] = ONE_COLLECTION.filter((k) => typeof params[k] === 'string' && params[k]).map(
-    (k) => ({
-      label: page.t(`field_${k}`),
-      value: String(params[k]),
-      ltr: k.endsWith('code') || k === 'account_number',
-    }),
-  )
+  const rows = ONE_COLLECTION.filter((k) => typeof params[k] === 'string' && params[k]).map((k) => ({
+    label: k.replace('_', ' ').replace(/^./, (c) => c.toUpperCase()),
+    value: String(params[k]),
+  }))
   if (!rows.length) return undefined
-  return [
-    ...rows,
-    {
-      label: page.t('detailReference'),
-      value: payment.id.replace(/-/g, '').slice(0, 16).toUpperCase(),
-      ltr: true,
-    },
-  ]
+  return [...rows, { label: 'Reference', value: payment.id.replace(/-/g, '').slice(0, 16).toUpperCase() }]
 }
 
 export interface GroupView {
@@ -120,7 +74,7 @@ export interface GroupView {
   approveLabel?: string
 }
 
-/** The behaviour group's part of the simulator page, in the page's language. */
+/** The behaviour group's part of the simulator page. */
 export async function groupView(
   page: PageContext,
   payment: ApmPayment,
@@ -129,31 +83,27 @@ export async function groupView(
   entered: Entered = {},
 ): Promise<GroupView> {
   const view = step.view
-  const text: ViewText = {
-    t: page.t,
-    lang: page.lang,
-    name: methodNameOf(payment.method, page.t),
-    amount: formatAmount(payment.order.amount, payment.order.currency, page.lang),
-  }
   const asked = askedFields(page, payment, step, entered)
-  const extra = asked.length ? <FieldsView text={text} fields={asked} inline /> : null
+  const extra = asked.length ? (
+    <FieldsView view={{ kind: 'extra_page_fields', message: '' }} fields={asked} />
+  ) : null
   switch (view.kind) {
     case 'qr':
       return {
         node: (
           <>
-            <QrView view={view} svg={await qrSvg(view.qr_payload)} text={text} />
+            <QrView view={view} svg={await qrSvg(view.qr_payload)} />
             {extra}
           </>
         ),
       }
     case 'crypto_address':
-      return { node: <CryptoView view={view} svg={await qrSvg(view.address)} text={text} /> }
+      return { node: <CryptoView view={view} svg={await qrSvg(view.address)} /> }
     case 'payment_details':
       return {
         node: (
           <>
-            <DetailsView view={view} text={text} />
+            <DetailsView view={view} />
             {extra}
           </>
         ),
@@ -163,25 +113,23 @@ export async function groupView(
       return {
         node: (
           <>
-            <ConfirmView view={view} text={text} />
+            <ConfirmView view={view} />
             {extra}
           </>
         ),
       }
     case 'message_link':
-      return { node: <MessageView view={view} text={text} /> }
+      return { node: <MessageView view={view} /> }
     case 'extra_page_fields': {
       const otpSent =
         payment.method === 'beeline'
           ? sentMessages(page.ctx, payment.id).find((m) => m.kind === 'otp')
           : undefined
-      const details = payment.method === 'one-collection' ? oneCollectionDetails(page, payment) : undefined
       return {
         node: (
           <FieldsView
-            text={text}
+            view={view}
             fields={asked}
-            given={details ? [] : givenFields(page, payment)}
             {...(payment.method === 'beeline'
               ? {
                   otp: {
@@ -193,7 +141,7 @@ export async function groupView(
             {...(payment.method === 'axxi-cash'
               ? { ticketUrl: `${page.base}/apm/${encodeURIComponent(payment.id)}/ticket.pdf` }
               : {})}
-            {...(details ? { details } : {})}
+            {...(payment.method === 'one-collection' ? { details: oneCollectionDetails(payment) ?? [] } : {})}
           />
         ),
       }
@@ -205,20 +153,21 @@ export async function groupView(
       return {
         node: (
           <WalletView
-            text={text}
+            wallet={wallet}
+            message={view.message}
             flow={isWallet(wallet) && paymentWalletFlow(payment) === 'card' ? 'card' : 'virtual'}
             {...(payment.card ? { card: payment.card.masked } : {})}
             {...(scan ? { scan: { svg: await qrSvg(url), url } } : {})}
           />
         ),
-        ...(scan ? {} : { approveLabel: page.t('apmPayWith', { method: text.name }) }),
+        ...(scan ? {} : { approveLabel: `Pay with ${wallet}` }),
       }
     }
     default:
       return {
         node: (
           <>
-            <RedirectView view={view} text={text} />
+            <RedirectView view={view} />
             {extra}
           </>
         ),

@@ -1,5 +1,5 @@
-import { type FactRow, Facts, type ViewText } from './common.js'
-import { SandboxMessages } from './MessageView.js'
+import type { PayerView } from '../../../core/apm/views.js'
+import { Facts } from './common.js'
 
 /** An input the page still asks for (the catalogue's `collects_on_page`, 2.2.2), ready to render. */
 export interface AskedField {
@@ -12,64 +12,47 @@ export interface AskedField {
 }
 
 export interface FieldsViewProps {
-  text: ViewText
+  view: Extract<PayerView, { kind: 'extra_page_fields' }>
   fields: AskedField[]
-  /** What the payer (or the merchant) already gave for the method's fields, shown back to them. */
-  given?: FactRow[]
-  /** The view is only the inputs under another group's view (no introduction). */
-  inline?: boolean
   /** beeline: "OTP sent to payer"; the page asks for it. */
   otp?: { to?: string; error?: string }
   /** axxi-cash: "the payer then gets a PDF ticket". */
   ticketUrl?: string
   /** one-collection: "details shown after Pay". */
-  details?: FactRow[]
+  details?: { label: string; value: string }[]
 }
 
 /**
- * Extra fields on the hosted page (2.2.2): the method's fields the payer still has to fill
- * (fairpay's by billing country) and those already given, beeline's code, axxi-cash's ticket and
- * one-collection's details. The inputs belong to the outcome form (`form="apm-outcome"`), so
- * approving sends them; the server checks them and keeps them on the payment.
+ * Extra fields on the hosted page (2.2.2): what is still missing (fairpay's by billing country),
+ * beeline's code, axxi-cash's ticket and one-collection's details. The inputs belong to the
+ * outcome form (`form="apm-outcome"`), so approving sends them.
  */
-export function FieldsView({ text, fields, given = [], inline, otp, ticketUrl, details }: FieldsViewProps) {
-  const { t, name } = text
-  const asking = fields.length > 0 || Boolean(otp)
+export function FieldsView({ view, fields, otp, ticketUrl, details }: FieldsViewProps) {
   return (
     <>
-      {inline ? null : (
-        <p id="apm-message">{asking ? t('apmFieldsIntro', { method: name }) : t('apmFieldsDone')}</p>
-      )}
-      {given.length ? (
-        <>
-          <h3 className="facts-title" id="apm-given-title">
-            {t('apmFieldsGiven')}
-          </h3>
-          <Facts id="apm-given" rows={given} />
-        </>
-      ) : null}
+      <p id="apm-message">{view.message}</p>
       {details ? <Facts id="apm-details" rows={details} /> : null}
       {ticketUrl ? (
         <p>
           <a className="btn btn-quiet" id="apm-ticket" href={ticketUrl} download="payment-ticket.pdf">
-            {t('apmTicket')}
+            Download the payment ticket (PDF)
           </a>
         </p>
       ) : null}
       {fields.map((field) => (
-        <Input key={field.name} {...field} optionalText={t('optional')} />
+        <Input key={field.name} {...field} />
       ))}
       {otp ? (
         <>
           <p id="apm-otp-sent">
-            {otp.to ? t('apmOtpSentTo', { phone: otp.to }) : t('apmOtpSent')} <SandboxMessages t={t} />
+            A one-time code was sent by SMS{otp.to ? ` to ${otp.to}` : ''} (sandbox: see GET
+            /sandbox/messages).
           </p>
           <Input
             name="otp_code"
-            label={t('field_otp')}
+            label="One-time code"
             required
             inputMode="numeric"
-            optionalText={t('optional')}
             {...(otp.error ? { error: otp.error } : {})}
           />
         </>
@@ -78,21 +61,13 @@ export function FieldsView({ text, fields, given = [], inline, otp, ticketUrl, d
   )
 }
 
-function Input({
-  name,
-  label,
-  required,
-  inputMode,
-  error,
-  value,
-  optionalText,
-}: AskedField & { optionalText: string }) {
+function Input({ name, label, required, inputMode, error, value }: AskedField) {
   const id = `apm-field-${name.replace(/[^A-Za-z0-9_-]/g, '_')}`
   return (
     <div className="field">
       <label htmlFor={id}>
         {label}
-        {required ? null : <span className="opt"> ({optionalText})</span>}
+        {required ? null : <span className="opt"> (optional)</span>}
       </label>
       <input
         id={id}
@@ -100,7 +75,6 @@ function Input({
         form="apm-outcome"
         defaultValue={value}
         inputMode={inputMode}
-        dir={inputMode && inputMode !== 'text' ? 'ltr' : undefined}
         autoComplete={name === 'otp_code' ? 'one-time-code' : undefined}
         required={required}
         aria-invalid={error ? true : undefined}

@@ -1,7 +1,8 @@
-import { QrImage, type ViewText, Waiting } from './common.js'
+import { QrImage, Waiting } from './common.js'
 
 export interface WalletViewProps {
-  text: ViewText
+  wallet: string
+  message: string
   /** 2.2.3: wallet1 in a browser without built-in support shows a code to scan with a phone. */
   scan?: { svg: string; url: string }
   flow: 'card' | 'virtual'
@@ -13,24 +14,25 @@ export interface WalletViewProps {
  * a displayed code with a phone ... and confirms there". The flow line says what the merchant can
  * do afterwards (rules 1 and 2).
  */
-export function WalletView({ text, scan, flow, card }: WalletViewProps) {
-  const { t, name, amount } = text
+export function WalletView({ wallet, message, scan, flow, card }: WalletViewProps) {
   return (
     <>
-      <p id="apm-message">{t('apmWalletConfirm', { amount })}</p>
+      <p id="apm-message">{message}</p>
       {scan ? (
         <>
-          <p id="apm-scan">{t('apmWalletScan', { method: name })}</p>
-          <QrImage svg={scan.svg} label={t('apmWalletScan', { method: name })} />
-          <Waiting text={t('apmWaitPhone')} />
+          <p id="apm-scan">Scan this code with your phone to pay with {wallet}, then confirm on the phone.</p>
+          <QrImage svg={scan.svg} label={`Scan with your phone to pay with ${wallet}`} />
+          <Waiting text="Waiting for the confirmation on your phone: this page updates by itself." />
         </>
       ) : (
         <p className="note" id="apm-native">
-          {t('apmWalletNative', { method: name })}
+          The {wallet} button below stands for the browser's own wallet sheet.
         </p>
       )}
       <p className="note" id="apm-flow">
-        {flow === 'card' ? t('walletCardFlow', { card: card ?? '' }) : t('walletVirtualFlow')}
+        {flow === 'card'
+          ? `Card flow: the token is decrypted and the card ${card ?? ''} is stored; capture and recurring are available.`
+          : 'Virtual flow: no card is stored; DMS capture and recurring payments are not available.'}
       </p>
     </>
   )
