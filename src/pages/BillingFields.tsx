@@ -47,6 +47,7 @@ export function BillingFields({ t, askState, askPhoneCode, phone, errors, values
             pattern="\+?[0-9]+(-[0-9]+)*"
             maxLength={11}
             check="phone-code"
+            dir="ltr"
           />
           <Field
             t={t}
@@ -59,6 +60,7 @@ export function BillingFields({ t, askState, askPhoneCode, phone, errors, values
             type="tel"
             inputMode="tel"
             autoComplete="tel-national"
+            dir="ltr"
             maxLength={25}
           />
         </div>

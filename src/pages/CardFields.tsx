@@ -25,6 +25,7 @@ export function CardFields({ t, errors, values, cvvOptional }: CardFieldsProps) 
         maxLength={23}
         placeholder="1234 5678 9012 3456"
         check="card"
+        dir="ltr"
       />
       <div className="row">
         <Field
@@ -41,6 +42,7 @@ export function CardFields({ t, errors, values, cvvOptional }: CardFieldsProps) 
           maxLength={7}
           placeholder={t('expiryPlaceholder')}
           check="expiry"
+          dir="ltr"
         />
         <Field
           t={t}
@@ -55,6 +57,7 @@ export function CardFields({ t, errors, values, cvvOptional }: CardFieldsProps) 
           pattern="[0-9]{3,4}"
           maxLength={4}
           check="cvv"
+          dir="ltr"
         />
       </div>
       <Field

@@ -55,7 +55,13 @@ export function CheckoutPage(props: CheckoutPageProps) {
             orderNumber={view.order.number}
             description={view.order.description}
           />
-          <MethodList t={t} methods={view.methods} selected={view.selected.id} />
+          <MethodList
+            t={t}
+            methods={view.methods}
+            selected={view.selected.id}
+            action={path}
+            {...(chosen ? { chosen } : {})}
+          />
           <ErrorSummary errors={errors} t={t} />
           <form method="post" action={action} id="pay-form" data-form={card ? 'card' : 'method'}>
             {chosen ? <input type="hidden" name="lang" value={chosen} /> : null}
@@ -127,6 +133,7 @@ function MethodFields({ t, view, values, byField }: CheckoutPageProps & { byFiel
           value={values[f.name]}
           required={f.required}
           {...(f.inputMode ? { inputMode: f.inputMode } : {})}
+          {...(f.inputMode && f.inputMode !== 'text' ? { dir: 'ltr' as const } : {})}
           {...(f.autoComplete ? { autoComplete: f.autoComplete } : {})}
           {...(f.pattern ? { pattern: f.pattern } : {})}
           {...(f.options ? { options: f.options } : {})}

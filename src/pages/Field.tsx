@@ -19,6 +19,8 @@ export interface FieldProps {
   options?: string[]
   /** The client script's validation rule for this field (`card`, `expiry`, `cvv`, `phone-code`). */
   check?: string
+  /** `ltr` for numbers and codes (card number, expiry, phone): they read left to right in every language. */
+  dir?: 'ltr'
 }
 
 /**
@@ -38,6 +40,7 @@ export function Field(props: FieldProps) {
     'aria-describedby': describedBy,
     'aria-invalid': error ? true : undefined,
     'data-check': props.check,
+    dir: props.dir,
   }
   return (
     <div className="field">

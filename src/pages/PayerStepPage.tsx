@@ -42,11 +42,15 @@ export function PayerStepPage({
             <dt>{t('acsMerchant')}</dt>
             <dd>{merchant}</dd>
             <dt>{t('acsAmount')}</dt>
-            <dd>{amount}</dd>
+            <dd>
+              <bdi>{amount}</bdi>
+            </dd>
             {card ? (
               <>
                 <dt>{t('acsCard')}</dt>
-                <dd>{card}</dd>
+                <dd>
+                  <bdi dir="ltr">{card}</bdi>
+                </dd>
               </>
             ) : null}
           </dl>

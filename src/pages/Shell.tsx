@@ -25,7 +25,7 @@ export function Shell({
 }) {
   return (
     <>
-      <div className="banner">{t('sandboxBanner')}</div>
+      <header className="banner">{t('sandboxBanner')}</header>
       <main className={wide ? 'wrap wrap-wide' : 'wrap'}>
         {children}
         <footer>

@@ -1,13 +1,13 @@
-import type { Translate } from './i18n.js'
+import type { MessageKey, Translate } from './i18n.js'
 
 /** decisions.md 4: the expiry month picks the outcome of card 4111 1111 1111 1111. */
-const CARDS: [string, string][] = [
-  ['01', 'success'],
-  ['02', 'decline'],
-  ['05', '3-D Secure, then success'],
-  ['06', '3-D Secure, then decline'],
-  ['07', '3-D Secure without a challenge, then success'],
-  ['12', 'redirect, then success'],
+const CARDS: [string, MessageKey][] = [
+  ['01', 'tcSuccess'],
+  ['02', 'tcDecline'],
+  ['05', 'tc3dsSuccess'],
+  ['06', 'tc3dsDecline'],
+  ['07', 'tcFrictionless'],
+  ['12', 'tcRedirect'],
 ]
 
 /**
@@ -23,10 +23,10 @@ export function TestCards({ t, year }: { t: Translate; year: string }) {
         {CARDS.map(([month, outcome]) => (
           <li key={month}>
             <span>
-              <code>
+              <code dir="ltr">
                 {month}/{year}
               </code>{' '}
-              {outcome}
+              {t(outcome)}
             </span>
             <button
               type="button"
@@ -35,7 +35,10 @@ export function TestCards({ t, year }: { t: Translate; year: string }) {
               data-fill-number="4111111111111111"
               data-fill-exp={`${month}/${year}`}
             >
-              {t('useCard')} {month}/{year}
+              {t('useCard')}{' '}
+              <bdi dir="ltr">
+                {month}/{year}
+              </bdi>
             </button>
           </li>
         ))}

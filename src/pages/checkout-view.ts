@@ -5,11 +5,15 @@ import type { OrderData, Session } from '../core/engine/model.js'
 import { isMotoType } from '../core/payments/card.js'
 import { formatAmount } from './amount.js'
 import { missingFields, type PageField } from './method-fields.js'
+import { methodKind, methodName } from './method-name.js'
 import { merchantName, type PageContext, pagePath, paymentOf } from './page-context.js'
 
 export interface MethodChoice {
   id: string
+  /** The payer-facing name (brand, or a plain description in the page's language). */
   title: string
+  /** What it is, in plain words, under a brand name ("E-wallet" under "Papara"). */
+  kind?: string
   group: string
   href: string
   isCard: boolean
@@ -73,9 +77,12 @@ export function checkoutView(page: PageContext, session: Session, requested?: st
   const billing = (request.billing_address ?? {}) as Record<string, string | undefined>
   const methods: MethodChoice[] = offeredMethods(page, session).map((id) => {
     const entry = findMethod(id)
+    const title = methodName(entry, page.t)
+    const kind = methodKind(entry, page.t)
     return {
       id,
-      title: entry?.title ?? id,
+      title,
+      ...(kind !== title ? { kind } : {}),
       group: entry?.group ?? 'none_described',
       href: pagePath(page, `/auth/${encodeURIComponent(session.page_token)}`, { method: id }),
       isCard: canonicalMethodId(id) === 'card',

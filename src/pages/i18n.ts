@@ -1,14 +1,24 @@
+import { ar } from './locales/ar.js'
+import { az } from './locales/az.js'
+import { bg } from './locales/bg.js'
+import { cs } from './locales/cs.js'
 import { de } from './locales/de.js'
 import { en, type MessageKey, type Messages } from './locales/en.js'
 import { fr } from './locales/fr.js'
+import { hr } from './locales/hr.js'
+import { hu } from './locales/hu.js'
 import { it } from './locales/it.js'
 import { ja } from './locales/ja.js'
-import { partial } from './locales/partial.js'
+import { kk } from './locales/kk.js'
+import { nb } from './locales/nb.js'
+import { nl } from './locales/nl.js'
 import { pl } from './locales/pl.js'
 import { pt } from './locales/pt.js'
+import { ro } from './locales/ro.js'
 import { ru } from './locales/ru.js'
 import { sp } from './locales/sp.js'
 import { zh } from './locales/zh.js'
+import { zhTW } from './locales/zh-TW.js'
 
 export type { MessageKey }
 
@@ -38,9 +48,33 @@ export const LANGUAGES = [
 ] as const
 export type Lang = (typeof LANGUAGES)[number]
 
-const FULL: Partial<Record<Lang, Messages>> = { en, fr, de, sp, it, pt, pl, ru, zh, ja }
-/** Languages with every string translated; the others show English where a string is missing. */
-export const FULLY_TRANSLATED = Object.keys(FULL) as Lang[]
+/**
+ * Every listed language has every string: each locale is typed `Messages` (the English keys), so
+ * a missing or misspelt key fails the type check.
+ */
+export const MESSAGES: Record<Lang, Messages> = {
+  en,
+  sp,
+  ar,
+  az,
+  fr,
+  nb,
+  zh,
+  'zh-TW': zhTW,
+  kk,
+  de,
+  it,
+  hr,
+  cs,
+  hu,
+  pl,
+  pt,
+  ro,
+  ja,
+  nl,
+  bg,
+  ru,
+}
 
 /** Each language by its own name, for the picker. */
 export const LANGUAGE_NAMES: Record<Lang, string> = {
@@ -135,11 +169,24 @@ export function pageLanguage(inputs: LanguageInputs): Lang {
 
 export type Translate = (key: MessageKey, values?: Record<string, string>) => string
 
-/** The strings of a language, English for any it lacks; `{name}` placeholders filled from `values`. */
+/** First-strong isolate … pop directional isolate (Unicode bidi): a value keeps its own direction. */
+const FSI = '\u2068'
+const PDI = '\u2069'
+
+/**
+ * The strings of a language; `{name}` placeholders filled from `values`. In a right-to-left
+ * language each value is isolated (FSI … PDI), so an amount, a card number or a Latin brand name
+ * inside an Arabic sentence keeps its own order.
+ */
 export function translator(lang: Lang): Translate {
-  const own: Partial<Messages> = FULL[lang] ?? partial[lang] ?? {}
+  const own = MESSAGES[lang]
+  const isolate = textDirection(lang) === 'rtl'
   return (key, values = {}) =>
-    (own[key] ?? en[key]).replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole)
+    own[key].replace(/\{(\w+)\}/g, (whole, name: string) => {
+      const value = values[name]
+      if (value === undefined) return whole
+      return isolate ? `${FSI}${value}${PDI}` : value
+    })
 }
 
 /** The HTML `lang` attribute: BCP 47, so `sp` is `es`. */

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import {
   acceptedLanguage,
-  FULLY_TRANSLATED,
   LANGUAGES,
   listedLanguage,
+  MESSAGES,
   pageLanguage,
   translator,
 } from '../../src/pages/i18n.js'
@@ -47,16 +47,23 @@ describe('page language rules', () => {
     expect(pageLanguage({ chosen: 'pl', requested: 'fr' })).toBe('pl')
   })
 
-  it('translates fully the ten main languages and falls back to English per string elsewhere', () => {
-    expect(FULLY_TRANSLATED.sort()).toEqual(['de', 'en', 'fr', 'it', 'ja', 'pl', 'pt', 'ru', 'sp', 'zh'])
-    for (const lang of FULLY_TRANSLATED) {
-      const t = translator(lang)
-      if (lang !== 'en') expect(t('cardNumber'), lang).not.toBe(en.cardNumber)
+  it('translates every string in all 21 languages (the locales are typed against the English keys)', () => {
+    expect(Object.keys(MESSAGES).sort()).toEqual([...LANGUAGES].sort())
+    const keys = Object.keys(en).sort()
+    for (const lang of LANGUAGES) {
+      expect(Object.keys(MESSAGES[lang]).sort(), lang).toEqual(keys)
+      for (const key of keys)
+        expect(MESSAGES[lang][key as keyof typeof en].trim(), `${lang}.${key}`).not.toBe('')
+      if (lang !== 'en') expect(translator(lang)('cardNumber'), lang).not.toBe(en.cardNumber)
     }
-    const cs = translator('cs')
-    expect(cs('cardNumber')).toBe('Číslo karty')
-    expect(cs('acsIntro')).toBe(en.acsIntro)
+    expect(translator('cs')('cardNumber')).toBe('Číslo karty')
+    expect(translator('cs')('acsIntro')).not.toBe(en.acsIntro)
     expect(translator('fr')('pay', { amount: '12,50 €' })).toBe('Payer 12,50 €')
+  })
+
+  it('isolates the values put into an Arabic sentence, so an amount or a card number keeps its order', () => {
+    expect(translator('ar')('pay', { amount: '25.00 €' })).toBe('ادفع \u206825.00 €\u2069')
+    expect(translator('fr')('pay', { amount: '25,00 €' })).not.toContain('\u2068')
   })
 })
 

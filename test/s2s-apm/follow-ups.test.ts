@@ -55,17 +55,23 @@ describe('S2S APM CAPTURE', () => {
     expect(t.payment(held.trans_id).status).toBe('pending')
   })
 
+  // decisions.md §2: the platform's 208003 "Not acceptable to request the capture for payment not in pending status."
   it('refuses to capture a settled sale or twice', async () => {
     const t = setup()
     const settled = await sale(t)
-    expect((await t.post(followUp('CAPTURE', settled.trans_id))).body).toEqual(
-      envelope(100000, 'Capture is not allowed.'),
-    )
+    const notPending = {
+      ...envelope(100000, 'Request data is invalid.'),
+      errors: [
+        {
+          error_code: 208003,
+          error_message: 'Not acceptable to request the capture for payment not in pending status.',
+        },
+      ],
+    }
+    expect((await t.post(followUp('CAPTURE', settled.trans_id))).body).toEqual(notPending)
     const held = await sale(t, { auth: 'Y', order_id: 'twice' })
     await t.post(followUp('CAPTURE', held.trans_id))
-    expect((await t.post(followUp('CAPTURE', held.trans_id))).body.error_message).toBe(
-      'Capture is not allowed.',
-    )
+    expect((await t.post(followUp('CAPTURE', held.trans_id))).body).toEqual(notPending)
   })
 })
 
@@ -144,8 +150,12 @@ describe('S2S APM CREDITVOID', () => {
     const t = setup()
     const held = await sale(t, { auth: 'Y' })
     const r = await t.post(followUp('CREDITVOID', held.trans_id, { amount: '5.00' }))
+    // decisions.md §2: "208009 partial reversal"
     expect(r.body.errors).toEqual([
-      { error_code: 100000, error_message: 'amount: A held authorization can only be reversed in full.' },
+      {
+        error_code: 208009,
+        error_message: 'amount: Not acceptable to request the reversal for partial amount.',
+      },
     ])
     expect(t.payment(held.trans_id).status).toBe('pending')
   })
@@ -172,7 +182,8 @@ describe('S2S APM CREDITVOID', () => {
     const settled = await sale(t)
     const before = await snapshot(t)
     const cases: [string, string][] = [
-      ['15.01', 'amount: The amount exceeds the amount available for refund.'],
+      // decisions.md §2: "208006 refund above the payment"
+      ['15.01', 'amount: Not acceptable to request the refund for amount bigger than payment amount.'],
       ['0.00', 'amount: This value should be greater than 0.'],
       [
         '5.001',

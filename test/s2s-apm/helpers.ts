@@ -7,6 +7,7 @@ import { callbacksModule, callbacksOf } from '../../src/core/callbacks/index.js'
 import type { SandboxConfig, SandboxMerchant, SandboxMid } from '../../src/core/engine/context.js'
 import type { Transaction } from '../../src/core/engine/model.js'
 import { s2sApmModule } from '../../src/core/s2s-apm/module.js'
+import { s2sCardModule } from '../../src/core/s2s-card/module.js'
 import { type FormValue, s2sApmSignatures } from '../../src/core/signatures/index.js'
 import { createTestGateway, demoConfig, type TestGateway } from '../helpers/engine.js'
 
@@ -42,18 +43,24 @@ export function apmConfig(options: SetupOptions = {}): SandboxConfig {
 }
 
 export type ApmGateway = TestGateway & {
-  post(fields: Record<string, unknown>): ReturnType<TestGateway['call']>
+  post(fields: Record<string, unknown>, path?: string): ReturnType<TestGateway['call']>
   payment(id: unknown): ApmPayment
   transactions(id: unknown): Transaction[]
   /** Every callback sent so far (after the queue is idle), parsed (bracket keys nested). */
   callbacks(): Promise<Record<string, FormValue>[]>
 }
 
-/** S2S APM, the APM control routes and the callbacks module, on a memory store and the virtual clock. */
+/**
+ * S2S APM, the APM control routes and the callbacks module, on a memory store and the virtual clock;
+ * S2S CARD's `/post` too, where the APM debits and payouts are also accepted (decisions.md §2).
+ */
 export function setup(options: SetupOptions = {}): ApmGateway {
-  const t = createTestGateway([s2sApmModule, apmControlModule, callbacksModule], apmConfig(options))
+  const t = createTestGateway(
+    [s2sApmModule, s2sCardModule, apmControlModule, callbacksModule],
+    apmConfig(options),
+  )
   return Object.assign(t, {
-    post: (fields: Record<string, unknown>) => t.call('POST', '/post-va', qs.stringify(fields)),
+    post: (fields: Record<string, unknown>, path = '/post-va') => t.call('POST', path, qs.stringify(fields)),
     payment: (id: unknown) => t.store.get('payments', String(id)) as ApmPayment,
     transactions: (id: unknown) => t.store.findBy('transactions', 'payment_id', String(id)),
     async callbacks() {
@@ -87,6 +94,24 @@ export function debit2virtualForm(overrides: Record<string, unknown> = {}): Reco
 export function calcForm(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const base = { ...fixture('debit2virtual-calc-request.basic'), client_key: KEY, ...overrides }
   return { ...base, hash: 'hash' in overrides ? overrides.hash : paymentHash(base) }
+}
+
+/** CREDIT2VIRTUAL / CREDIT2CRYPTO: md5(upper(rev(order_id + order_amount + order_currency)) + password). */
+export function payoutForm(overrides: Record<string, unknown> = {}, name = 'credit2virtual-request.basic') {
+  const base = { ...fixture(name), client_key: KEY, ...overrides }
+  const amount = typeof base.order_amount === 'string' ? base.order_amount : undefined
+  return {
+    ...base,
+    hash:
+      'hash' in overrides
+        ? overrides.hash
+        : s2sApmSignatures.credit2virtual(
+            String(base.order_id),
+            amount,
+            String(base.order_currency),
+            PASSWORD,
+          ),
+  }
 }
 
 /** CAPTURE, VOID, GET_TRANS_STATUS: md5(upper(rev(trans_id)) + password); CREDITVOID: md5(upper(rev(trans_id + password))). */

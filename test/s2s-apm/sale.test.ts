@@ -150,7 +150,10 @@ describe('S2S APM SALE auth', () => {
     const t = setup({ mids: [{ id: 'sms-only', payment_mode: 'SMS' }] })
     expect((await sale(t)).status).toBe('SETTLED')
     const r = await t.post(saleForm({ auth: 'Y', order_id: 'held' }))
-    expect(r.body).toMatchObject({ error_message: 'No MID is available for this payment.' })
+    // decisions.md §2: the platform's 204002
+    expect(r.body.errors).toEqual([
+      { error_code: 204002, error_message: 'Enabled merchant mappings or MIDs not found.' },
+    ])
   })
 })
 
@@ -203,7 +206,8 @@ describe('S2S APM SALE: methods', () => {
     expect(wrong.body.errors).toEqual([
       {
         error_code: 100000,
-        error_message: 'parameters[network_type]: The value you selected is not a valid choice.',
+        error_message:
+          'parameters[network_type]: The value you selected is not a valid choice. Valid values: eth, tron.',
       },
     ])
     expect(t.store.list('payments')).toEqual([])

@@ -1,5 +1,7 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { commissionOf } from '../../src/core/s2s-apm/calc.js'
+import { s2sApmSignatures } from '../../src/core/signatures/index.js'
 import { validate } from '../../src/core/validation/index.js'
 import {
   calcForm,
@@ -7,7 +9,11 @@ import {
   debit2virtualForm,
   FAIL,
   followUp,
+  KEY,
   OTHER_KEY,
+  PASSWORD,
+  paymentHash,
+  payoutForm,
   sale,
   setup,
   snapshot,
@@ -60,8 +66,9 @@ describe('S2S APM GET_TRANS_STATUS', () => {
   })
 })
 
-describe('S2S APM DEBIT2VIRTUAL (payout to the payer account)', () => {
-  it('pays out at once to success@gmail.com: operation credit, a credit transaction, a DEBIT2VIRTUAL callback', async () => {
+describe('S2S APM DEBIT2VIRTUAL (decisions.md §6: a debit from the payer through the brand)', () => {
+  // decisions.md §6: "DEBIT2VIRTUAL is a debit from the payer through the brand (needs `payer_return_url`)".
+  it('debits success@gmail.com at once: operation purchase, a sale transaction, a signed DEBIT2VIRTUAL callback', async () => {
     const t = setup()
     const r = await sale(t, {}, debit2virtualForm)
     expect(r).toMatchObject({
@@ -73,8 +80,13 @@ describe('S2S APM DEBIT2VIRTUAL (payout to the payer account)', () => {
       brand: 'vcard',
     })
     expect(validate('s2s-apm/debit2virtual-response', r).errors).toEqual([])
-    expect(t.payment(r.trans_id)).toMatchObject({ operation: 'credit', action: 'DEBIT2VIRTUAL', auth: false })
-    expect(t.transactions(r.trans_id).map((tx) => [tx.type, tx.status])).toEqual([['credit', 'success']])
+    expect(t.payment(r.trans_id)).toMatchObject({
+      operation: 'purchase',
+      action: 'DEBIT2VIRTUAL',
+      auth: false,
+    })
+    expect(t.payment(r.trans_id).apm.return_url).toBe('https://merchant.example.com/return')
+    expect(t.transactions(r.trans_id).map((tx) => [tx.type, tx.status])).toEqual([['sale', 'success']])
     const [callback] = await t.callbacks()
     expect(callback).toMatchObject({ action: 'DEBIT2VIRTUAL', result: 'SUCCESS', status: 'SETTLED' })
     expect(callbackSigned(callback ?? {})).toBe(true)
@@ -90,31 +102,30 @@ describe('S2S APM DEBIT2VIRTUAL (payout to the payer account)', () => {
     })
   })
 
-  // The money went to the payer's account: nothing to give back or cancel.
-  it('cannot be refunded or voided', async () => {
+  // platform-facts 5: "required `identifier, brand, payer_ip, payer_return_url`"; `return_url` stays an alias.
+  it('requires payer_return_url, reading return_url as its alias', async () => {
     const t = setup()
-    const payout = await sale(t, {}, debit2virtualForm)
-    const before = await snapshot(t)
-    expect((await t.post(followUp('CREDITVOID', payout.trans_id))).body.error_message).toBe(
-      'Refund is not allowed',
-    )
-    expect((await t.post(followUp('VOID', payout.trans_id))).body.error_message).toBe('Void is not allowed.')
-    expect(await snapshot(t)).toBe(before)
+    const { payer_return_url: _url, ...without } = debit2virtualForm()
+    const refused = await t.post(without)
+    expect(refused.body.errors).toEqual([
+      { error_code: 100000, error_message: 'payer_return_url: This value should not be blank.' },
+    ])
+    const alias = await t.post({ ...without, return_url: 'https://merchant.example.com/back' })
+    expect(alias.body).toMatchObject({ action: 'DEBIT2VIRTUAL', result: 'SUCCESS' })
   })
 
-  it('takes payout-only methods that a SALE refuses, and ignores auth', async () => {
+  // A debit is the merchant's money: it can be refunded like a SALE.
+  it('can be refunded', async () => {
     const t = setup()
-    const payout = await sale(
-      t,
-      {
-        brand: 'smlpz-out-india',
-        auth: 'Y',
-        parameters: { paymentMethod: 'IMPS', cashAccount: '1234', ifscCode: 'HDFC0000001' },
-      },
-      debit2virtualForm,
-    )
-    expect(payout).toMatchObject({ result: 'REDIRECT', brand: 'smlpz-out-india' })
-    expect(t.payment(payout.trans_id).auth).toBe(false)
+    const debit = await sale(t, {}, debit2virtualForm)
+    expect((await t.post(followUp('CREDITVOID', debit.trans_id))).body).toMatchObject({ result: 'ACCEPTED' })
+  })
+
+  // decisions.md §2: "DEBIT2VIRTUAL, its `_CALC`/`_COMPLETE`, CREDIT2VIRTUAL and CREDIT2CRYPTO are also accepted at `/post`".
+  it('is also accepted at /post', async () => {
+    const t = setup()
+    const r = await t.post(debit2virtualForm({ order_id: 'AT-POST' }), '/post')
+    expect(r.body).toMatchObject({ action: 'DEBIT2VIRTUAL', result: 'SUCCESS', order_id: 'AT-POST' })
   })
 
   it('refuses a zero amount, changing nothing', async () => {
@@ -127,24 +138,63 @@ describe('S2S APM DEBIT2VIRTUAL (payout to the payer account)', () => {
   })
 })
 
-describe('S2S APM DEBIT2VIRTUAL_CALC', () => {
-  // (sandbox) commission = order_amount x percent / 100, rounded half up; total_amount = order_amount + commission.
-  it('answers commission and total_amount of the fixture (3 % by default) and creates nothing', async () => {
+describe('S2S APM DEBIT2VIRTUAL_CALC and DEBIT2VIRTUAL_COMPLETE (decisions.md §6)', () => {
+  // decisions.md §6: "DEBIT2VIRTUAL_CALC answers `PREPARE` with `commission`, `total_amount` and a `trans_id`
+  // that DEBIT2VIRTUAL_COMPLETE finishes". (sandbox) commission = order_amount x percent / 100, rounded half up.
+  it('answers PREPARE with commission, total_amount (3 % by default) and a trans_id; no transaction, no callback', async () => {
     const t = setup()
-    const before = await snapshot(t)
     const r = await t.post(calcForm())
     expect(r.body).toEqual({
       action: 'DEBIT2VIRTUAL_CALC',
       result: 'SUCCESS',
+      status: 'PREPARE',
       order_id: 'APM-2101',
+      trans_id: expect.any(String),
+      trans_date: '2026-11-02 10:00:00',
       amount: '15.00',
       currency: 'USD',
       commission: '0.45',
       total_amount: '15.45',
     })
     expect(validate('s2s-apm/debit2virtual-calc-response', r.body).errors).toEqual([])
-    expect(await snapshot(t)).toBe(before)
+    expect(t.payment(r.body.trans_id)).toMatchObject({ status: 'prepare', action: 'DEBIT2VIRTUAL_CALC' })
+    expect(t.transactions(r.body.trans_id)).toEqual([])
     expect(await t.callbacks()).toEqual([])
+  })
+
+  it('DEBIT2VIRTUAL_COMPLETE finishes the prepared debit once, signed md5(upper(rev(trans_id)) + password)', async () => {
+    const t = setup()
+    const id = (await t.post(calcForm())).body.trans_id as string
+    const complete = { action: 'DEBIT2VIRTUAL_COMPLETE', client_key: KEY }
+    const wrong = await t.post({ ...complete, trans_id: id, hash: s2sApmSignatures.creditvoid(id, PASSWORD) })
+    expect(wrong.body.error_message).toBe('Hash is not valid.')
+    const hash = s2sApmSignatures.transaction(id, PASSWORD)
+    const done = await t.post({ ...complete, trans_id: id, hash }, '/post')
+    expect(done.body).toMatchObject({
+      action: 'DEBIT2VIRTUAL_COMPLETE',
+      result: 'SUCCESS',
+      status: 'SETTLED',
+      trans_id: id,
+    })
+    expect(validate('s2s-apm/debit2virtual-response', done.body).errors).toEqual([])
+    const [callback] = await t.callbacks()
+    expect(callback).toMatchObject({ action: 'DEBIT2VIRTUAL_CALC', status: 'SETTLED', trans_id: id })
+    expect(callbackSigned(callback ?? {})).toBe(true)
+    const before = await snapshot(t)
+    expect((await t.post({ ...complete, trans_id: id, hash })).body.error_message).toBe(
+      "This operation is not allowed in the payment's current status.",
+    )
+    const unknown = 'no-such-debit'
+    expect(
+      (
+        await t.post({
+          ...complete,
+          trans_id: unknown,
+          hash: s2sApmSignatures.transaction(unknown, PASSWORD),
+        })
+      ).body,
+    ).toMatchObject({ error_code: 101000, error_message: 'Transaction does not exist.' })
+    expect(await snapshot(t)).toBe(before)
   })
 
   it("uses the merchant's configured percentage", async () => {
@@ -176,5 +226,66 @@ describe('S2S APM DEBIT2VIRTUAL_CALC', () => {
       { error_code: 100000, error_message: 'amount: This value should be greater than 0.' },
     ])
     expect((await t.post(calcForm({ client_key: OTHER_KEY }))).body.error_message).toBe('Hash is not valid.')
+  })
+})
+
+describe('S2S APM CREDIT2VIRTUAL and CREDIT2CRYPTO (decisions.md §6: payouts)', () => {
+  // decisions.md §1: "CREDIT2VIRTUAL, CREDIT2CRYPTO | md5(upper(rev(order_id + order_amount + order_currency)) + password)";
+  // their callbacks "md5(upper(rev(trans_id + order_id + status)) + password)".
+  it('pays out to success@gmail.com, signed with the payout formulas, and cannot be refunded', async () => {
+    const t = setup()
+    const r = await t.post(payoutForm())
+    expect(r.body).toMatchObject({
+      action: 'CREDIT2VIRTUAL',
+      result: 'SUCCESS',
+      status: 'SETTLED',
+      amount: '20.00',
+    })
+    expect(validate('s2s-apm/credit2virtual-response', r.body).errors).toEqual([])
+    const id = r.body.trans_id as string
+    expect(t.payment(id)).toMatchObject({ operation: 'credit', action: 'CREDIT2VIRTUAL' })
+    const [callback] = await t.callbacks()
+    expect(callback).toMatchObject({ action: 'CREDIT2VIRTUAL', status: 'SETTLED', trans_id: id })
+    expect(callback?.hash).toBe(
+      createHash('md5')
+        .update(`${[...`${id}APM-2201SETTLED`].reverse().join('').toUpperCase()}${PASSWORD}`)
+        .digest('hex'),
+    )
+    expect((await t.post(followUp('CREDITVOID', id))).body.error_message).toBe('Refund is not allowed')
+    // the SALE formula does not sign a payout
+    expect(
+      (await t.post(payoutForm({ order_id: 'P-2', hash: paymentHash(payoutForm()) }))).body.error_message,
+    ).toBe('Hash is not valid.')
+  })
+
+  it('declines for fail@gmail.com; is accepted at /post', async () => {
+    const t = setup()
+    expect((await t.post(payoutForm({ identifier: FAIL }))).body).toMatchObject({ result: 'DECLINED' })
+    expect((await t.post(payoutForm({ order_id: 'AT-POST' }), '/post')).body).toMatchObject({
+      action: 'CREDIT2VIRTUAL',
+      result: 'SUCCESS',
+    })
+  })
+
+  // platform-facts 5: CREDIT2CRYPTO `order_currency` "from 3 to 6 characters"; sync result "INIT / UNDEFINED / DECLINED".
+  it('CREDIT2CRYPTO answers INIT (PENDING) and reports the final status by callback', async () => {
+    const t = setup()
+    const r = await t.post(payoutForm({}, 'credit2crypto-request.basic'))
+    expect(r.body).toMatchObject({
+      action: 'CREDIT2CRYPTO',
+      result: 'INIT',
+      status: 'PENDING',
+      currency: 'BTC',
+    })
+    expect(validate('s2s-apm/credit2crypto-response', r.body).errors).toEqual([])
+    const [callback] = await t.callbacks()
+    expect(callback).toMatchObject({ action: 'CREDIT2CRYPTO', result: 'SUCCESS', status: 'SETTLED' })
+    // an omitted order_amount drops out of the signature (decisions.md §1)
+    const { order_amount: _a, ...noAmount } = payoutForm({ order_id: 'C-2' }, 'credit2crypto-request.basic')
+    const hash = s2sApmSignatures.credit2virtual('C-2', undefined, 'BTC', PASSWORD)
+    expect((await t.post({ ...noAmount, hash })).body).toMatchObject({
+      action: 'CREDIT2CRYPTO',
+      result: 'INIT',
+    })
   })
 })

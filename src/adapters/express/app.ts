@@ -14,8 +14,6 @@ export interface ExpressAppOptions {
    * base_url's host and the config's allowed_hosts and control_token.
    */
   guard?: ControlGuardOptions
-  /** Runs after each answer is written (serve: memory-mode retention, between requests). */
-  afterAnswer?: () => void
 }
 
 /**
@@ -59,7 +57,6 @@ export function createExpressApp(gateway: Gateway, options: ExpressAppOptions = 
       // An answer promises its change: a persistent store has it on disk before the caller hears of it.
       await gateway.ctx.store.flush()
       write(res, response)
-      options.afterAnswer?.()
     } catch (error) {
       // The disk refused the change (it was rolled back): 503, the store takes writes again once it can.
       if (error instanceof StoreUnavailableError) return write(res, storeUnavailable())

@@ -48,6 +48,7 @@ export function payerStep(ctx: EngineContext, payment: ApmPayment): PayerStep {
   const entry: MethodCatalogueEntry = resolved?.entry ?? {
     id: payment.method,
     title: payment.method,
+    payer_kind: 'online_payment',
     group: payment.apm.group,
     operations: ['purchase'],
     parameters_schema: null,

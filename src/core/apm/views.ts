@@ -11,6 +11,15 @@ export interface PhoneInfo {
   format: PhoneFormat
   /** The payer's number in that form, when the merchant sent one that fits it. */
   value?: string
+  /** The payer's number as the merchant sent it (with its country code), when it does not fit the form. */
+  given?: string
+}
+
+/** A row of payment details, named by `key` so a page can word it in the payer's language. */
+export interface DetailRow {
+  key: 'beneficiary' | 'provider' | 'account' | 'reference' | 'amount' | 'upi_id'
+  label: string
+  value: string
 }
 
 export type PayerView =
@@ -20,7 +29,7 @@ export type PayerView =
   | { kind: 'extra_page_fields'; message: string; phone?: PhoneInfo }
   | { kind: 'mobile_app'; message: string; app_link: string }
   | { kind: 'qr'; message: string; qr_payload: string }
-  | { kind: 'payment_details'; message: string; details: { label: string; value: string }[] }
+  | { kind: 'payment_details'; message: string; details: DetailRow[] }
   | { kind: 'app_confirmation'; prompt: string; phone: PhoneInfo }
   | { kind: 'device_confirmation'; prompt: string; phone: PhoneInfo; auth_method?: 'STK_PROMPT' }
   | {
@@ -59,7 +68,11 @@ function phoneOf(input: ViewInput): PhoneInfo {
   const format = phoneFormat(input.country)
   const payer = input.payment.payer ?? {}
   const value = normalizePhone(format, payer.payer_phone, payer.payer_phone_country_code)
-  return value ? { format, value } : { format }
+  if (value) return { format, value }
+  const phone = str(payer.payer_phone)
+  if (!phone) return { format }
+  const code = str(payer.payer_phone_country_code)?.replace(/\D/g, '')
+  return { format, given: code && !phone.startsWith('+') ? `+${code} ${phone}` : phone }
 }
 
 const isTrue = (value: unknown) => value === true || value === 'true' || value === '1'
@@ -133,16 +146,17 @@ function appLink(payment: ApmPayment): string {
   return `paysandbox://${encodeURIComponent(payment.method)}/pay?payment_id=${encodeURIComponent(payment.id)}`
 }
 
-function paymentDetails(payment: ApmPayment, title: string): { label: string; value: string }[] {
+function paymentDetails(payment: ApmPayment, title: string): DetailRow[] {
   const reference = `PSB${digitsOf(`${payment.id}:ref`, 11)}`
-  const details = [
-    { label: 'Beneficiary', value: 'Paysandbox Test Beneficiary' },
-    { label: 'Provider', value: title },
-    { label: 'Account number', value: digitsOf(`${payment.id}:account`, 16) },
-    { label: 'Reference', value: reference },
-    { label: 'Amount', value: amountText(payment) },
+  const details: DetailRow[] = [
+    { key: 'beneficiary', label: 'Beneficiary', value: 'Paysandbox Test Beneficiary' },
+    { key: 'provider', label: 'Provider', value: title },
+    { key: 'account', label: 'Account number', value: digitsOf(`${payment.id}:account`, 16) },
+    { key: 'reference', label: 'Reference', value: reference },
+    { key: 'amount', label: 'Amount', value: amountText(payment) },
   ]
-  if (payment.method.includes('upi')) details.splice(2, 1, { label: 'UPI ID', value: 'paysandbox@upi' })
+  if (payment.method.includes('upi'))
+    details.splice(2, 1, { key: 'upi_id', label: 'UPI ID', value: 'paysandbox@upi' })
   return details
 }
 

@@ -118,7 +118,12 @@ function pay(
     ? payoutMid(merchant, request.order_amount ?? '', request.order_currency, method.id)
     : saleMid(merchant, auth, request.order_amount, request.order_currency, method.id)
   const payment = newApmPayment(ctx, merchant, mid, request, { action, auth, method })
-  return startedAnswer(ctx, action, payment)
+  const answer = startedAnswer(ctx, action, payment)
+  // platform-facts 5: CREDIT2CRYPTO answers "INIT / UNDEFINED / DECLINED" at once ("final status will
+  // be sent in callback"): an approved payout is answered INIT with status PENDING, its callback SETTLED.
+  if (action === 'CREDIT2CRYPTO' && answer.result === 'SUCCESS')
+    return { ...answer, result: 'INIT', status: 'PENDING' }
+  return answer
 }
 
 /** Runs the payment through the connector and answers it (REDIRECT with the simulator page when it waits). */

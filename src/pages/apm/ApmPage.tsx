@@ -1,15 +1,16 @@
 import type { ReactNode } from 'react'
 import type { ApmOutcome, PayerStep } from '../../core/apm/index.js'
 import { Document } from '../Document.js'
-import type { Lang, Translate } from '../i18n.js'
+import type { Lang, MessageKey, Translate } from '../i18n.js'
+import { methodNameOf } from '../method-name.js'
 import { OrderSummary } from '../OrderSummary.js'
 import { Shell } from '../Shell.js'
 
-const LABEL: Record<ApmOutcome, string> = {
-  approve: 'Approve payment',
-  decline: 'Decline payment',
-  pending: 'Leave pending',
-  expire: 'Let it expire',
+const LABEL: Record<ApmOutcome, MessageKey> = {
+  approve: 'apmApprove',
+  decline: 'apmDecline',
+  pending: 'apmPending',
+  expire: 'apmExpire',
 }
 const STYLE: Record<ApmOutcome, string> = {
   approve: 'btn',
@@ -57,10 +58,11 @@ export function ApmPage({
   approveLabel,
   error,
 }: ApmPageProps) {
+  const name = methodNameOf(step.method, t)
   return (
     <Document
       lang={lang}
-      title={`${step.method_title} · ${t('documentTitle')}`}
+      title={`${name} · ${t('documentTitle')}`}
       base={base}
       data={{ page: 'apm', group: step.group, status: step.status, state_url: stateUrl }}
       scripts={['apm.js']}
@@ -74,7 +76,7 @@ export function ApmPage({
             orderNumber={step.order_id}
             description={step.description}
           />
-          <h2 id="apm-title">{step.method_title}</h2>
+          <h2 id="apm-title">{name}</h2>
           {error ? (
             <div className="alert alert-error" role="alert" id="apm-error">
               {error}
@@ -93,13 +95,15 @@ export function ApmPage({
                 id={`apm-${outcome}`}
                 formNoValidate={outcome !== 'approve'}
               >
-                {outcome === 'approve' && approveLabel ? approveLabel : LABEL[outcome]}
+                {outcome === 'approve' && approveLabel ? approveLabel : t(LABEL[outcome])}
               </button>
             ))}
           </form>
           <p className="note">
-            Sandbox simulator of {step.method}: choose what the provider answers. The control API can do the
-            same: POST /sandbox/payments/{step.payment_id}/apm.
+            {t('apmNote')}{' '}
+            <code dir="ltr">
+              POST /sandbox/payments/{step.payment_id}/apm ({step.method})
+            </code>
           </p>
         </div>
       </Shell>

@@ -4,11 +4,15 @@ import { apmPageUrl } from '../../core/apm/connector.js'
 import { beelineOtp, sentMessages } from '../../core/apm/messages.js'
 import type { ApmPayment, PayerStep } from '../../core/apm/index.js'
 import { isWallet, paymentWalletFlow } from '../../core/apm/wallets.js'
+import { findMethod } from '../../core/checkout/methods.js'
+import { formatAmount } from '../amount.js'
 import { pageFieldFor } from '../method-fields.js'
+import { methodNameOf } from '../method-name.js'
 import type { PageContext } from '../page-context.js'
 import { ConfirmView } from './groups/ConfirmView.js'
 import { CryptoView } from './groups/CryptoView.js'
 import { DetailsView } from './groups/DetailsView.js'
+import type { FactRow, ViewText } from './groups/common.js'
 import { type AskedField, FieldsView } from './groups/FieldsView.js'
 import { MessageView } from './groups/MessageView.js'
 import { QrView } from './groups/QrView.js'
@@ -57,16 +61,58 @@ export function askedFields(
 }
 
 const ONE_COLLECTION = ['bank_name', 'bank_code', 'branch_name', 'branch_code', 'account_number'] as const
+/** Values that stay the payer's secret: never shown back. */
+const SECRET = /otp|pin|confirmation_code|password/i
+
+/** The value the merchant or the payer already gave for a catalogue field, if any. */
+function givenValue(payment: ApmPayment, name: string, fieldName: string): string | undefined {
+  if (name.startsWith('billing_address.')) {
+    const value = (payment.payer as Record<string, unknown> | undefined)?.[`payer_${name.slice(16)}`]
+    return typeof value === 'string' && value ? value : undefined
+  }
+  let node: unknown = payment.apm.parameters
+  for (const key of fieldName.split('.')) {
+    if (!node || typeof node !== 'object') return undefined
+    node = (node as Record<string, unknown>)[key]
+  }
+  return typeof node === 'string' || typeof node === 'number' ? String(node) || undefined : undefined
+}
+
+/** The method's page fields already given (by the merchant or on the hosted page), as the payer reads them. */
+export function givenFields(page: PageContext, payment: ApmPayment): FactRow[] {
+  const entry = findMethod(payment.method)
+  const country = payment.payer?.payer_country
+  const rows: FactRow[] = []
+  for (const name of entry?.collects_on_page ?? []) {
+    const spec = pageFieldFor(name, payment.method, country)
+    if (!spec || SECRET.test(spec.name)) continue
+    const value = givenValue(payment, name, spec.name)
+    if (!value) continue
+    const label = spec.label ? page.t(spec.label) : (spec.labelText ?? name)
+    rows.push({ label, value, ltr: Boolean(spec.inputMode && spec.inputMode !== 'text') })
+  }
+  return rows
+}
 
 /** one-collection, "details shown after Pay": what the payer entered and the reference to quote. */
-function oneCollectionDetails(payment: ApmPayment): { label: string; value: string }[] | undefined {
+function oneCollectionDetails(page: PageContext, payment: ApmPayment): FactRow[] | undefined {
   const params = payment.apm.parameters ?? {}
-  const rows = ONE_COLLECTION.filter((k) => typeof params[k] === 'string' && params[k]).map((k) => ({
-    label: k.replace('_', ' ').replace(/^./, (c) => c.toUpperCase()),
-    value: String(params[k]),
-  }))
+  const rows: FactRow[] = ONE_COLLECTION.filter((k) => typeof params[k] === 'string' && params[k]).map(
+    (k) => ({
+      label: page.t(`field_${k}`),
+      value: String(params[k]),
+      ltr: k.endsWith('code') || k === 'account_number',
+    }),
+  )
   if (!rows.length) return undefined
-  return [...rows, { label: 'Reference', value: payment.id.replace(/-/g, '').slice(0, 16).toUpperCase() }]
+  return [
+    ...rows,
+    {
+      label: page.t('detailReference'),
+      value: payment.id.replace(/-/g, '').slice(0, 16).toUpperCase(),
+      ltr: true,
+    },
+  ]
 }
 
 export interface GroupView {
@@ -74,7 +120,7 @@ export interface GroupView {
   approveLabel?: string
 }
 
-/** The behaviour group's part of the simulator page. */
+/** The behaviour group's part of the simulator page, in the page's language. */
 export async function groupView(
   page: PageContext,
   payment: ApmPayment,
@@ -83,27 +129,31 @@ export async function groupView(
   entered: Entered = {},
 ): Promise<GroupView> {
   const view = step.view
+  const text: ViewText = {
+    t: page.t,
+    lang: page.lang,
+    name: methodNameOf(payment.method, page.t),
+    amount: formatAmount(payment.order.amount, payment.order.currency, page.lang),
+  }
   const asked = askedFields(page, payment, step, entered)
-  const extra = asked.length ? (
-    <FieldsView view={{ kind: 'extra_page_fields', message: '' }} fields={asked} />
-  ) : null
+  const extra = asked.length ? <FieldsView text={text} fields={asked} inline /> : null
   switch (view.kind) {
     case 'qr':
       return {
         node: (
           <>
-            <QrView view={view} svg={await qrSvg(view.qr_payload)} />
+            <QrView view={view} svg={await qrSvg(view.qr_payload)} text={text} />
             {extra}
           </>
         ),
       }
     case 'crypto_address':
-      return { node: <CryptoView view={view} svg={await qrSvg(view.address)} /> }
+      return { node: <CryptoView view={view} svg={await qrSvg(view.address)} text={text} /> }
     case 'payment_details':
       return {
         node: (
           <>
-            <DetailsView view={view} />
+            <DetailsView view={view} text={text} />
             {extra}
           </>
         ),
@@ -113,23 +163,25 @@ export async function groupView(
       return {
         node: (
           <>
-            <ConfirmView view={view} />
+            <ConfirmView view={view} text={text} />
             {extra}
           </>
         ),
       }
     case 'message_link':
-      return { node: <MessageView view={view} /> }
+      return { node: <MessageView view={view} text={text} /> }
     case 'extra_page_fields': {
       const otpSent =
         payment.method === 'beeline'
           ? sentMessages(page.ctx, payment.id).find((m) => m.kind === 'otp')
           : undefined
+      const details = payment.method === 'one-collection' ? oneCollectionDetails(page, payment) : undefined
       return {
         node: (
           <FieldsView
-            view={view}
+            text={text}
             fields={asked}
+            given={details ? [] : givenFields(page, payment)}
             {...(payment.method === 'beeline'
               ? {
                   otp: {
@@ -141,7 +193,7 @@ export async function groupView(
             {...(payment.method === 'axxi-cash'
               ? { ticketUrl: `${page.base}/apm/${encodeURIComponent(payment.id)}/ticket.pdf` }
               : {})}
-            {...(payment.method === 'one-collection' ? { details: oneCollectionDetails(payment) ?? [] } : {})}
+            {...(details ? { details } : {})}
           />
         ),
       }
@@ -153,21 +205,20 @@ export async function groupView(
       return {
         node: (
           <WalletView
-            wallet={wallet}
-            message={view.message}
+            text={text}
             flow={isWallet(wallet) && paymentWalletFlow(payment) === 'card' ? 'card' : 'virtual'}
             {...(payment.card ? { card: payment.card.masked } : {})}
             {...(scan ? { scan: { svg: await qrSvg(url), url } } : {})}
           />
         ),
-        ...(scan ? {} : { approveLabel: `Pay with ${wallet}` }),
+        ...(scan ? {} : { approveLabel: page.t('apmPayWith', { method: text.name }) }),
       }
     }
     default:
       return {
         node: (
           <>
-            <RedirectView view={view} />
+            <RedirectView view={view} text={text} />
             {extra}
           </>
         ),

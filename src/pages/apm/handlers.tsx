@@ -111,12 +111,12 @@ function acceptFields(
   for (const field of askedFields(page, payment, step)) {
     const raw = posted[field.name]
     const value = typeof raw === 'string' ? raw.trim() : ''
-    if (value.length > MAX_FIELD) errors[field.name] = `${field.label}: This value is too long.`
-    else if (!value && field.required) errors[field.name] = `${field.label}: This value should not be blank.`
+    if (value.length > MAX_FIELD) errors[field.name] = `${field.label}: ${page.t('errorTooLong')}`
+    else if (!value && field.required) errors[field.name] = `${field.label}: ${page.t('errorRequired')}`
     if (value) values[field.name] = value
   }
   if (payment.method === 'beeline' && !otpMatches(payment, body.otp_code)) {
-    errors.otp_code = 'One-time code: This is not the code that was sent.'
+    errors.otp_code = `${page.t('field_otp')}: ${page.t('errorOtp')}`
   }
   if (Object.keys(errors).length) return { values, errors }
   if (!Object.keys(values).length) return undefined
@@ -139,21 +139,14 @@ export const chooseOutcome: OperationHandler = (input) => {
   const outcome = input.body.outcome
   const step = payerStep(page.ctx, payment)
   if (typeof outcome !== 'string' || !(APM_OUTCOMES as readonly string[]).includes(outcome)) {
-    return render(input, { ...loaded, payment }, 422, {}, `Choose one of: ${step.outcomes.join(', ')}.`)
+    return render(input, { ...loaded, payment }, 422, {}, page.t('apmErrorOutcome'))
   }
   if (!step.outcomes.includes(outcome as ApmOutcome)) {
-    return render(
-      input,
-      { ...loaded, payment },
-      422,
-      {},
-      `"${outcome}" is not possible for this payment now.`,
-    )
+    return render(input, { ...loaded, payment }, 422, {}, page.t('apmErrorOutcome'))
   }
   if (outcome === 'approve') {
     const rejected = acceptFields({ ...loaded, payment }, input.body)
-    if (rejected)
-      return render(input, { ...loaded, payment }, 422, rejected, 'Please check the highlighted fields.')
+    if (rejected) return render(input, { ...loaded, payment }, 422, rejected, page.t('apmErrorFields'))
   }
   let done: ApmPayment
   try {

@@ -1,5 +1,6 @@
 import type { PayerView } from '../../../core/apm/views.js'
-import { Facts, QrImage, Waiting } from './common.js'
+import { formatAmount } from '../../amount.js'
+import { Facts, QrImage, type ViewText, Waiting } from './common.js'
 
 /**
  * Crypto wallet address (crypto-btg, awcc): the address in its coin's form (2.2.2 awcc
@@ -8,31 +9,34 @@ import { Facts, QrImage, Waiting } from './common.js'
 export function CryptoView({
   view,
   svg,
+  text,
 }: {
   view: Extract<PayerView, { kind: 'crypto_address' }>
   svg: string
+  text: ViewText
 }) {
+  const { t, lang } = text
   const rows = [
-    { label: 'Currency', value: view.crypto_type },
-    { label: 'Network', value: view.network },
-    { label: 'Address format', value: view.format },
+    { label: t('cryptoCurrency'), value: view.crypto_type, ltr: true },
+    { label: t('cryptoNetwork'), value: view.network, ltr: true },
+    { label: t('cryptoFormat'), value: view.format, ltr: true },
     {
-      label: 'Amount',
+      label: t('detailAmount'),
       value:
-        view.amount && view.currency ? `${view.amount} ${view.currency}` : 'Any amount (no fixed amount)',
+        view.amount && view.currency ? formatAmount(view.amount, view.currency, lang) : t('cryptoAnyAmount'),
     },
   ]
   return (
     <>
-      <p id="apm-message">Send {view.crypto_type} to this address.</p>
+      <p id="apm-message">{t('apmCryptoSend', { currency: view.crypto_type })}</p>
       <p>
-        <code id="apm-address" style={{ overflowWrap: 'anywhere', fontSize: '.9375rem' }}>
+        <code id="apm-address" dir="ltr" style={{ overflowWrap: 'anywhere', fontSize: '.9375rem' }}>
           {view.address}
         </code>
       </p>
-      <QrImage svg={svg} label={`${view.crypto_type} address QR code`} />
+      <QrImage svg={svg} label={t('cryptoQrAlt', { currency: view.crypto_type })} />
       <Facts id="apm-crypto" rows={rows} />
-      <Waiting text="Waiting for the transfer: this page updates by itself." />
+      <Waiting text={t('apmWaitTransfer')} />
     </>
   )
 }

@@ -1,13 +1,22 @@
 import type { PayerView } from '../../../core/apm/views.js'
-import { QrImage, Waiting } from './common.js'
+import { QrImage, type ViewText, Waiting } from './common.js'
 
 /** QR code shown (2.2.2): the EMVCo payload as a real code, the text for copy and paste, and the wait. */
-export function QrView({ view, svg }: { view: Extract<PayerView, { kind: 'qr' }>; svg: string }) {
+export function QrView({
+  view,
+  svg,
+  text,
+}: {
+  view: Extract<PayerView, { kind: 'qr' }>
+  svg: string
+  text: ViewText
+}) {
+  const { t, name, amount } = text
   return (
     <>
-      <p id="apm-message">{view.message}</p>
-      <QrImage svg={svg} label="Payment QR code" text={view.qr_payload} />
-      <Waiting text="Waiting for the payment: this page moves on by itself once it is confirmed." />
+      <p id="apm-message">{t('apmQr', { method: name, amount })}</p>
+      <QrImage svg={svg} label={t('apmQrAlt')} text={view.qr_payload} caption={t('apmQrCopy')} />
+      <Waiting text={t('apmWaitPayment')} />
     </>
   )
 }

@@ -1,4 +1,5 @@
 import type { PayerView } from '../../../core/apm/views.js'
+import type { ViewText } from './common.js'
 
 type Kind = Extract<PayerView, { kind: 'redirect' | 'widget' | 'mobile_app' }>
 
@@ -7,10 +8,17 @@ type Kind = Extract<PayerView, { kind: 'redirect' | 'widget' | 'mobile_app' }>
  * the sandbox page stands for the provider's page, widget or app; the app link is the one a phone
  * would open.
  */
-export function RedirectView({ view }: { view: Kind }) {
+export function RedirectView({ view, text }: { view: Kind; text: ViewText }) {
+  const { t, name } = text
+  const message =
+    view.kind === 'widget'
+      ? t('apmWidget', { method: name })
+      : view.kind === 'mobile_app'
+        ? t('apmMobileApp', { method: name })
+        : t('apmRedirect', { method: name })
   return (
     <>
-      <p id="apm-message">{view.message}</p>
+      <p id="apm-message">{message}</p>
       {view.kind === 'widget' ? (
         <div
           id="apm-widget"
@@ -22,13 +30,13 @@ export function RedirectView({ view }: { view: Kind }) {
             textAlign: 'center',
           }}
         >
-          Provider widget (simulated)
+          {t('apmWidgetBox')}
         </div>
       ) : null}
       {view.kind === 'mobile_app' ? (
         <p>
           <a className="btn btn-quiet" id="apm-app-link" href={view.app_link}>
-            Open the app
+            {t('apmOpenApp')}
           </a>
         </p>
       ) : null}
