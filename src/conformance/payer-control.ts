@@ -137,8 +137,14 @@ export function httpPayer(baseUrl: string): PayerControl {
   }
   return {
     kind: 'http',
-    payCard: (token, body, operation) =>
-      call('POST', `/api/v1/processing/${operation}/card`, body, { Token: token }),
+    // A Hosted Payment Fields session is paid on its endpoint with the session token; a hosted-page
+    // session's page token authorizes no API call (decisions.md §5), so its payer pays as on the page.
+    payCard: async (token, body, operation) => {
+      const api = await call('POST', `/api/v1/processing/${operation}/card`, body, { Token: token })
+      if (api.status !== 401) return api
+      const page = await call('POST', `/sandbox/sessions/${encodeURIComponent(token)}/card`, body)
+      return page.status === 404 ? api : page
+    },
     threeDs: (id, result) => page(`/acs/${encodeURIComponent(id)}`, { result }, id),
     redirect: (id) => page(`/redirect-sim/${encodeURIComponent(id)}`, {}, id),
     apm: (id, action) => call('POST', `/sandbox/payments/${encodeURIComponent(id)}/apm`, { outcome: action }),

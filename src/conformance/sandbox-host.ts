@@ -9,10 +9,10 @@ import {
 import { callbacksOf } from '../core/callbacks/index.js'
 import type { SandboxConfig } from '../core/engine/context.js'
 import type { Gateway } from '../core/engine/gateway.js'
-import type { GatewayRequest } from '../core/engine/http.js'
 import { type Collections, STORE_INDEXES } from '../core/engine/model.js'
 import { parseBody } from '../core/engine/parse.js'
 import { assembleGateway } from '../assembly.js'
+import { createFetchHandler } from '../adapters/fetch/fetch-handler.js'
 import { silentLogger } from '../core/ports/logger.js'
 import type { ScenarioSetup } from '../generated/types.js'
 import { type CallbackChannel, createCallbackChannel, type Deliver } from './callback-channel.js'
@@ -232,6 +232,11 @@ function createHostedGateway(slug: string, baseUrl: string, options: GatewayOpti
   }
 }
 
+/**
+ * A scenario's gateway at `/run/<slug>`: the request goes through the same HTTP translation as
+ * msw and `sandbox.fetch` (adapters/fetch), so the kit sees exactly what a merchant sees; the
+ * request log keeps what the merchant sent and what it was answered, with its warnings.
+ */
 async function serveGateway(
   hosted: HostedGateway,
   req: IncomingMessage,
@@ -240,46 +245,64 @@ async function serveGateway(
   target: URL,
   bytes: Uint8Array,
 ) {
+  const base = new URL(`/run/${encodeURIComponent(hosted.slug)}`, target)
+  const handler = createFetchHandler(hosted.gateway, {
+    base: base.href,
+    remoteAddress: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
+  })
   const headers: Record<string, string> = {}
   for (const [name, value] of Object.entries(req.headers))
     if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
-  const request: GatewayRequest = {
-    method: req.method ?? 'GET',
-    path,
-    query: Object.fromEntries(target.searchParams),
-    headers,
-    body: bytes,
-    remoteAddress: req.socket.remoteAddress?.replace(/^::ffff:/, ''),
+  const method = req.method ?? 'GET'
+  const warnings: string[] = []
+  const stop = hosted.gateway.ctx.events.subscribe((event) => {
+    if (event.type === 'warning')
+      for (const w of event.warnings)
+        warnings.push(`${w.field}: ${w.sent}; documented: ${w.documented}; source: ${w.source}`)
+  })
+  let response: Response
+  try {
+    response = await handler(
+      new Request(new URL(`${base.pathname}${path}${target.search}`, target), {
+        method,
+        headers,
+        ...(bytes.length && method !== 'GET' && method !== 'HEAD' ? { body: bytes } : {}),
+      }),
+    )
+  } finally {
+    stop()
   }
-  const response = await hosted.gateway.handle(request)
+  const text = await response.text()
   const parsed = await parseBody(headers['content-type'], bytes)
   let json: unknown
   try {
-    json = JSON.parse(response.body)
+    json = JSON.parse(text)
   } catch {
     json = undefined
   }
   if (!path.startsWith('/sandbox/'))
     hosted.requests.push({
       seq: hosted.requests.length,
-      method: request.method,
+      method,
       path,
       headers,
       text: new TextDecoder().decode(bytes),
       ...(parsed.ok ? { body: parsed.value } : {}),
       answer: {
         status: response.status,
-        text: response.body,
+        text,
         ...(json !== undefined ? { json } : {}),
-        ...(response.warnings?.length ? { warnings: response.warnings } : {}),
+        ...(warnings.length ? { warnings } : {}),
       },
       consumed: false,
     })
-  res.writeHead(response.status, {
-    ...response.headers,
-    ...(response.warnings?.length ? { 'sandbox-warning': response.warnings } : {}),
+  const out: Record<string, string | string[]> = {}
+  response.headers.forEach((value, name) => {
+    out[name] = value
   })
-  res.end(response.body)
+  if (warnings.length) out['sandbox-warning'] = warnings
+  res.writeHead(response.status, out)
+  res.end(text)
 }
 
 function readBody(req: IncomingMessage): Promise<Uint8Array> {

@@ -6,7 +6,8 @@ import { jsonResponse } from '../engine/http.js'
 import type { Payment } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
-import { completeRedirect, completeThreeDs } from '../payments/payer.js'
+import { payerSession } from '../checkout/session-access.js'
+import { completeRedirect, completeThreeDs, payWithCard } from '../payments/payer.js'
 
 /** Any payment, whatever its merchant: the control API is the operator's view (decisions.md 6). */
 export function requirePayment(ctx: EngineContext, id: string | undefined): Payment {
@@ -32,6 +33,23 @@ export const payerAnswer = (payment: Payment) => ({
  */
 export function payerRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
+    {
+      method: 'POST',
+      path: '/sandbox/sessions/:token/card',
+      summary:
+        'The payer pays a Checkout session by card, as on its hosted page (the page token of redirect_url, or a Hosted Payment Fields session token); answers as the Hosted Payment Fields payment does',
+      api: 'sandbox',
+      handler: ({ params, body }) => {
+        const session = payerSession(ctx, params.token ?? '')
+        const { payment, redirect_url } = payWithCard(ctx, session, body)
+        return jsonResponse(200, {
+          payment_id: payment.id,
+          status: payment.status,
+          ...(redirect_url ? { redirect_url } : {}),
+          ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
+        })
+      },
+    },
     {
       method: 'POST',
       path: '/sandbox/payments/:id/3ds',
