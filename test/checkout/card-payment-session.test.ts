@@ -4,6 +4,7 @@ import {
   CARD,
   gatewayWith,
   hpfSession,
+  messages,
   pay,
   paymentOf,
   recordEvents,
@@ -16,8 +17,9 @@ describe('session and endpoint rules', () => {
     const t = gatewayWith()
     const mismatch = {
       http_code: 400,
-      error_code: 100000,
-      error_message: 'The endpoint does not match the session operation.',
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'The endpoint does not match the session operation.' }],
     }
     expect((await pay(t, await hpfSession(t), {}, 'debit')).body).toEqual(mismatch)
     expect((await pay(t, await hpfSession(t, { operation: 'debit' }), {}, 'purchase')).body).toEqual(mismatch)
@@ -42,7 +44,7 @@ describe('session and endpoint rules', () => {
     await t.clock.advance(MINUTE)
     const expired = await pay(t, token)
     expect(expired.body).toEqual({
-      http_code: 400,
+      http_code: 401,
       error_code: 100000,
       error_message: 'Session has expired.',
     })
@@ -61,8 +63,9 @@ describe('session and endpoint rules', () => {
     const again = await pay(t, token)
     expect(again.body).toEqual({
       http_code: 400,
-      error_code: 100000,
-      error_message: 'A payment already exists for this session.',
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'A payment already exists for this session.' }],
     })
     expect(t.store.count('payments')).toBe(2)
   })
@@ -71,7 +74,7 @@ describe('session and endpoint rules', () => {
     const t = gatewayWith()
     const token = await hpfSession(t)
     await pay(t, token, { card_exp_month: '05' })
-    expect((await pay(t, token)).body.error_message).toBe('A payment already exists for this session.')
+    expect(messages((await pay(t, token)).body)).toEqual(['A payment already exists for this session.'])
   })
 
   // 2.1 methods: "Method identifiers offered on the payment form"
@@ -81,7 +84,7 @@ describe('session and endpoint rules', () => {
       t,
       await hpfSession(t, { methods: ['awcc'], parameters: { awcc: { crypto_type: 'BTC' } } }),
     )
-    expect(r.body.error_message).toBe('The card method is not offered by this session.')
+    expect(messages(r.body)).toEqual(['The card method is not offered by this session.'])
   })
 
   // Endpoints: "May include `browser_info.accept_headers`, which is mapped to the payer's extra details and forwarded"

@@ -7,7 +7,7 @@ import {
   OTHER,
   pay,
   paymentOf,
-  sessionBody,
+  tokenBody,
 } from './session-helpers.js'
 
 describe('req_token (2.1, 2.6)', () => {
@@ -111,9 +111,9 @@ describe('paying with the session card_token (2.1)', () => {
   it("refuses another merchant's card token as unknown", async () => {
     const t = gatewayWith()
     const cardToken = await savedToken(t)
-    const r = await t.call('POST', '/api/v1/session/token', sessionBody({ card_token: cardToken }, OTHER))
+    const r = await t.call('POST', '/api/v1/session/token', tokenBody({ card_token: cardToken }, OTHER))
     expect(r.status).toBe(400)
-    expect(messages(r.body)).toEqual(['card_token: This value is not correct.'])
+    expect(messages(r.body)).toEqual(['card_token: Card token is invalid or not found.'])
     expect(t.store.findBy('sessions', 'merchant_key', OTHER.key)).toEqual([])
   })
 })

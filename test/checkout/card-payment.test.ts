@@ -14,7 +14,7 @@ import {
 
 const invalidWith = (...items: string[]) => ({
   http_code: 400,
-  error_code: 100000,
+  error_code: 0,
   error_message: 'Request data is invalid.',
   errors: items.map((error_message) => ({ error_code: 100000, error_message })),
 })

@@ -48,13 +48,24 @@ describe('POST /api/v1/payment/capture', () => {
     expect(t.store.get('payments', p.id)?.amount_captured).toBe('4.00')
     const refund = await t.call('POST', '/api/v1/payment/refund', bodies.refund(p.id, '4.01'))
     expect(refund.body).toMatchObject({
-      errors: [{ error_message: 'amount: The amount exceeds the amount available for refund.' }],
+      errors: [
+        {
+          error_message:
+            'amount: Not acceptable to request the refund for amount bigger than payment amount.',
+        },
+      ],
     })
     const again = await t.call('POST', CAPTURE, bodies.capture(p.id, '6.00'))
     expect(again.body).toEqual({
       http_code: 400,
-      error_code: 100000,
-      error_message: 'Capture is not allowed.',
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [
+        {
+          error_code: 208003,
+          error_message: 'Not acceptable to request the capture for payment not in pending status.',
+        },
+      ],
     })
   })
 
@@ -66,9 +77,14 @@ describe('POST /api/v1/payment/capture', () => {
     expect(r.status).toBe(400)
     expect(r.body).toEqual({
       http_code: 400,
-      error_code: 100000,
+      error_code: 0,
       error_message: 'Request data is invalid.',
-      errors: [{ error_code: 100000, error_message: 'amount: The amount exceeds the authorized amount.' }],
+      errors: [
+        {
+          error_code: 208004,
+          error_message: 'amount: Not acceptable to request the capture for amount bigger than auth amount.',
+        },
+      ],
     })
     expect(storeSnapshot(t)).toBe(before)
   })
@@ -114,14 +130,24 @@ describe('POST /api/v1/payment/capture', () => {
     const p = putPayment(t, overrides)
     const before = storeSnapshot(t)
     const r = await t.call('POST', CAPTURE, bodies.capture(p.id))
-    expect(r.body).toEqual({ http_code: 400, error_code: 100000, error_message: 'Capture is not allowed.' })
+    expect(r.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [
+        {
+          error_code: 208003,
+          error_message: 'Not acceptable to request the capture for payment not in pending status.',
+        },
+      ],
+    })
     expect(storeSnapshot(t)).toBe(before)
   })
 
   it('checks the amount against the decimals of the payment currency and refuses zero', async () => {
     const t = setup()
     const p = putAuthorized(t)
-    const wrong = await t.call('POST', CAPTURE, bodies.capture(p.id, '4.5'))
+    const wrong = await t.call('POST', CAPTURE, bodies.capture(p.id, '4.505'))
     expect(wrong.body).toMatchObject({
       error_message: 'Request data is invalid.',
       errors: [

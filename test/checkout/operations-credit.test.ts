@@ -86,9 +86,9 @@ describe('POST /api/v1/payment/card/credit', () => {
     const before = storeSnapshot(t)
     const expected = {
       http_code: 400,
-      error_code: 100000,
+      error_code: 0,
       error_message: 'Request data is invalid.',
-      errors: [{ error_code: 100000, error_message: 'card_token: This value is not correct.' }],
+      errors: [{ error_code: 205005, error_message: 'card_token: Card token is invalid or not found.' }],
     }
     expect((await t.call('POST', CREDIT, body('no-such-token'))).body).toEqual(expected)
     expect((await t.call('POST', CREDIT, body(theirs.id))).body).toEqual(expected)
@@ -104,8 +104,9 @@ describe('POST /api/v1/payment/card/credit', () => {
     const r = await t.call('POST', CREDIT, body(card.id))
     expect(r.body).toEqual({
       http_code: 400,
-      error_code: 100000,
-      error_message: 'No MID is available for this payment.',
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 204002, error_message: 'Enabled merchant mappings or MIDs not found.' }],
     })
     expect(storeSnapshot(t)).toBe(before)
   })

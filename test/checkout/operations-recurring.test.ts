@@ -17,7 +17,12 @@ import {
 
 const RECURRING = '/api/v1/payment/recurring'
 const setup = () => createOperationsGateway([checkoutOperationsModule])
-const INCORRECT = { http_code: 400, error_code: 100000, error_message: 'Incorrect transaction' }
+const INCORRECT = {
+  http_code: 400,
+  error_code: 0,
+  error_message: 'Request data is invalid.',
+  errors: [{ error_code: 100000, error_message: 'Incorrect transaction' }],
+}
 
 const order = { number: 'order-2', amount: '5.00', description: 'Monthly plan' }
 function body(initId: string, token: string, extra: Record<string, unknown> = {}, o = order) {
@@ -153,12 +158,17 @@ describe('POST /api/v1/payment/recurring', () => {
       order: { number: 'jpy-1', amount: '1000', currency: 'JPY', description: 'd' },
       amount_captured: '1000',
     })
-    const bad = await t.call('POST', RECURRING, body(initial.id, tokenOf(initial)))
+    // decisions.md 2 Amounts: JPY is sent as 100.00; a fraction JPY cannot carry is refused
+    const bad = await t.call(
+      'POST',
+      RECURRING,
+      body(initial.id, tokenOf(initial), {}, { ...order, amount: '5.50' }),
+    )
     expect(bad.body).toMatchObject({
       errors: [
         {
           error_message:
-            'order.amount: This value is not valid. This currency has no decimals: send an integer, for example 100.',
+            'order.amount: This value is not valid. JPY has no minor unit: send the amount with two zero decimals, for example 100.00.',
         },
       ],
     })

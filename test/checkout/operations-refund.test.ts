@@ -13,7 +13,7 @@ import {
 
 const REFUND = '/api/v1/payment/refund'
 const setup = () => createOperationsGateway([checkoutOperationsModule])
-const EXCEEDED = 'amount: The amount exceeds the amount available for refund.'
+const EXCEEDED = 'amount: Not acceptable to request the refund for amount bigger than payment amount.'
 
 describe('POST /api/v1/payment/refund', () => {
   // States: "SETTLED | CREDITVOID / Checkout refund | Full or partial amount | REFUND"
@@ -57,7 +57,12 @@ describe('POST /api/v1/payment/refund', () => {
     expect(txs[0]?.parameters).toEqual({ comment: 'damaged item' })
     expect(new Set(txs.map((x) => x.id)).size).toBe(2)
     const more = await t.call('POST', REFUND, bodies.refund(p.id, '0.01'))
-    expect(more.body).toEqual({ http_code: 400, error_code: 100000, error_message: 'Refund is not allowed' })
+    expect(more.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'Refund is not allowed' }],
+    })
   })
 
   it('refuses a refund above what was captured and changes nothing', async () => {
@@ -68,9 +73,9 @@ describe('POST /api/v1/payment/refund', () => {
     expect(r.status).toBe(400)
     expect(r.body).toEqual({
       http_code: 400,
-      error_code: 100000,
+      error_code: 0,
       error_message: 'Request data is invalid.',
-      errors: [{ error_code: 100000, error_message: EXCEEDED }],
+      errors: [{ error_code: 208006, error_message: EXCEEDED }],
     })
     expect(storeSnapshot(t)).toBe(before)
   })
@@ -110,7 +115,7 @@ describe('POST /api/v1/payment/refund', () => {
     const before = storeSnapshot(t)
     const r = await t.call('POST', REFUND, bodies.refund(p.id, '5.00'))
     expect(r.body).toMatchObject({
-      errors: [{ error_message: 'amount: A held authorization can only be reversed in full.' }],
+      errors: [{ error_message: 'amount: Not acceptable to request the reversal for partial amount.' }],
     })
     expect(storeSnapshot(t)).toBe(before)
   })
@@ -144,7 +149,12 @@ describe('POST /api/v1/payment/refund', () => {
     const p = putPayment(t, { status, ...extra })
     const before = storeSnapshot(t)
     const r = await t.call('POST', REFUND, bodies.refund(p.id))
-    expect(r.body).toEqual({ http_code: 400, error_code: 100000, error_message: 'Refund is not allowed' })
+    expect(r.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'Refund is not allowed' }],
+    })
     expect(storeSnapshot(t)).toBe(before)
   })
 
@@ -158,7 +168,7 @@ describe('POST /api/v1/payment/refund', () => {
     await t.call('POST', REFUND, bodies.refund(p.id, '0.333'))
     await t.call('POST', REFUND, bodies.refund(p.id, '0.667'))
     expect(t.store.get('payments', p.id)).toMatchObject({ amount_refunded: '1.000' })
-    const r = await t.call('POST', REFUND, bodies.refund(p.id, '0.10'))
+    const r = await t.call('POST', REFUND, bodies.refund(p.id, '0.1005'))
     expect(r.body).toMatchObject({
       errors: [
         {

@@ -13,7 +13,12 @@ import {
 const RETRY = '/api/v1/payment/retry'
 const setup = () => createOperationsGateway([checkoutOperationsModule])
 const secondary = { recurring: { init: false, init_trans_id: 'initial', parent_payment_id: 'initial' } }
-const NOT_ALLOWED = { http_code: 400, error_code: 100000, error_message: 'Retry is not allowed.' }
+const NOT_ALLOWED = {
+  http_code: 400,
+  error_code: 0,
+  error_message: 'Request data is invalid.',
+  errors: [{ error_code: 100000, error_message: 'Retry is not allowed.' }],
+}
 
 describe('POST /api/v1/payment/retry', () => {
   // decisions.md §2: retry: `{payment_id, result: "accepted"}`

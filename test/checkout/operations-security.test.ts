@@ -51,22 +51,34 @@ const PATHS = Object.keys(VALID)
 // docs/engine.md: "Validate first, then authenticate, then look things up: a bad request, a wrong key
 // or hash, and an unknown id all change nothing."
 describe.each(PATHS)('%s', (path) => {
-  it('refuses a wrong hash with 401 and changes nothing', async () => {
+  // decisions.md 2: a bad hash is the errors[] item `hash: Hash is not valid.` of a 400 answer
+  it('refuses a wrong hash with 400 and the item hash: Hash is not valid., changing nothing', async () => {
     const t = setup()
     const body = VALID[path]?.(t) ?? {}
     const before = storeSnapshot(t)
     const r = await t.call('POST', path, { ...body, hash: WRONG_HASH })
-    expect(r.status).toBe(401)
-    expect(r.body).toEqual({ http_code: 401, error_code: 100000, error_message: 'Hash is not valid.' })
+    expect(r.status).toBe(400)
+    expect(r.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'hash: Hash is not valid.' }],
+    })
     expect(storeSnapshot(t)).toBe(before)
   })
 
-  it('refuses an unknown merchant_key with 401 and changes nothing', async () => {
+  // decisions.md 2: an unknown merchant key is the item `merchant_key: This value is not correct.`
+  it('refuses an unknown merchant_key with 400 and the merchant_key item, changing nothing', async () => {
     const t = setup()
     const body = VALID[path]?.(t) ?? {}
     const before = storeSnapshot(t)
     const r = await t.call('POST', path, { ...body, merchant_key: 'nobody' })
-    expect(r.body).toEqual({ http_code: 401, error_code: 100000, error_message: 'Merchant not found.' })
+    expect(r.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'merchant_key: This value is not correct.' }],
+    })
     expect(storeSnapshot(t)).toBe(before)
   })
 
@@ -76,7 +88,8 @@ describe.each(PATHS)('%s', (path) => {
     const malformed = await t.call('POST', path, '{"merchant_key":', { 'content-type': 'application/json' })
     expect(malformed.body).toMatchObject({
       http_code: 400,
-      error_message: 'Request body could not be parsed.',
+      error_code: 0,
+      errors: [{ error_message: 'Request body could not be parsed.' }],
     })
     const { hash: _hash, ...unsigned } = body
     const r = await t.call('POST', path, unsigned)
@@ -103,7 +116,12 @@ describe.each([
     const theirs = putAuthorized(t, { merchant_key: OTHER_MERCHANT })
     const before = storeSnapshot(t)
     const missing = await t.call('POST', path, bodies.capture('no-such-payment'))
-    const expected = { http_code: 400, error_code: 100000, error_message: 'Payment not found.' }
+    const expected = {
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'Payment not found.' }],
+    }
     expect(missing.body).toEqual(expected)
     // Signed correctly by the other merchant, for the other merchant's payment, but under our key.
     const hash =
@@ -132,5 +150,10 @@ it('does not reach payments made through S2S', async () => {
   const t = setup()
   const p = putPayment(t, { api: 's2s-card' })
   const r = await t.call('POST', '/api/v1/payment/refund', bodies.refund(p.id))
-  expect(r.body).toEqual({ http_code: 400, error_code: 100000, error_message: 'Payment not found.' })
+  expect(r.body).toEqual({
+    http_code: 400,
+    error_code: 0,
+    error_message: 'Request data is invalid.',
+    errors: [{ error_code: 100000, error_message: 'Payment not found.' }],
+  })
 })

@@ -85,6 +85,11 @@ describe('POST /api/v1/payment/void', () => {
     const p = putPayment(t)
     await t.call('POST', VOID, bodies.void(p.id))
     const r = await t.call('POST', '/api/v1/payment/refund', bodies.refund(p.id))
-    expect(r.body).toEqual({ http_code: 400, error_code: 100000, error_message: 'Refund is not allowed' })
+    expect(r.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'Refund is not allowed' }],
+    })
   })
 })

@@ -70,7 +70,12 @@ describe('selectMid (unit)', () => {
 })
 
 describe('routing through the API', () => {
-  const noMid = { http_code: 400, error_code: 100000, error_message: 'No MID is available for this payment.' }
+  const noMid = {
+    http_code: 400,
+    error_code: 0,
+    error_message: 'Request data is invalid.',
+    errors: [{ error_code: 204002, error_message: 'Enabled merchant mappings or MIDs not found.' }],
+  }
 
   // 6.7.0: "`auth=false` uses SMS and SMS/DMS MIDs", "`auth=true` uses DMS and SMS/DMS MIDs"
   it('an SMS-only merchant takes sales but no authorizations', async () => {

@@ -38,6 +38,13 @@ export function sessionBody(
   }
 }
 
+/** A signed session-token request: the session request plus the `return_url` it requires (decisions.md 5). */
+export const tokenBody = (
+  overrides: Record<string, unknown> = {},
+  merchant: { key: string; password: string } = DEMO,
+): Record<string, unknown> =>
+  sessionBody({ return_url: 'https://merchant.example/return', ...overrides }, merchant)
+
 /** A configuration whose demo merchant has these MIDs (and a second merchant with an SMS/DMS MID). */
 export function configWith(mids: Partial<SandboxMid>[], extra: Partial<SandboxConfig> = {}): SandboxConfig {
   const base = demoConfig()
@@ -63,8 +70,7 @@ export async function hpfSession(
   merchant = DEMO,
 ): Promise<string> {
   // decisions.md 5: the session-token request requires return_url (success_url is optional there).
-  const body = sessionBody({ return_url: 'https://merchant.example/return', ...overrides }, merchant)
-  const r = await t.call('POST', '/api/v1/session/token', body)
+  const r = await t.call('POST', '/api/v1/session/token', tokenBody(overrides, merchant))
   if (r.status !== 200) throw new Error(`session/token answered ${r.status}: ${r.raw}`)
   return r.body.token as string
 }

@@ -75,16 +75,19 @@ describe('PUT /api/v1/session/update', () => {
   it('checks the amount against the currency after the update, whichever of the two changed', async () => {
     const t = gatewayWith()
     const token = await hpfSession(t)
-    const amount = await update(t, token, { order_amount: '10.5' })
+    const amount = await update(t, token, { order_amount: '10.505' })
     expect(messages(amount.body)).toEqual([
       'order_amount: This value is not valid. This currency has 2 decimals: send them with a dot, for example 100.00.',
     ])
-    const currency = await update(t, token, { order_currency: 'JPY' })
+    // decisions.md 2 Amounts: VND has no decimals; the session's 10.00 cannot stay when only the currency changes
+    const currency = await update(t, token, { order_currency: 'VND', order_amount: '10.50' })
     expect(messages(currency.body)).toEqual([
       'order_amount: This value is not valid. This currency has no decimals: send an integer, for example 100.',
     ])
-    expect((await update(t, token, { order_currency: 'JPY', order_amount: '1000' })).status).toBe(200)
-    expect(sessionByToken(t, token)?.request.order).toMatchObject({ amount: '1000', currency: 'JPY' })
+    // JPY is sent as 100.00 (UGX, JPY, KRW, CLP): the session's 10.00 is a JPY amount as the platform documents it
+    expect((await update(t, token, { order_currency: 'JPY' })).status).toBe(200)
+    expect((await update(t, token, { order_currency: 'JPY', order_amount: '1000.00' })).status).toBe(200)
+    expect(sessionByToken(t, token)?.request.order).toMatchObject({ amount: '1000.00', currency: 'JPY' })
   })
 
   // 2.1.1: zero "is accepted only on an authorization-only request or on the request that initializes a recurring chain"
@@ -111,8 +114,9 @@ describe('PUT /api/v1/session/update', () => {
     expect(r.status).toBe(400)
     expect(r.body).toEqual({
       http_code: 400,
-      error_code: 100000,
-      error_message: 'Session can no longer be updated: a payment exists.',
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'Session can not be updated.' }],
     })
   })
 
@@ -132,9 +136,9 @@ describe('PUT /api/v1/session/update', () => {
     expect(invalid.body).toEqual({ http_code: 401, error_code: 100000, error_message: 'Token is not valid.' })
     await t.clock.advance(10 * MINUTE)
     const expired = await update(t, token, { order_amount: '1.00' })
-    expect(expired.status).toBe(400)
+    expect(expired.status).toBe(401)
     expect(expired.body).toEqual({
-      http_code: 400,
+      http_code: 401,
       error_code: 100000,
       error_message: 'Session has expired.',
     })

@@ -60,7 +60,7 @@ describe('POST /api/v1/session', () => {
   it('answers a schema failure with field errors and stores nothing', async () => {
     const t = gatewayWith()
     const before = counts(t)
-    const r = await t.call('POST', '/api/v1/session', sessionBody({ order: { amount: '10.5' } }))
+    const r = await t.call('POST', '/api/v1/session', sessionBody({ order: { amount: '10.505' } }))
     expect(r.status).toBe(400)
     expect(r.body.error_message).toBe('Request data is invalid.')
     expect(messages(r.body)[0]).toMatch(/^order\.amount: /)
@@ -68,19 +68,30 @@ describe('POST /api/v1/session', () => {
   })
 
   // Authentication 1: "Every Checkout request carries the merchant credential `merchant_key` and a request signature in `hash`"
-  it('refuses an unknown merchant_key and a wrong hash with 401, changing nothing', async () => {
+  // decisions.md 2: both are errors[] items of a 400 answer
+  it('refuses an unknown merchant_key and a wrong hash with 400 and their items, changing nothing', async () => {
     const t = gatewayWith()
     const before = counts(t)
     const unknown = await t.call('POST', '/api/v1/session', sessionBody({ merchant_key: 'nobody' }))
-    expect(unknown.status).toBe(401)
-    expect(unknown.body).toEqual({ http_code: 401, error_code: 100000, error_message: 'Merchant not found.' })
+    expect(unknown.status).toBe(400)
+    expect(unknown.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'merchant_key: This value is not correct.' }],
+    })
     const wrong = await t.call(
       'POST',
       '/api/v1/session',
       sessionBody({}, { key: DEMO.key, password: 'wrong' }),
     )
-    expect(wrong.status).toBe(401)
-    expect(wrong.body).toEqual({ http_code: 401, error_code: 100000, error_message: 'Hash is not valid.' })
+    expect(wrong.status).toBe(400)
+    expect(wrong.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'hash: Hash is not valid.' }],
+    })
     expect(counts(t)).toEqual(before)
   })
 
@@ -88,7 +99,7 @@ describe('POST /api/v1/session', () => {
   it('checks the hash with the merchant named by merchant_key', async () => {
     const t = gatewayWith()
     const signedByOther = sessionBody({}, { key: DEMO.key, password: OTHER.password })
-    expect((await t.call('POST', '/api/v1/session', signedByOther)).status).toBe(401)
+    expect((await t.call('POST', '/api/v1/session', signedByOther)).status).toBe(400)
     expect((await t.call('POST', '/api/v1/session', sessionBody({}, OTHER))).status).toBe(200)
   })
 })
@@ -161,7 +172,7 @@ describe('zero amount (2.1.1)', () => {
   // Errors: "Zero amount on plain SALE or purchase | not shown | not shown | amount: This value should be greater than 0."
   const zeroRow = {
     http_code: 400,
-    error_code: 100000,
+    error_code: 0,
     error_message: 'Request data is invalid.',
     errors: [{ error_code: 100000, error_message: 'amount: This value should be greater than 0.' }],
   }
@@ -231,6 +242,6 @@ describe('card_token on a session (2.1)', () => {
     const t = gatewayWith()
     const r = await t.call('POST', '/api/v1/session', sessionBody({ card_token: 'f'.repeat(32) }))
     expect(r.status).toBe(400)
-    expect(messages(r.body)).toEqual(['card_token: This value is not correct.'])
+    expect(messages(r.body)).toEqual(['card_token: Card token is invalid or not found.'])
   })
 })
