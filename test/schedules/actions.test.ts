@@ -49,6 +49,8 @@ describe('CREATE_SCHEDULE and SCHEDULE_INFO (2.3, decisions.md §6)', () => {
       trial_payments_count: '2',
       trial_amount: '0',
       state: 'running',
+      // decisions.md §6: "`SCHEDULE_INFO` answers `paused` (`Y`/`N`)"
+      paused: 'N',
       delays: null,
     })
     expect(validate('s2s-card/schedule-info-response', answer).valid).toBe(true)

@@ -31,7 +31,11 @@ export const schedulesGateway = (config: SandboxConfig = scheduleConfig()): Test
 export const s2s = (t: TestGateway, fields: Record<string, string>) =>
   t.call('POST', '/post', new URLSearchParams(fields).toString())
 
-/** CREATE_SCHEDULE signed for the merchant (decisions.md §1: md5(upper(rev(password)))). */
+/**
+ * CREATE_SCHEDULE signed for the merchant (decisions.md §1: md5(upper(rev(password)))). decisions.md
+ * §6: `payments_count` is required (120 here unless the test names one) and `interval_unit` is `day`
+ * or `month`: a test's week of N is sent as 7N days.
+ */
 export async function createSchedule(
   t: TestGateway,
   params: Record<string, string>,
@@ -41,11 +45,18 @@ export async function createSchedule(
     action: 'CREATE_SCHEDULE',
     client_key: merchant.key,
     name: 'Plan',
-    ...params,
+    payments_count: '120',
+    ...inDays(params),
     hash: s2sCardSignatures.createSchedule(merchant.password),
   })
   if (r.body.result !== 'SUCCESS') throw new Error(`CREATE_SCHEDULE answered ${r.raw}`)
   return r.body.schedule_id as string
+}
+
+/** decisions.md §6: no `week` unit on the platform; a week is 7 days. */
+export function inDays(params: Record<string, string>): Record<string, string> {
+  if (params.interval_unit !== 'week') return params
+  return { ...params, interval_unit: 'day', interval_length: String(Number(params.interval_length ?? '1') * 7) }
 }
 
 /** Another schedule action, signed md5(upper(rev(schedule_id + password))) unless `hash` is given. */

@@ -143,7 +143,8 @@ describe('UPDATE_SCHEDULE on running chains', () => {
     const id = await createSchedule(t, MONTHLY)
     const initial = await initialPayment(t, { schedule_id: id })
     await advanceTo(t, at(2026, 12, 3))
-    await scheduleAction(t, 'UPDATE_SCHEDULE', id, { interval_unit: 'week' })
+    // decisions.md §6: `day` or `month` only; a week is 7 days.
+    await scheduleAction(t, 'UPDATE_SCHEDULE', id, { interval_unit: 'day', interval_length: '7' })
     await advanceTo(t, at(2026, 12, 17))
     expect(when(secondaries(t, initial.id))).toEqual([
       '2026-12-02 10:00:00',
@@ -152,7 +153,7 @@ describe('UPDATE_SCHEDULE on running chains', () => {
     ])
   })
 
-  it('from weekly to monthly: the next payment is a month after the last one, on its day', async () => {
+  it('from every 7 days to monthly: the next payment is a month after the last one, on its day', async () => {
     const t = schedulesGateway()
     const id = await createSchedule(t, {
       ...WEEKLY,
@@ -161,7 +162,7 @@ describe('UPDATE_SCHEDULE on running chains', () => {
     })
     const initial = await initialPayment(t, { schedule_id: id })
     await advanceTo(t, at(2026, 11, 14))
-    await scheduleAction(t, 'UPDATE_SCHEDULE', id, { interval_unit: 'month' })
+    await scheduleAction(t, 'UPDATE_SCHEDULE', id, { interval_unit: 'month', interval_length: '1' })
     await advanceTo(t, at(2027, 1, 14))
     expect(when(secondaries(t, initial.id))).toEqual([
       '2026-11-06 10:00:00',
