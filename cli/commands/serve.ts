@@ -70,6 +70,17 @@ export const serveCommand: CommandModule<object, Args> = {
     // Before the banner: a supervisor may signal as soon as it reads "Ready.".
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
+    // npx runs the binary under `sh -c`, and npm passes SIGTERM to that shell only, which dies of it
+    // and leaves the server listening. Started by npm, it stops as on SIGTERM once it is orphaned.
+    if (process.env.npm_command) {
+      const parent = process.ppid
+      const watch = setInterval(() => {
+        if (process.ppid === parent) return
+        clearInterval(watch)
+        stop('SIGTERM')
+      }, 200)
+      watch.unref()
+    }
     process.stdout.write(
       renderBanner({
         version: packageVersion(),

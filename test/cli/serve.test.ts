@@ -1,9 +1,11 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
+import { checkDataFile, choosePort } from '../../cli/commands/serve.js'
+import { UsageError } from '../../cli/exit-codes.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -19,8 +21,8 @@ interface Served {
   base: string
   out: () => string
   err: () => string
-  /** SIGTERM, then the exit code. */
-  stop: () => Promise<number | null>
+  /** SIGTERM (or the signal given) to the process started, then its exit code. */
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>
 }
 
 /** Starts `paysandbox serve` (or `npm start`) and waits for the banner's last line. */
@@ -60,9 +62,9 @@ function start(args: string[], env: Record<string, string> = {}, npm = false): P
         base,
         out: () => out,
         err: () => err,
-        stop: () => {
-          if (npm && child.pid) process.kill(-child.pid, 'SIGTERM')
-          else child.kill('SIGTERM')
+        // To npm itself, not its process group: npm passes the signal on to what it runs.
+        stop: (signal = 'SIGTERM') => {
+          child.kill(signal)
           return exited
         },
       })
@@ -123,6 +125,7 @@ describe('paysandbox serve', () => {
 
   it('keeps payments in the --data file across a restart', async () => {
     const data = join(mkdtempSync(join(tmpdir(), 'serve-data-')), 'nested', 'sandbox-data.json')
+    mkdirSync(join(data, '..'))
     const first = await start(['--port', '0', '--data', data])
     expect(first.out()).toContain(`${data} (kept across restarts)`)
     const order = { number: 'keep-1', amount: '12.50', currency: 'EUR', description: 'Kept' }
@@ -209,10 +212,62 @@ describe('paysandbox serve', () => {
     await s.stop()
   })
 
-  // decisions.md §6: "`npm start -- --port N --config FILE` ... do the same with options"
-  it('runs through npm start', async () => {
+  // decisions.md §6: "`npm start -- --port N --config FILE` ... do the same with options"; README
+  // "exit codes": SIGINT or SIGTERM stops the server, exit 0. A CI step that kills `npm start`
+  // must find the port free afterwards.
+  it('runs through npm start, and SIGTERM to npm stops the server with exit 0', async () => {
     const s = await start(['--port', '0'], {}, true)
     expect((await fetch(`${s.base}/sandbox/health`)).status).toBe(200)
-    await s.stop()
+    expect(await s.stop()).toBe(0)
+    await expect(fetch(`${s.base}/sandbox/health`)).rejects.toThrow()
+  })
+
+  it('stops on SIGINT (Ctrl-C) with exit 0, and the port is free again', async () => {
+    const s = await start(['--port', '0'])
+    expect(await s.stop('SIGINT')).toBe(0)
+    expect(s.err()).toContain('SIGINT, stopping')
+    await expect(fetch(`${s.base}/sandbox/health`)).rejects.toThrow()
+  })
+})
+
+// In-process: the option checks themselves (the process boundary is tested above).
+describe('serve options', () => {
+  // decisions.md §6: "`--port` overrides both"; README exit code 2 for a bad option value.
+  it('takes a whole port from 0 to 65535 and refuses anything else as a usage error', () => {
+    expect(choosePort('0', undefined)).toBe(0)
+    expect(choosePort('9000', '8000')).toBe(9000)
+    expect(choosePort(undefined, '8000')).toBe(8000)
+    expect(choosePort(undefined, undefined)).toBe(8080)
+    for (const bad of ['abc', '', '-1', '65536', '80.5', '1e3'])
+      expect(() => choosePort(bad, undefined), bad).toThrow(UsageError)
+    expect(() => choosePort('abc', undefined)).toThrow(
+      '--port must be a whole number from 0 to 65535, got "abc"',
+    )
+  })
+
+  // (sandbox) README "Run the sandbox": the data file is created, its directory is not.
+  it('refuses a --data file whose directory does not exist, or that is a directory', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'serve-data-'))
+    expect(() => checkDataFile(join(dir, 'data.json'))).not.toThrow()
+    expect(() => checkDataFile(join(dir, 'missing', 'x.json'))).toThrow(
+      `the directory ${join(dir, 'missing')} does not exist (create it first: mkdir -p ${join(dir, 'missing')})`,
+    )
+    expect(() => checkDataFile(dir)).toThrow('is a directory')
+    expect(() => checkDataFile('')).toThrow(UsageError)
+  })
+
+  it('exits 2 on --port abc and on a --data directory that does not exist, naming the problem', () => {
+    const cli = (args: string[]) =>
+      spawnSync(process.execPath, [join(root, 'bin', 'paysandbox.js'), 'serve', ...args], {
+        cwd: root,
+        encoding: 'utf8',
+        timeout: 20_000,
+      })
+    const port = cli(['--port', 'abc'])
+    expect(port.status).toBe(2)
+    expect(port.stderr).toContain('--port must be a whole number from 0 to 65535, got "abc"')
+    const data = cli(['--port', '0', '--data', '/missing/dir/x.json'])
+    expect(data.status).toBe(2)
+    expect(data.stderr).toContain('--data /missing/dir/x.json: the directory /missing/dir does not exist')
   })
 })

@@ -1,0 +1,248 @@
+/**
+ * The package as a merchant installs it (issue 15): `npm pack`, then one `npm install` of the
+ * tarball into a fresh project outside the repository, reused by every check below. Nothing here
+ * reads the repository's sources: only what the tarball carries (package.json "files") runs.
+ *
+ * Checks: plain Node ESM `import`, CommonJS `require` (Node >= 20.19 loads ES modules without
+ * top-level await through require), a strict NodeNext TypeScript consumer and one with
+ * `tsc --init`'s defaults, the README's vitest + msw example, a Jest suite, and the `paysandbox`
+ * binary through npx (serve answers /sandbox/health and stops on SIGTERM with exit 0; validate;
+ * test --help; tui --help; --version).
+ */
+import { type ChildProcess, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+const ROOT = join(import.meta.dirname, '..', '..')
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
+  version: string
+  devDependencies: Record<string, string>
+}
+/** The consumer's tools, at the versions the repository itself uses (so npm's cache serves them). */
+const tool = (name: string) => `${name}@${pkg.devDependencies[name]}`
+const JEST = 'jest@30.5.2'
+
+let work = ''
+let app = ''
+const children: ChildProcess[] = []
+
+/** npm and node without the variables `npm test` exported to this process (npm_config_*, ...). */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_|^VITEST|^NODE_OPTIONS$/i.test(k)) env[k] = v
+  return { ...env, CI: 'true', NO_COLOR: '1', ...extra }
+}
+
+function run(
+  command: string,
+  args: string[],
+  options: { cwd?: string; input?: string; env?: Record<string, string> } = {},
+) {
+  const r: SpawnSyncReturns<string> = spawnSync(command, args, {
+    cwd: options.cwd ?? app,
+    encoding: 'utf8',
+    input: options.input,
+    env: cleanEnv(options.env),
+    timeout: 120_000,
+  })
+  return { code: r.status, out: r.stdout ?? '', err: r.stderr ?? '', all: `${r.stdout}\n${r.stderr}` }
+}
+
+beforeAll(() => {
+  // `npm test` builds before vitest runs; a lone run of this file builds if dist/ is missing.
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
+    const build = run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT })
+    expect(build.code, build.all).toBe(0)
+  }
+  work = mkdtempSync(join(tmpdir(), 'paysandbox-pack-'))
+  // --ignore-scripts: dist/ is already built (prepack would rebuild it under the other tests' feet).
+  const pack = run('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], { cwd: ROOT })
+  expect(pack.code, pack.all).toBe(0)
+  const [packed] = JSON.parse(pack.out) as { filename: string; files: { path: string }[] }[]
+  if (!packed) throw new Error(`npm pack printed no package: ${pack.all}`)
+  const paths = packed.files.map((f) => f.path)
+  // "files": only what runs and what users read.
+  expect(paths.filter((p) => /^(test|bench|\.ci|src|cli|scripts|docs|data)\//.test(p))).toEqual([])
+  expect(paths).toEqual(
+    expect.arrayContaining([
+      'LICENSE',
+      'README.md',
+      'bin/paysandbox.js',
+      'dist/src/index.js',
+      'dist/src/index.d.ts',
+      'dist/cli/main.js',
+      'fixtures/config/demo.json',
+    ]),
+  )
+
+  app = join(work, 'merchant-app')
+  cpSync(join(ROOT, 'test', 'package', 'consumer'), app, { recursive: true })
+  writeFileSync(
+    join(app, 'package.json'),
+    JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  )
+  cpSync(join(ROOT, 'examples', 'order.json'), join(app, 'order.json'))
+  // The README's merchant test, as the README shows it.
+  writeFileSync(join(app, 'merchant.test.ts'), readmeMerchantExample())
+  const install = run('npm', [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    join(work, packed.filename),
+    tool('msw'),
+    tool('vitest'),
+    tool('typescript'),
+    tool('@types/node'),
+    JEST,
+  ])
+  expect(install.code, install.all).toBe(0)
+  // Runtime dependencies are only what runs: no TypeScript runner came with paysandbox.
+  const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'paysandbox', 'package.json'), 'utf8'))
+  expect(Object.keys(installed.dependencies)).not.toContain('tsx')
+  expect(Object.keys(installed.dependencies)).not.toContain('esbuild')
+}, 600_000)
+
+afterAll(() => {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
+  if (work) rmSync(work, { recursive: true, force: true })
+})
+
+/** The ```ts block of the README's "In a merchant's own test suite" section. */
+function readmeMerchantExample(): string {
+  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+  const section = readme.slice(readme.indexOf("## In a merchant's own test suite"))
+  const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1]
+  expect(block, "the README's merchant example").toBeDefined()
+  return block as string
+}
+
+describe('the packed package in a fresh project', () => {
+  it('imports from plain Node as an ES module and pays an order', () => {
+    const r = run(process.execPath, ['esm.mjs'])
+    expect(r.all).toContain('esm: settled, 1 callback(s), hash ok')
+    expect(r.code).toBe(0)
+  })
+
+  it('is required from CommonJS', () => {
+    const r = run(process.execPath, ['cjs.cjs'])
+    expect(r.all).toContain('cjs: settled, 1 callback(s), hash ok')
+    expect(r.code).toBe(0)
+  })
+
+  it('type-checks clean in a strict NodeNext TypeScript project (no skipLibCheck)', () => {
+    const r = run(process.execPath, [
+      join(app, 'node_modules', 'typescript', 'bin', 'tsc'),
+      '-p',
+      'tsconfig.strict.json',
+    ])
+    expect(r.all.trim()).toBe('')
+    expect(r.code).toBe(0)
+  })
+
+  it("type-checks clean with tsc --init's defaults", () => {
+    const dir = join(app, 'init')
+    mkdirSync(dir)
+    cpSync(join(app, 'consumer.ts'), join(dir, 'consumer.ts'))
+    const tsc = join(app, 'node_modules', 'typescript', 'bin', 'tsc')
+    expect(run(process.execPath, [tsc, '--init'], { cwd: dir }).code).toBe(0)
+    const r = run(process.execPath, [tsc, '--noEmit', '-p', '.'], { cwd: dir })
+    expect(r.all.trim()).toBe('')
+    expect(r.code).toBe(0)
+  })
+
+  it("runs the README's vitest + msw example", () => {
+    const r = run(process.execPath, [
+      join(app, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      'merchant.test.ts',
+    ])
+    expect(r.all).toMatch(/1 passed/)
+    expect(r.code).toBe(0)
+  })
+
+  it('runs in a Jest suite (ES modules, as Jest documents them)', () => {
+    const r = run(process.execPath, [
+      '--experimental-vm-modules',
+      join(app, 'node_modules', 'jest', 'bin', 'jest.js'),
+      '--ci',
+      'sandbox.jest.test.mjs',
+    ])
+    expect(r.all).toMatch(/Tests:\s+1 passed/)
+    expect(r.code).toBe(0)
+  })
+})
+
+describe('npx paysandbox from the installed package', () => {
+  it('prints its version, and help for test and tui', () => {
+    const version = run('npx', ['--no-install', 'paysandbox', '--version'])
+    expect(version.out.trim()).toBe(pkg.version)
+    const test = run('npx', ['--no-install', 'paysandbox', 'test', '--help'])
+    expect(test.code).toBe(0)
+    expect(test.out).toContain('--tag refund')
+    const tui = run('npx', ['--no-install', 'paysandbox', 'tui', '--help'])
+    expect(tui.code).toBe(0)
+    expect(tui.out).toContain('Support console')
+  })
+
+  it('validates a payload from a file and from standard input', () => {
+    const order = readFileSync(join(app, 'order.json'), 'utf8')
+    const file = run('npx', ['--no-install', 'paysandbox', 'validate', 'session', 'order.json'])
+    expect(file.out).toContain('order.json: valid session')
+    expect(file.code).toBe(0)
+    const stdin = run('npx', ['--no-install', 'paysandbox', 'validate', 'session', '-'], { input: order })
+    expect(stdin.out).toContain('-: valid session')
+    expect(stdin.code).toBe(0)
+  })
+
+  /** Starts `serve --port 0` with this command line, waits for the banner's "Ready.", checks health. */
+  async function serve(command: string, args: string[]) {
+    const child = spawn(command, [...args, 'serve', '--port', '0'], { cwd: app, env: cleanEnv() })
+    children.push(child)
+    let out = ''
+    const collect = (c: Buffer) => {
+      out += c
+    }
+    child.stdout.on('data', collect)
+    child.stderr.on('data', collect)
+    const exited = new Promise<number | string | null>((resolve) =>
+      child.on('exit', (code, signal) => resolve(code ?? signal)),
+    )
+    const base = await new Promise<string>((resolve, reject) => {
+      child.stdout.on('data', () => {
+        const url = /listening on (http:\/\/\S+)/.exec(out)?.[1]
+        if (url && out.includes('Ready.')) resolve(url)
+      })
+      child.on('exit', (code) => reject(new Error(`exited ${code} before ready:\n${out}`)))
+    })
+    expect((await fetch(`${base}/sandbox/health`)).status).toBe(200)
+    return { child, base, exited, out: () => out }
+  }
+
+  // README "Exit codes": SIGINT or SIGTERM stops the server, exit 0.
+  it('serves from the installed binary until /sandbox/health answers, and SIGTERM stops it with exit 0', async () => {
+    const s = await serve(join(app, 'node_modules', '.bin', 'paysandbox'), [])
+    s.child.kill('SIGTERM')
+    expect(await s.exited).toBe(0)
+    expect(s.out()).toContain('SIGTERM, stopping')
+    await expect(fetch(`${s.base}/sandbox/health`)).rejects.toThrow()
+  })
+
+  it('serves through npx, and SIGTERM to npx stops the server (none left listening)', async () => {
+    const s = await serve('npx', ['--no-install', 'paysandbox'])
+    s.child.kill('SIGTERM')
+    // npx itself ends by the signal its shell died of (npm re-raises it; a shell reports 143); the
+    // server notices it was orphaned and stops as on SIGTERM (README "Exit codes").
+    expect([0, 143, 'SIGTERM']).toContain(await s.exited)
+    await expect
+      .poll(() =>
+        fetch(`${s.base}/sandbox/health`).then(
+          () => 'up',
+          () => 'down',
+        ),
+      )
+      .toBe('down')
+  })
+})
