@@ -97,8 +97,11 @@ export function calcForm(overrides: Record<string, unknown> = {}): Record<string
 }
 
 /** CREDIT2VIRTUAL / CREDIT2CRYPTO: md5(upper(rev(order_id + order_amount + order_currency)) + password). */
-export function payoutForm(overrides: Record<string, unknown> = {}, name = 'credit2virtual-request.basic') {
-  const base = { ...fixture(name), client_key: KEY, ...overrides }
+export function payoutForm(
+  overrides: Record<string, unknown> = {},
+  name = 'credit2virtual-request.basic',
+): Record<string, unknown> {
+  const base: Record<string, unknown> = { ...fixture(name), client_key: KEY, ...overrides }
   const amount = typeof base.order_amount === 'string' ? base.order_amount : undefined
   return {
     ...base,

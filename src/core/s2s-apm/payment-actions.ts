@@ -127,7 +127,11 @@ function pay(
 }
 
 /** Runs the payment through the connector and answers it (REDIRECT with the simulator page when it waits). */
-export function startedAnswer(ctx: EngineContext, action: string, payment: ApmPayment) {
+export function startedAnswer(
+  ctx: EngineContext,
+  action: string,
+  payment: ApmPayment,
+): Record<string, unknown> {
   const started = startApmPayment(ctx, payment)
   const transactions = ctx.store.findBy('transactions', 'payment_id', payment.id)
   return {
