@@ -2,6 +2,7 @@ import { once } from 'node:events'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { eventHistory } from '../../src/core/callbacks/index.js'
 import { createTestApp } from './app.js'
 
 // Issue 5: "a live event stream (server-sent events) of payments, transactions and deliveries for the CLI and the terminal UI"
@@ -32,8 +33,10 @@ describe('GET /sandbox/events over HTTP', () => {
   it('unsubscribes when the client goes away', async () => {
     const { app, gateway } = createTestApp()
     let listeners = 0
-    const subscribe = gateway.ctx.events.subscribe.bind(gateway.ctx.events)
-    gateway.ctx.events.subscribe = (listener) => {
+    // Stream clients listen to the numbered event history (one bus listener for all of them).
+    const history = eventHistory(gateway.ctx)
+    const subscribe = history.subscribe.bind(history)
+    history.subscribe = (listener) => {
       listeners++
       const off = subscribe(listener)
       return () => {

@@ -112,35 +112,130 @@ describe('control API: callbacks', () => {
 })
 
 describe('control API: event stream', () => {
-  it('streams payments, transactions and deliveries as server-sent events', async () => {
-    const t = createTestGateway([callbacksModule])
-    const response = await t.gateway.handle({
-      method: 'GET',
-      path: '/sandbox/events',
-      query: {},
-      headers: {},
-      body: new Uint8Array(),
-    })
-    expect(response.status).toBe(200)
-    expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8')
-    const chunks: string[] = []
-    const unsubscribe = response.stream?.subscribe((chunk) => chunks.push(chunk))
-    const p = payment()
+  const open = (t: TestGateway, headers: Record<string, string> = {}) =>
+    t.gateway.handle({ method: 'GET', path: '/sandbox/events', query: {}, headers, body: new Uint8Array() })
+  const emitPayment = (t: TestGateway, id: string) =>
     t.gateway.ctx.events.emit({
       type: 'payment',
-      payment_id: p.id,
-      merchant_key: p.merchant_key,
+      payment_id: id,
+      merchant_key: 'demo-merchant',
       status: 'settled',
       at: 1,
     })
+  const ids = (chunks: string[]) =>
+    chunks.flatMap((c) => [...c.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])))
+
+  it('streams payments, transactions and deliveries as numbered server-sent events', async () => {
+    const t = createTestGateway([callbacksModule])
+    const response = await open(t)
+    expect(response.status).toBe(200)
+    expect(response.headers['content-type']).toBe('text/event-stream; charset=utf-8')
+    const chunks: string[] = []
+    const unsubscribe = response.stream?.subscribe((chunk) => {
+      chunks.push(chunk)
+    })
+    const p = payment()
+    emitPayment(t, p.id)
     commit(t, p, transaction(p, 'sale'))
     await callbacksOf(t.gateway.ctx).idle()
     unsubscribe?.()
     commit(t, p, transaction(p, 'refund'))
-    const types = chunks.map((c) => /^event: (\w+)\n/.exec(c)?.[1])
+    const types = chunks.map((c) => /\nevent: (\w+)\n/.exec(c)?.[1])
     expect(types).toEqual(['payment', 'transaction', 'delivery', 'delivery', 'delivery'])
-    expect(chunks.every((c) => /^event: \w+\ndata: \{.*\}\n\n$/.test(c))).toBe(true)
+    expect(chunks.every((c) => /^id: \d+\nevent: \w+\ndata: \{.*\}\n\n$/.test(c))).toBe(true)
+    expect(ids(chunks)).toEqual([1, 2, 3, 4, 5])
     const last = JSON.parse((chunks[4] as string).split('data: ')[1] as string)
     expect(last).toMatchObject({ type: 'delivery', payment_id: p.id, state: 'acknowledged' })
+  })
+
+  // Issue 14: "the event stream with backpressure (a slow client is dropped or skipped ahead, never buffered without
+  // bound) and a resume cursor".
+  it('skips ahead for a client that stops reading, then tells it what it missed in one gap event', async () => {
+    const t = createTestGateway([callbacksModule])
+    const response = await open(t)
+    const chunks: string[] = []
+    let reading = true
+    response.stream?.subscribe(
+      (chunk) => {
+        if (reading) chunks.push(chunk)
+        else throw new Error('written while the client was not reading')
+      },
+      { ready: () => reading },
+    )
+    emitPayment(t, 'p-1')
+    reading = false
+    for (let i = 0; i < 5000; i++) emitPayment(t, `p-stalled-${i}`)
+    reading = true
+    emitPayment(t, 'p-back')
+    expect(chunks).toHaveLength(2)
+    expect(chunks[1]).toMatch(
+      /^id: 5001\nevent: gap\ndata: \{"type":"gap","from":2,"to":5001,"reason":"slow-client"\}\n\n/,
+    )
+    expect(chunks[1]).toContain('"payment_id":"p-back"')
+  })
+
+  it('lets go of a client that has not read for 10,000 events', async () => {
+    const t = createTestGateway([callbacksModule])
+    const response = await open(t)
+    let closed = 0
+    const written: string[] = []
+    response.stream?.subscribe((chunk) => void written.push(chunk), {
+      ready: () => false,
+      close: () => closed++,
+    })
+    for (let i = 0; i < 12_000; i++) emitPayment(t, `p-${i}`)
+    expect(written).toEqual([])
+    expect(closed).toBe(1)
+  })
+
+  it('without a sink, stops writing when write() says the buffer is full, and retries with a gap', async () => {
+    const t = createTestGateway([callbacksModule])
+    const response = await open(t)
+    const written: string[] = []
+    let full = false
+    response.stream?.subscribe((chunk) => {
+      written.push(chunk)
+      return !full
+    })
+    full = true
+    emitPayment(t, 'p-0')
+    for (let i = 1; i <= 1000; i++) emitPayment(t, `p-${i}`)
+    // One write that filled the buffer, then one attempt per 256 skipped events: bounded, whatever the count.
+    expect(written.length).toBeLessThanOrEqual(1 + Math.ceil(1000 / 256))
+    // The buffer empties: within the next 256 events writing resumes, with a gap, and stays on.
+    full = false
+    for (let i = 0; i < 300; i++) emitPayment(t, `p-after-${i}`)
+    expect(written.some((c) => c.includes('event: gap'))).toBe(true)
+    expect(written.at(-1)).toContain('"payment_id":"p-after-299"')
+  })
+
+  it('resumes after Last-Event-ID with what the client missed, or says the cursor is too old', async () => {
+    const t = createTestGateway([callbacksModule])
+    for (let i = 1; i <= 10; i++) emitPayment(t, `p-${i}`)
+    const resumed: string[] = []
+    const response = await open(t, { 'last-event-id': '7' })
+    response.stream?.subscribe((chunk) => void resumed.push(chunk))
+    emitPayment(t, 'p-11')
+    expect(ids(resumed)).toEqual([8, 9, 10, 11])
+    expect(resumed[0]).toContain('"payment_id":"p-8"')
+
+    for (let i = 12; i <= 5000; i++) emitPayment(t, `p-${i}`)
+    const old: string[] = []
+    const stale = await open(t, { 'last-event-id': '3' })
+    stale.stream?.subscribe((chunk) => void old.push(chunk))
+    expect(old).toHaveLength(1)
+    expect(old[0]).toMatch(
+      /^id: 5000\nevent: gap\ndata: \{"type":"gap","from":4,"to":5000,"reason":"cursor-too-old"\}/,
+    )
+    const viaQuery = await t.gateway.handle({
+      method: 'GET',
+      path: '/sandbox/events',
+      query: { last_event_id: '4998' },
+      headers: {},
+      body: new Uint8Array(),
+    })
+    const tail: string[] = []
+    viaQuery.stream?.subscribe((chunk) => void tail.push(chunk))
+    expect(ids(tail)).toEqual([4999, 5000])
   })
 })

@@ -1,6 +1,7 @@
 import { gzipSync } from 'node:zlib'
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { eventHistory } from '../../src/core/callbacks/index.js'
 import { createSandbox } from '../../src/index.js'
 import { sessionRequest } from './helpers.js'
 
@@ -85,9 +86,11 @@ describe('msw handlers: the engine at any base URL, no port', () => {
   // Issue 5: "a live event stream (server-sent events)"; the adapter maps response.stream to a ReadableStream.
   it('streams /sandbox/events and stops listening when the client goes away', async () => {
     const events = sandbox.gateway.ctx.events
-    const subscribe = events.subscribe.bind(events)
+    // Stream clients listen to the numbered event history (one bus listener for all of them).
+    const history = eventHistory(sandbox.gateway.ctx)
+    const subscribe = history.subscribe.bind(history)
     let listeners = 0
-    events.subscribe = (listener) => {
+    history.subscribe = (listener) => {
       listeners++
       const off = subscribe(listener)
       return () => {
@@ -109,7 +112,7 @@ describe('msw handlers: the engine at any base URL, no port', () => {
     controller.abort()
     for (let i = 0; i < 50 && listeners > 0; i++) await new Promise((r) => setTimeout(r, 10))
     expect(listeners).toBe(0)
-    events.subscribe = subscribe
+    history.subscribe = subscribe
   })
 
   it('refuses a base URL that is not absolute http(s)', () => {

@@ -126,7 +126,11 @@ function write(res: Response, response: GatewayResponse) {
   if (!response.stream) return void res.end(response.body)
   res.flushHeaders()
   if (response.body) res.write(response.body)
-  const unsubscribe = response.stream.subscribe((chunk) => res.write(chunk))
+  // The engine skips events while the client has not read what was written (no unbounded buffer).
+  const unsubscribe = response.stream.subscribe((chunk) => res.write(chunk), {
+    ready: () => !res.writableNeedDrain,
+    close: () => res.end(),
+  })
   const heartbeat = setInterval(() => res.write(': heartbeat\n\n'), HEARTBEAT_MS)
   heartbeat.unref()
   res.on('close', () => {

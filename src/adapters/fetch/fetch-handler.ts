@@ -144,26 +144,43 @@ function toResponse(response: GatewayResponse, request: Request): Response {
     unsubscribe?.()
     unsubscribe = undefined
   }
-  const stream = new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (response.body) controller.enqueue(encoder.encode(response.body))
-      unsubscribe = source.subscribe((chunk) => {
-        try {
-          controller.enqueue(encoder.encode(chunk))
-        } catch {
-          stop() // the reader has gone and the stream is closed
-        }
-      })
-      request.signal.addEventListener('abort', () => {
-        stop()
-        try {
-          controller.close()
-        } catch {
-          // already closed or errored
-        }
-      })
+  const stream = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        if (response.body) controller.enqueue(encoder.encode(response.body))
+        // The engine skips events while the reader is 256 chunks behind (no unbounded queue).
+        unsubscribe = source.subscribe(
+          (chunk) => {
+            try {
+              controller.enqueue(encoder.encode(chunk))
+            } catch {
+              stop() // the reader has gone and the stream is closed
+            }
+          },
+          {
+            ready: () => (controller.desiredSize ?? 0) > 0,
+            close: () => {
+              stop()
+              try {
+                controller.close()
+              } catch {
+                // already closed
+              }
+            },
+          },
+        )
+        request.signal.addEventListener('abort', () => {
+          stop()
+          try {
+            controller.close()
+          } catch {
+            // already closed or errored
+          }
+        })
+      },
+      cancel: stop,
     },
-    cancel: stop,
-  })
+    new CountQueuingStrategy({ highWaterMark: 256 }),
+  )
   return new Response(stream, init)
 }

@@ -1,13 +1,13 @@
 import type { SandboxCallbacksQuery } from '../../generated/types.js'
 import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
-import type { EngineEvent } from '../engine/events.js'
-import { type GatewayResponse, jsonResponse } from '../engine/http.js'
+import { jsonResponse } from '../engine/http.js'
 import type { EngineModule, RouteDefinition } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
 import { listPage } from '../control/listing.js'
 import { timeRange } from '../control/records.js'
 import type { CallbackDelivery } from './delivery.js'
+import { eventHistory, eventStream } from './event-stream.js'
 import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
 import { callbacksOf, startCallbacks } from './runtime.js'
 
@@ -19,7 +19,15 @@ import { callbacksOf, startCallbacks } from './runtime.js'
 export const callbacksModule: EngineModule = {
   name: 'callbacks',
   routes: (ctx) => callbackRoutes(ctx),
-  start: (ctx) => startCallbacks(ctx),
+  start: (ctx) => {
+    // Numbered from the start, so a client's Last-Event-ID means the same thing to every client.
+    const history = eventHistory(ctx)
+    const stop = startCallbacks(ctx)
+    return () => {
+      stop()
+      history.stop()
+    }
+  },
 }
 
 export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
@@ -95,7 +103,8 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
       path: '/sandbox/events',
       summary: 'Live server-sent events: payments, transactions, callback deliveries, clock moves, resets',
       api: 'sandbox',
-      handler: () => eventStream(ctx),
+      handler: ({ request }) =>
+        eventStream(ctx, request.headers['last-event-id'] ?? request.query.last_event_id),
     },
   ]
 }
@@ -111,24 +120,3 @@ const withRequest = (d: CallbackDelivery) => ({
   ...d,
   request: { method: 'POST', url: d.url, content_type: FORM_CONTENT_TYPE, body: encodeForm(d.fields) },
 })
-
-/** One server-sent event per engine event: payments, transactions, deliveries, clock moves, resets. */
-export const formatEvent = (event: EngineEvent): string =>
-  `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`
-
-/**
- * `GET /sandbox/events`: a long-lived answer the adapter keeps open, writing each event as it
- * happens. Keep-alive comments in real time are the adapter's concern, not the engine's.
- */
-function eventStream(ctx: EngineContext): GatewayResponse {
-  return {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-    },
-    body: ': paysandbox events\n\n',
-    stream: { subscribe: (write) => ctx.events.subscribe((event) => write(formatEvent(event))) },
-  }
-}

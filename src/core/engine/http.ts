@@ -21,7 +21,7 @@ export interface GatewayResponse {
    * A long-lived answer (server-sent events): after writing `body`, the adapter subscribes and
    * writes each chunk as it comes, until the client goes away (then it calls the unsubscribe).
    */
-  stream?: { subscribe(write: (chunk: string) => void): () => void }
+  stream?: { subscribe(write: (chunk: string) => unknown, sink?: StreamSink): () => void }
   /** decisions.md §7: one `Sandbox-Warning` header each (adapters write them as repeated headers). */
   warnings?: string[]
 }
@@ -47,3 +47,13 @@ export const redirectResponse = (location: string): GatewayResponse => ({
   headers: { location },
   body: '',
 })
+
+/**
+ * What an adapter tells a stream about its client: `ready()` is false while the client has not
+ * read what was written (the socket's buffer is full), so the engine can skip instead of queueing;
+ * `close()` ends the answer.
+ */
+export interface StreamSink {
+  ready(): boolean
+  close?(): void
+}
