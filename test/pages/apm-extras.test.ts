@@ -66,7 +66,7 @@ describe('extra page fields on the simulator page', () => {
     expect(input).toContain('required=""')
     const refused = await t.call('POST', `${path}/outcome`, form({ outcome: 'approve' }))
     expect(refused.status).toBe(422)
-    expect(text(refused.raw)).toContain('Personal identification number: This value should not be blank.')
+    expect(text(refused.raw)).toContain('Personal identification number: Fill in this field.')
     const id = String(sale.body.trans_id)
     expect(t.store.get('payments', id)?.status).toBe('redirect')
     await t.call(

@@ -35,7 +35,9 @@ describe('APM simulator pages, one per behaviour group', () => {
     const declined = await t.call('POST', `${a.path}/outcome`, form({ outcome: 'decline' }))
     expect(String(declined.headers.location)).toMatch(/^https:\/\/shop\.test\/error\?/)
     const b = await payWith(t, 'helio')
-    expect(text((await t.call('GET', b.path)).raw)).toContain('widget')
+    expect(text((await t.call('GET', b.path)).raw)).toContain(
+      'The Cryptocurrency payment window would open here.',
+    )
     await t.call('POST', `${b.path}/outcome`, form({ outcome: 'expire' }))
     expect(t.store.get('payments', b.paymentId)).toMatchObject({
       status: 'decline',
@@ -86,7 +88,7 @@ describe('APM simulator pages, one per behaviour group', () => {
       billing_address: { country: 'IN', state: 'MH', phone: '9876543210', phone_country_code: '91' },
     })
     const html = (await t.call('GET', path)).raw
-    expect(text(html)).toContain('Confirm the payment of 12.50 EUR in the PhonePe')
+    expect(text(html)).toContain('Confirm the payment of €12.50 in the PhonePe app.')
     expect(text(html)).toContain('+919876543210')
     expect((await t.call('GET', `${path}/state`)).body).toMatchObject({ status: 'redirect', waiting: true })
     await t.call('POST', `/sandbox/payments/${paymentId}/apm`, { outcome: 'approve' })
@@ -102,9 +104,16 @@ describe('APM simulator pages, one per behaviour group', () => {
     })
     const bj = text((await t.call('GET', benin.path)).raw)
     expect(bj).toContain('+2290197123456')
-    expect(bj).toContain('Calling code +229')
+    expect(bj).toContain('Country Benin')
+    // The payer's number is shown; the number form only when the merchant sent none.
+    expect(bj).not.toContain('Number format')
     const togo = await payWith(t, 'togocom')
-    expect(text((await t.call('GET', togo.path)).raw)).toContain('+228 90 12 34 56')
+    expect(text((await t.call('GET', togo.path)).raw)).toContain('Number format +228 90 12 34 56')
+    // A number that does not fit the plan is still the payer's phone: shown as sent.
+    const other = await payWith(t, 'mtn-mobile-money', {
+      billing_address: { country: 'BJ', phone: '5550123', phone_country_code: '44' },
+    })
+    expect(text((await t.call('GET', other.path)).raw)).toContain('Phone +44 5550123')
   })
 
   it('message link (ptn-email): the message is in GET /sandbox/messages and its link opens the page', async () => {
@@ -137,7 +146,7 @@ describe('APM simulator pages, one per behaviour group', () => {
     expect(await addressOf({ crypto_type: 'USDT', network_type: 'tron' })).toMatch(/^T/)
     expect(await addressOf({ crypto_type: 'USDT' })).toMatch(/^0x[0-9a-f]{40}$/)
     const btg = await payWith(t, 'crypto-btg')
-    expect(text((await t.call('GET', btg.path)).raw)).toContain('no fixed amount')
+    expect(text((await t.call('GET', btg.path)).raw)).toContain('Amount Any amount')
   })
 
   it('GET /apm/:id/state of an unknown payment answers the catalogue row, never a page or a 500', async () => {

@@ -48,11 +48,11 @@ describe('device wallets (2.2.3)', () => {
     const t = pagesGateway()
     const { path } = await payWith(t, 'wallet1')
     const chrome = (await t.call('GET', path, undefined, { 'user-agent': CHROME })).raw
-    expect(text(chrome)).toContain('Scan this code with your phone to pay with wallet1')
+    expect(text(chrome)).toContain('Scan this code with your phone to pay with Phone wallet')
     expect(/<img[^>]*id="apm-qr"/.test(chrome)).toBe(true)
     const safari = (await t.call('GET', path, undefined, { 'user-agent': SAFARI })).raw
     expect(/<img[^>]*id="apm-qr"/.test(safari)).toBe(false)
-    expect(text(tag(safari, 'apm-approve') ?? '') + text(safari)).toContain('Pay with wallet1')
+    expect(text(tag(safari, 'apm-approve') ?? '') + text(safari)).toContain('Pay with Phone wallet')
   })
 
   it('rule 1, virtual flow: no card stored, capture and recurring refused with the catalogue rows', async () => {
@@ -76,7 +76,7 @@ describe('device wallets (2.2.3)', () => {
     const t = pagesGateway(cardFlow)
     const { path, paymentId } = await payWith(t, 'wallet1', { recurring_init: true })
     expect(text((await t.call('GET', path)).raw)).toContain(
-      'Card flow: the token is decrypted and the card 411111******1111 is stored',
+      'Card flow: the card 411111******1111 is stored; capture and recurring payments are available.',
     )
     const done = await t.call('POST', `${path}/outcome`, form({ outcome: 'approve' }))
     expect(attr(`<a href="${done.headers.location}">`, 'href')).toMatch(/^https:\/\/shop\.test\/success\?/)

@@ -16,8 +16,12 @@ describe('hosted page /auth/<token>: what it asks for', () => {
     expect(attr(tag(r.raw, 'card_number'), 'aria-describedby')).toBe('card_number-hint card_number-error')
     // The error summary is a live region from the start, so a later error is announced.
     expect(attr(tag(r.raw, 'error-summary'), 'role')).toBe('alert')
-    expect(r.raw).toContain('aria-current="true" data-method="card"')
-    expect(r.raw).toContain(`href="/auth/${token}?method=walletTR"`)
+    // The method choice is a real radio group: native radios in a GET form to the page itself.
+    expect(attr(tag(r.raw, 'method-card'), 'type')).toBe('radio')
+    expect(attr(tag(r.raw, 'method-card'), 'checked')).toBe('')
+    expect(attr(tag(r.raw, 'method-walletTR'), 'name')).toBe('method')
+    expect(attr(tag(r.raw, 'method-choice'), 'action')).toBe(`/auth/${token}`)
+    expect(labelText(r.raw, 'method-walletTR')).toBe('E-wallet')
   })
 
   // session-request schema: "`methods` may be omitted (the hosted page then offers every method enabled for the merchant)".

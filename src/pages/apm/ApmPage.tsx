@@ -100,10 +100,7 @@ export function ApmPage({
             ))}
           </form>
           <p className="note">
-            {t('apmNote')}{' '}
-            <code dir="ltr">
-              POST /sandbox/payments/{step.payment_id}/apm ({step.method})
-            </code>
+            {t('apmNote')} <code dir="ltr">POST /sandbox/payments/{step.payment_id}/apm</code>
           </p>
         </div>
       </Shell>
