@@ -18,6 +18,7 @@ import { createConsoleLogger } from './serve/console-logger.js'
 import { boundHost, isLoopbackBind } from './serve/control-guard.js'
 import { createLowdbStore } from './store/lowdb-store.js'
 import { createMemoryStore } from './store/memory-store.js'
+import { createRetention, DEFAULT_RETAIN } from './store/retention.js'
 import { createFetchTransport } from './transport/fetch-transport.js'
 
 export { ConfigError, type LoadedConfig, loadConfig } from './serve/config-file.js'
@@ -45,6 +46,11 @@ export interface ServeOptions {
   controlToken?: string
   /** Host names, besides the served ones, under which the control API answers (DNS rebinding guard). */
   allowHosts?: string[]
+  /**
+   * Memory store only: finished payments and sessions kept (oldest forgotten first). Default: the
+   * config's `limits.retain`, else DEFAULT_RETAIN (10000).
+   */
+  retain?: number
 }
 
 /** A control token must be this long at least: guessable tokens protect nothing. */
@@ -104,7 +110,15 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
     },
     options.modules ?? DEFAULT_MODULES,
   )
+  // Memory mode forgets the oldest finished payments beyond `retain`, between requests.
+  const retention = options.dataFile
+    ? undefined
+    : createRetention(store, {
+        retain: options.retain ?? loaded.config.limits?.retain ?? DEFAULT_RETAIN,
+        now: () => gateway.ctx.clock.now(),
+      })
   app = createExpressApp(gateway, {
+    ...(retention ? { afterAnswer: retention.maybeSweep } : {}),
     guard: {
       hosts: [
         ...boundHost(host),
