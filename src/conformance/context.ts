@@ -19,8 +19,6 @@ export interface ScenarioContext {
   hosted?: HostedGateway
   /** An external gateway that is a paysandbox: its control API can move the clock. */
   controlApi: boolean
-  /** That paysandbox's control token, sent on /sandbox/... calls. */
-  controlToken?: string
   channel: CallbackChannel
   payer?: PayerControl
   merchant?: MerchantClient

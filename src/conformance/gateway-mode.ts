@@ -12,7 +12,6 @@ export class GatewayUnreachable extends Error {}
 export async function probeGateway(
   url: string,
   credentials: GatewayTarget['credentials'],
-  controlToken?: string,
 ): Promise<GatewayTarget> {
   const base = url.replace(/\/+$/, '')
   let health: Response
@@ -23,10 +22,5 @@ export async function probeGateway(
     const cause = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message
     throw new GatewayUnreachable(`the gateway at ${base} cannot be reached (${cause})`)
   }
-  return {
-    url: base,
-    credentials,
-    paysandbox: health.status === 200,
-    ...(controlToken ? { controlToken } : {}),
-  }
+  return { url: base, credentials, paysandbox: health.status === 200 }
 }

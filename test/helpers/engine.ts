@@ -9,6 +9,7 @@ import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
 import type { EngineModule } from '../../src/core/engine/modules.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
 import type { Store } from '../../src/core/ports/store.js'
+import { checkResponse } from './response-check.js'
 import type { OutboundRequest, Transport } from '../../src/core/ports/transport.js'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -112,6 +113,7 @@ export function createTestGateway(
       } catch {
         // HTML pages and empty redirects stay as text.
       }
+      checkResponse(method, pathname, body, response.status, parsed)
       return { status: response.status, body: parsed as never, raw: response.body, headers: response.headers }
     },
   }
@@ -148,5 +150,6 @@ async function callOverHttp(
   const responseHeaders = Object.fromEntries(
     Object.entries(response.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : String(v)]),
   )
+  checkResponse(method, path.split('?')[0] as string, body, response.status, parsed)
   return { status: response.status, body: parsed as never, raw, headers: responseHeaders }
 }
