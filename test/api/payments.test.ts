@@ -52,7 +52,10 @@ describe('GET /sandbox/payments', () => {
     ['per_page=0', 'per_page: This value should be a whole number from 1 to 100.'],
     ['per_page=101', 'per_page: This value should be a whole number from 1 to 100.'],
     ['page=-1', 'page: This value should be a whole number of 1 or more.'],
-    ['status=paid', 'status: The value you selected is not a valid choice.'],
+    [
+      'status=paid',
+      'status: The value you selected is not a valid choice. Valid values: prepare, 3ds, redirect, pending, settled, decline, refund, reversal, void, chargeback.',
+    ],
     ['merchant_key=demo', 'merchant_key: This field was not expected.'],
     [
       'merchant=%20',

@@ -72,10 +72,10 @@ describe('validation module', () => {
     expect(check({ order: { number: '1', amount: '10.00', currency: 'USD' } })).toEqual([])
     expect(check({ order: { number: '1', amount: '100', currency: 'JPY' } })).toEqual([])
     expect(check({ order: { number: '1', amount: '1.000', currency: 'KWD' } })).toEqual([])
-    expect(check({ order: { number: '1', amount: '10', currency: 'USD' } })[0]).toMatch(
+    expect(check({ order: { number: '1', amount: '10.001', currency: 'USD' } })[0]).toMatch(
       /^order\.amount: This value is not valid\. This currency has 2 decimals/,
     )
-    expect(check({ order: { number: '1', amount: '10.00', currency: 'JPY' } })[0]).toMatch(/has no decimals/)
+    expect(check({ order: { number: '1', amount: '10.5', currency: 'VND' } })[0]).toMatch(/has no decimals/)
     expect(check({ order: { number: '1', amount: '10,00', currency: 'EUR' } })[0]).toMatch(
       /^order\.amount: This value is not valid\. Use digits and a dot separator/,
     )

@@ -149,8 +149,14 @@ describe('Checkout callback', () => {
   })
 
   // 2.1.1: "currency | ISO 4217 alphabetic code"; amounts as the merchant sent them, with the currency's decimals.
+  // decisions.md 2 Amounts: a fraction VND cannot carry (JPY's 10.00 is the platform's own form)
   it('refuses an amount whose decimals do not match the currency', () => {
-    expectInvalidAt(CHECKOUT, { ...settled, order_currency: 'JPY' }, 'order_amount', 'no decimals')
+    expectInvalidAt(
+      CHECKOUT,
+      { ...settled, order_amount: '10.50', order_currency: 'VND' },
+      'order_amount',
+      'no decimals',
+    )
   })
 
   // Events: "Callbacks for `debit` carry `card_token` in every callback (including `settled`)"

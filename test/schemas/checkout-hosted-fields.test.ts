@@ -70,8 +70,10 @@ describe('checkout session update (Endpoints: PUT /api/v1/session/update)', () =
   })
   // 2.1.1 amount: "string (decimal, dot separator)"; decimals of the currency (docs/schemas.md).
   it('checks order_amount against order_currency when both are sent', () => {
-    expectInvalidAt(UPDATE, { order_amount: '15.0', order_currency: 'EUR' }, 'order_amount', '2 decimals')
-    expectInvalidAt(UPDATE, { order_amount: '15.00', order_currency: 'JPY' }, 'order_amount', 'no decimals')
+    // decisions.md 2 Amounts: finer than the minor unit is refused; fewer decimals pass (with a warning in a request)
+    expectInvalidAt(UPDATE, { order_amount: '15.005', order_currency: 'EUR' }, 'order_amount', '2 decimals')
+    expectInvalidAt(UPDATE, { order_amount: '15.50', order_currency: 'JPY' }, 'order_amount', 'no minor unit')
+    expectValid(UPDATE, { order_amount: '15.00', order_currency: 'JPY' })
     expectValid(UPDATE, { order_amount: '15', order_currency: 'JPY' })
   })
   // 2.1.1 amount: "string (decimal, dot separator)"; currency: "ISO 4217 alphabetic code."
@@ -86,7 +88,8 @@ describe('checkout session update (Endpoints: PUT /api/v1/session/update)', () =
   })
   // 2.1: recurring_init "boolean"; parameters: "value is that method's parameter object."
   it('refuses flags sent as strings and method parameters that are not objects', () => {
-    expectInvalidAt(UPDATE, { recurring_init: 'Y' }, 'recurring_init', 'of type boolean')
+    // decisions.md 2 Booleans: "true"/"false"/"Y"/"N" are read as booleans (with a warning); other strings are refused
+    expectInvalidAt(UPDATE, { recurring_init: 'yes' }, 'recurring_init', 'of type boolean')
     expectInvalidAt(UPDATE, { parameters: { card: 1 } }, 'parameters.card')
   })
 })

