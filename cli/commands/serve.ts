@@ -2,13 +2,17 @@ import { existsSync, readFileSync, statSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import type { CommandModule } from 'yargs'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
-import { EXIT, UsageError } from '../exit-codes.js'
+import { EXIT, UsageError, wholeNumber } from '../exit-codes.js'
 
 interface Args {
   port?: string
   host: string
   config?: string
   data?: string
+  'control-token'?: string
+  'allow-host'?: string[]
+  retain?: number
+  'base-path'?: string
 }
 
 /** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (decisions.md §6). */
@@ -36,6 +40,26 @@ export const serveCommand: CommandModule<object, Args> = {
         describe:
           'Keep sessions, payments and callbacks in this file across restarts (default: memory); its directory must exist',
       })
+      .option('control-token', {
+        type: 'string',
+        describe:
+          'Control API (/sandbox/...) callers must send it as X-Sandbox-Control-Token (default: $PAYSANDBOX_CONTROL_TOKEN); required with a --host beyond loopback',
+      })
+      .option('allow-host', {
+        type: 'string',
+        array: true,
+        describe: 'Another host name the control API answers under (guard against DNS rebinding); repeatable',
+      })
+      .option('retain', {
+        type: 'number',
+        describe:
+          'Memory mode: keep at most N finished payments and sessions, oldest forgotten first (default 10000)',
+      })
+      .option('base-path', {
+        type: 'string',
+        describe:
+          'Serve every route under this prefix, as white-label deployments do (e.g. /payment: /payment/post, /payment/api/v1/session)',
+      })
       .example('$0 serve', 'demo merchant on http://localhost:8080')
       .example('$0 serve --port 9000 --config merchants.json --data sandbox-data.json', 'your own merchants')
       .epilogue(
@@ -43,13 +67,24 @@ export const serveCommand: CommandModule<object, Args> = {
       ),
   handler: async (args) => {
     const port = choosePort(args.port, process.env.PORT)
+    wholeNumber('retain', args.retain, 1, 10_000_000)
+    const controlToken = args['control-token'] ?? (process.env.PAYSANDBOX_CONTROL_TOKEN || undefined)
     if (args.data !== undefined) checkDataFile(args.data)
     const { serve, ConfigError, ServeError } = await import('../../src/adapters/serve.js')
     const { StoreFileError } = await import('../../src/adapters/store/snapshot.js')
     const { renderBanner } = await import('../../src/adapters/serve/banner.js')
     let sandbox: Awaited<ReturnType<typeof serve>>
     try {
-      sandbox = await serve({ port, host: args.host, configFile: args.config, dataFile: args.data })
+      sandbox = await serve({
+        port,
+        host: args.host,
+        configFile: args.config,
+        dataFile: args.data,
+        ...(controlToken !== undefined ? { controlToken } : {}),
+        ...(args['allow-host'] ? { allowHosts: args['allow-host'] } : {}),
+        ...(args.retain !== undefined ? { retain: args.retain } : {}),
+        ...(args['base-path'] !== undefined ? { basePath: basePathOption(args['base-path']) } : {}),
+      })
     } catch (error) {
       if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)
         throw new UsageError(error.message)
@@ -92,6 +127,13 @@ export const serveCommand: CommandModule<object, Args> = {
       }),
     )
   },
+}
+
+/** decisions.md §2 `--base-path`: a URL path such as /payment; anything else is a usage error. */
+function basePathOption(value: string): string {
+  if (!/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(value) || value.includes('//'))
+    throw new UsageError(`--base-path must be a URL path such as /payment, got "${value}"`)
+  return value
 }
 
 /** decisions.md §6: port 8080, `PORT` overrides it, `--port` overrides both. */

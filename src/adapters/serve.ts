@@ -11,6 +11,7 @@ import type { Logger } from '../core/ports/logger.js'
 import type { Store } from '../core/ports/store.js'
 import { createSystemClock } from './clock/system-clock.js'
 import { createVirtualClock } from './clock/virtual-clock.js'
+import { normalizeBasePath, withBasePath } from './base-path/base-path.js'
 import { createExpressApp } from './express/app.js'
 import { createRandomIds } from './ids/random-ids.js'
 import { type LoadedConfig, loadConfig } from './serve/config-file.js'
@@ -51,6 +52,8 @@ export interface ServeOptions {
    * config's `limits.retain`, else DEFAULT_RETAIN (10000).
    */
   retain?: number
+  /** decisions.md §2: every route under this prefix (`/payment`), the {base_url} included. */
+  basePath?: string
 }
 
 /** A control token must be this long at least: guessable tokens protect nothing. */
@@ -95,9 +98,13 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
     throw error
   }
   const port = (server.address() as AddressInfo).port
-  const baseUrl = loaded.baseUrlGiven
-    ? (loaded.config.base_url as string).replace(/\/+$/, '')
-    : `http://${displayHost(host)}:${port}`
+  const basePath = normalizeBasePath(options.basePath)
+  const baseUrl = withBasePath(
+    loaded.baseUrlGiven
+      ? (loaded.config.base_url as string).replace(/\/+$/, '')
+      : `http://${displayHost(host)}:${port}`,
+    basePath,
+  )
   const gateway = assembleGateway(
     {
       store,
@@ -118,6 +125,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
         now: () => gateway.ctx.clock.now(),
       })
   app = createExpressApp(gateway, {
+    ...(basePath ? { basePath } : {}),
     ...(retention ? { afterAnswer: retention.maybeSweep } : {}),
     guard: {
       hosts: [

@@ -1,5 +1,6 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import { normalizeBasePath } from '../adapters/base-path/base-path.js'
 import type { Gateway } from '../core/engine/gateway.js'
 
 export interface ListenOptions {
@@ -7,10 +8,12 @@ export interface ListenOptions {
   port?: number
   /** Default `127.0.0.1`: a sandbox is for this machine only. */
   host?: string
+  /** decisions.md §2: serve every route under this prefix (`/payment`); `url` then ends with it. */
+  basePath?: string
 }
 
 export interface Listening {
-  /** `http://127.0.0.1:<port>`: the {base_url} to point the merchant's backend at. */
+  /** `http://127.0.0.1:<port>` (plus the base path): the {base_url} to point the merchant's backend at. */
   url: string
   port: number
   /** Stops accepting and cuts open connections (an event stream never ends by itself). */
@@ -21,7 +24,8 @@ export interface Listening {
 export async function listenWithExpress(gateway: Gateway, options: ListenOptions = {}): Promise<Listening> {
   // express is loaded only by those who listen: an msw-only test suite never pays for it.
   const { createExpressApp } = await import('../adapters/express/app.js')
-  const server = createServer(createExpressApp(gateway))
+  const basePath = normalizeBasePath(options.basePath)
+  const server = createServer(createExpressApp(gateway, basePath ? { basePath } : {}))
   const host = options.host ?? '127.0.0.1'
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -34,7 +38,7 @@ export async function listenWithExpress(gateway: Gateway, options: ListenOptions
   const shown = host.includes(':') ? `[${host}]` : host
   let closing: Promise<void> | undefined
   return {
-    url: `http://${shown}:${port}`,
+    url: `http://${shown}:${port}${basePath}`,
     port,
     close() {
       closing ??= new Promise<void>((resolve) => {

@@ -4,6 +4,7 @@ import { DEFAULT_BODY_LIMIT, type Gateway } from '../../core/engine/gateway.js'
 import type { GatewayRequest, GatewayResponse } from '../../core/engine/http.js'
 import { type ControlGuardOptions, checkControlRequest } from '../../core/control/guard.js'
 import { StoreUnavailableError } from '../../core/ports/store.js'
+import { normalizeBasePath, OUTSIDE_BASE_PATH, stripBasePath } from '../base-path/base-path.js'
 import { controlGuardFor, storeUnavailable } from '../serve/control-guard.js'
 
 export interface ExpressAppOptions {
@@ -14,6 +15,10 @@ export interface ExpressAppOptions {
    * base_url's host and the config's allowed_hosts and control_token.
    */
   guard?: ControlGuardOptions
+  /** Runs after each answer is written (serve: memory-mode retention, between requests). */
+  afterAnswer?: () => void
+  /** decisions.md §2 `--base-path`: every route under this prefix (`/payment/post`); others answer 404. */
+  basePath?: string
 }
 
 /**
@@ -30,6 +35,12 @@ export function createExpressApp(gateway: Gateway, options: ExpressAppOptions = 
   const app = express()
   app.disable('x-powered-by')
   app.set('etag', false)
+  const basePath = normalizeBasePath(options.basePath)
+  if (basePath)
+    app.use((req: Request, _res: Response, next: NextFunction) => {
+      req.url = stripBasePath(req.url, basePath) ?? OUTSIDE_BASE_PATH
+      next()
+    })
   // Same limit as the engine: express stops reading there, and the engine answers the 413.
   app.use(express.raw({ type: () => true, limit }))
 
@@ -57,6 +68,7 @@ export function createExpressApp(gateway: Gateway, options: ExpressAppOptions = 
       // An answer promises its change: a persistent store has it on disk before the caller hears of it.
       await gateway.ctx.store.flush()
       write(res, response)
+      options.afterAnswer?.()
     } catch (error) {
       // The disk refused the change (it was rolled back): 503, the store takes writes again once it can.
       if (error instanceof StoreUnavailableError) return write(res, storeUnavailable())
@@ -123,6 +135,7 @@ function write(res: Response, response: GatewayResponse) {
   if (res.headersSent) return void res.end()
   res.status(response.status)
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value)
+  if (response.warnings?.length) res.setHeader('sandbox-warning', response.warnings)
   if (!response.stream) return void res.end(response.body)
   res.flushHeaders()
   if (response.body) res.write(response.body)
