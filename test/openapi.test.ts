@@ -46,11 +46,18 @@ describe('generated OpenAPI document', () => {
     const body = doc.paths['/post'].post.requestBody.content['application/x-www-form-urlencoded'].schema
     expect(body.discriminator).toEqual({ propertyName: 'action' })
     const titles = body.oneOf.map((s: { $ref: string }) => s.$ref.split('/').pop())
-    expect(titles).toHaveLength(18)
+    // 18 of the interface plus CREDIT2CARD, GET_TRANS_DETAILS, RETRY (decisions.md §6)
+    expect(titles).toHaveLength(21)
     expect(doc.paths['/post'].post.requestBody.content['multipart/form-data']).toBeDefined()
     expect(
       doc.paths['/post-va'].post.requestBody.content['application/x-www-form-urlencoded'].schema.oneOf,
-    ).toHaveLength(7)
+    ).toHaveLength(10)
+  })
+
+  // decisions.md §2: "An optional base path (`--base-path /payment`) serves everything under a prefix".
+  it('declares the optional base path as a server variable', () => {
+    expect(doc.servers[0].url).toBe('http://localhost:8080{basePath}')
+    expect(doc.servers[0].variables.basePath.default).toBe('')
   })
 
   it('declares the Token header where the interface requires it', () => {

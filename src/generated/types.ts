@@ -13,12 +13,6 @@ export type CheckoutCallback = OrderAmountMatchesCurrency &
     [k: string]: unknown | undefined
   } & CheckoutCallback1
 /**
- * As AmountMatchesCurrency, for `order_amount` and `order_currency`.
- */
-export type OrderAmountMatchesCurrency = {
-  [k: string]: unknown | undefined
-}
-/**
  * IPv4 or IPv6 address.
  */
 export type Ip = {
@@ -502,12 +496,6 @@ export type S2SApmCallback = AmountMatchesCurrency & {
 } & CallbackMappedFields &
   S2SApmCallback1
 /**
- * An object whose `amount` has exactly the decimals of its `currency` (ISO 4217 minor unit): 0 for JPY, 2 for USD, 3 for KWD, 4 for CLF.
- */
-export type AmountMatchesCurrency = {
-  [k: string]: unknown | undefined
-}
-/**
  * md5 signature, lowercase hex (decisions.md section 1).
  */
 export type CallbackMd5Hash = string
@@ -543,6 +531,14 @@ export type ErrorCatalogueEntry = {
    * `envelope`: the message is the answer's `error_message`. `errors_item`: the message is one item of `errors[]` under the REQUEST_DATA_INVALID envelope (a field rule).
    */
   placement?: 'envelope' | 'errors_item'
+  /**
+   * decisions.md 2: on Checkout the refusal is answered as this other row instead (the platform's catalogue code and message, for example 208006), as an `errors[]` item under the Checkout envelope (`error_code` 0).
+   */
+  checkout_row?: string
+  /**
+   * `html`: the platform answers this refusal with an HTML page, not a JSON error (decisions.md 5: PUT /session/update with a bad Token).
+   */
+  format?: 'json' | 'html'
   /**
    * Interface section (or `decisions.md N`) the entry comes from.
    */
@@ -595,6 +591,14 @@ export type ErrorCatalogueEntry = {
    * `envelope`: the message is the answer's `error_message`. `errors_item`: the message is one item of `errors[]` under the REQUEST_DATA_INVALID envelope (a field rule).
    */
   placement?: 'envelope' | 'errors_item'
+  /**
+   * decisions.md 2: on Checkout the refusal is answered as this other row instead (the platform's catalogue code and message, for example 208006), as an `errors[]` item under the Checkout envelope (`error_code` 0).
+   */
+  checkout_row?: string
+  /**
+   * `html`: the platform answers this refusal with an HTML page, not a JSON error (decisions.md 5: PUT /session/update with a bad Token).
+   */
+  format?: 'json' | 'html'
   /**
    * Interface section (or `decisions.md N`) the entry comes from.
    */
@@ -661,6 +665,14 @@ export type ErrorCatalogueOperation =
   | 'DESCHEDULE'
   | 'DEBIT2VIRTUAL'
   | 'DEBIT2VIRTUAL_CALC'
+  | 'RETRY'
+  | 'CREDIT2CARD'
+  | 'GET_TRANS_DETAILS'
+  | 'PAUSE_SCHEDULE'
+  | 'RUN_SCHEDULE'
+  | 'DEBIT2VIRTUAL_COMPLETE'
+  | 'CREDIT2VIRTUAL'
+  | 'CREDIT2CRYPTO'
 export type MethodCatalogueEntry = {
   /**
    * The identifier placed in `methods` and used as the key of `parameters`. A trailing * makes a wildcard family entry (then id_pattern is required).
@@ -963,7 +975,7 @@ export type UrlTarget = '_blank' | '_self' | '_parent' | '_top'
  */
 export type Language = string
 /**
- * Hosted Payment Fields session-token request (Endpoints, POST /api/v1/session/token): the session request (2.1) plus `customer.ip`, called from the merchant's backend. Every rule of the session request applies. customer.ip: when given it is stored, forwarded to the connector as payer IP and returned in callbacks as `customer_ip`; when omitted the IP of the caller of this endpoint is recorded.
+ * Hosted Payment Fields session-token request (Endpoints, POST /api/v1/session/token): the session request (2.1) plus `customer.ip`, called from the merchant's backend. Every rule of the session request applies. customer.ip: when given it is stored, forwarded to the connector as payer IP and returned in callbacks as `customer_ip`; when omitted the IP of the caller of this endpoint is recorded. decisions.md 5 (Hosted Payment Fields 1.0.0): `return_url` is required (the payer comes back to it after 3DS); success_url, cancel_url and error_url are optional.
  */
 export type CheckoutSessionTokenRequest = CheckoutSessionRequest & CheckoutSessionTokenRequest1
 /**
@@ -1236,14 +1248,6 @@ export type S2SCardDateTime = string
  */
 export type S2SCardRedirectMethod = 'GET' | 'POST'
 /**
- * S2S APM CREDITVOID answer: result ACCEPTED with `creditvoid_id` (the refund or reversal transaction; `trans_id` stays the payment's); the outcome follows by callback.
- */
-export type S2SApmCreditvoidResponse = S2SCardPaymentResponse & S2SApmCreditvoidResponse1
-/**
- * S2S APM DEBIT2VIRTUAL_CALC: answers the `commission` and `total_amount` a DEBIT2VIRTUAL with the same data would have; nothing is executed and no transaction is created. Required: client_key, brand, order_id, order_amount, order_currency, identifier, hash (the signature covers identifier, order_id, order_amount, order_currency). order_description, payer_* and return_url are optional because no payer is involved.
- */
-export type S2SApmDebit2VirtualCalcRequest = OrderAmountMatchesCurrency & S2SApmDebit2VirtualCalcRequest1
-/**
  * Payment method identifier (2.2), for example `vcard`, the S2S APM test brand (decisions.md section 4).
  */
 export type S2SApmBrand = string
@@ -1260,11 +1264,27 @@ export type S2SCardOrderDescription = string
  */
 export type S2SApmIdentifier = string
 /**
- * S2S APM DEBIT2VIRTUAL_CALC answer: `{action, result, order_id, amount, currency, commission, total_amount}`. No transaction is created, so there is no trans_id, status or trans_date. result SUCCESS or ERROR (error envelope fields).
+ * Callback destination for this payment (decisions.md section 3): at most 255 characters; it replaces the merchant's notification URL for every later callback of the payment.
+ */
+export type S2SCardCallbackUrl = string
+/**
+ * S2S APM CREDIT2VIRTUAL (decisions.md section 6): a payout to the payer's account in the brand (`identifier`). Signed md5(upper(rev(order_id + order_amount + order_currency)) + password) (decisions.md section 1); its callbacks md5(upper(rev(trans_id + order_id + status)) + password). Answers SUCCESS/SETTLED, DECLINED or UNDEFINED/PREPARE. Also accepted at POST /post.
+ */
+export type S2SApmCredit2VirtualRequest = OrderAmountMatchesCurrency & S2SApmCredit2VirtualRequest1
+/**
+ * S2S APM CREDITVOID answer: result ACCEPTED with `creditvoid_id` (the refund or reversal transaction; `trans_id` stays the payment's); the outcome follows by callback.
+ */
+export type S2SApmCreditvoidResponse = S2SCardPaymentResponse & S2SApmCreditvoidResponse1
+/**
+ * S2S APM DEBIT2VIRTUAL_CALC (decisions.md section 6): the first step of a two-step debit. Answers status PREPARE with `commission`, `total_amount = order_amount + commission` and a `trans_id` that DEBIT2VIRTUAL_COMPLETE finishes. Signed as DEBIT2VIRTUAL. Also accepted at POST /post.
+ */
+export type S2SApmDebit2VirtualCalcRequest = OrderAmountMatchesCurrency & S2SApmDebit2VirtualCalcRequest1
+/**
+ * S2S APM DEBIT2VIRTUAL_CALC answer: `{action, result: SUCCESS, status: PREPARE, order_id, trans_id, trans_date, amount, currency, commission, total_amount}` (decisions.md section 6); `trans_id` names the prepared debit for DEBIT2VIRTUAL_COMPLETE. ERROR otherwise.
  */
 export type S2SApmDebit2VirtualCalcResponse = S2SApmCommission & S2SApmDebit2VirtualCalcResponse1
 /**
- * S2S APM DEBIT2VIRTUAL: (sandbox reading; the interface only names the action) a payout to the payer's account (`identifier`) in the method `brand`, with the commission DEBIT2VIRTUAL_CALC announces; never refunded or voided (docs/s2s-apm.md). Same body as SALE without `auth` (2.1: authorization is for purchases only). Required (platform's public S2S APM convention): client_key, brand, order_id, order_amount, order_currency, order_description, identifier, payer_ip, return_url, hash. The other payer_* fields are optional; a method may still need some of them (the engine and its connector decide). `return_url` is required because the method may need the payer's confirmation on its page.
+ * S2S APM DEBIT2VIRTUAL (decisions.md section 6): a debit from the payer through the brand, one step: the payer is sent to the brand (REDIRECT) and comes back to `payer_return_url`. Signed md5(upper(rev(identifier + order_id + order_amount + order_currency + password))). Also accepted at POST /post (decisions.md section 2).
  */
 export type S2SApmDebit2VirtualRequest = OrderAmountMatchesCurrency & S2SApmDebit2VirtualRequest1
 /**
@@ -1337,7 +1357,7 @@ export type S2SCardAuthResponse = S2SCardPaymentResponse & S2SCardAuthResponse1
  */
 export type S2SCardCaptureResponse = S2SCardPaymentResponse & S2SCardCaptureResponse1
 /**
- * S2S CARD CARD2CARD: moves money from the sender card (card_number, card_exp_month, card_exp_year, card_cvv2, all required; no token, no MOTO) to the recipient card `card_number2`. Required: client_key, order_id, order_amount, order_currency, order_description, the sender card, card_number2, payer_ip, term_url_3ds, hash. The payer block is optional here: the CARD2CARD signature is built from the password and the sender card only (decisions.md section 1, a sandbox choice), and the sender is identified by the card. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (decisions.md section 2); see the `-response-v2` schema.
+ * S2S CARD CARD2CARD: moves money from the payer's card (payer_card_number, payer_card_exp_month, payer_card_exp_year, payer_card_cvv2) to the payee's card `payee_card_number`, with the platform's field names (platform-facts 4). Required: client_key, order_id, order_amount, order_currency, order_description, the payer card, payee_card_number, payer_ip, term_url_3ds, hash. Signed with Formula 1 over the payer's e-mail (when sent) and card (decisions.md section 1). The sandbox's earlier names (card_number, card_exp_month, card_exp_year, card_cvv2, card_number2) are still read as aliases. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (decisions.md section 2).
  */
 export type S2SCardCard2CardRequest = OrderAmountMatchesCurrency & S2SCardCard2CardRequest1
 /**
@@ -1349,7 +1369,7 @@ export type S2SCardCard2CardResponseV2 = S2SCardPaymentResponse & S2SCardCard2Ca
  */
 export type S2SCardCard2CardResponse = S2SCardPaymentResponse & S2SCardCard2CardResponse1
 /**
- * S2S CARD CREATE_SCHEDULE (2.3, decisions.md section 6): creates a schedule that serves sale- and debit-initiated chains alike; answers `schedule_id`. Required: client_key, name, interval_length, interval_unit, hash. `payments_count` is optional (unlimited when absent). `delayed_first_payment` (2.3): `none` (default), `delay_by_interval` (needs first_payment_interval_length and first_payment_interval_unit), `day_of_week` (needs first_payment_day_of_week, 1 Monday to 7 Sunday), `day_of_month` (needs first_payment_day_of_month, 1 to 31); the extra parameters of the other values are ignored when sent. Trial (6.7.0, sandbox definition): `trial_payments_count` and `trial_amount`, sent together. The retired `delays` is refused with "Parameter is deprecated." (Errors).
+ * S2S CARD CREATE_SCHEDULE (2.3, decisions.md section 6): creates a schedule that serves sale- and debit-initiated chains alike; answers `schedule_id`. Required: client_key, name, interval_length, interval_unit, payments_count, hash. `payments_count` is required and `interval_unit` is `day` or `month` (decisions.md section 6); `day_of_month` (1 to 31) fixes the day of a monthly schedule. `delayed_first_payment` (2.3): `none` (default), `delay_by_interval` (needs first_payment_interval_length and first_payment_interval_unit), `day_of_week` (needs first_payment_day_of_week, 1 Monday to 7 Sunday), `day_of_month` (needs first_payment_day_of_month, 1 to 31); the extra parameters of the other values are ignored when sent. Trial (6.7.0, sandbox definition): `trial_payments_count` and `trial_amount`, sent together. The retired `delays` is refused with "Parameter is deprecated." (Errors).
  */
 export type S2SCardCreateScheduleRequest = {
   [k: string]: unknown | undefined
@@ -1359,13 +1379,17 @@ export type S2SCardCreateScheduleRequest = {
  */
 export type S2SCardPositiveInteger = string
 /**
- * Schedule interval unit (2.3 names `day` as an example; decisions.md section 6 fixes the list): `day`, `week`, `month`.
+ * Interval unit of a schedule: `day` or `month` (decisions.md section 6: the platform's "Possible values are \"day\" and \"month\"", no `week`).
  */
-export type S2SCardIntervalUnit = 'day' | 'week' | 'month'
+export type S2SCardScheduleIntervalUnit = 'day' | 'month'
 /**
  * When the first scheduled payment happens (2.3). `none` (default): no delay.
  */
 export type S2SCardDelayedFirstPayment = 'none' | 'delay_by_interval' | 'day_of_week' | 'day_of_month'
+/**
+ * Schedule interval unit (2.3 names `day` as an example; decisions.md section 6 fixes the list): `day`, `week`, `month`.
+ */
+export type S2SCardIntervalUnit = 'day' | 'week' | 'month'
 /**
  * Weekday of the first scheduled payment for `delayed_first_payment=day_of_week` (2.3). The interface does not give the form: ISO 8601 numbering as a string, `1` Monday to `7` Sunday, so the value is independent of language.
  */
@@ -1374,6 +1398,10 @@ export type S2SCardDayOfWeek = string
  * Day of month of the first scheduled payment for `delayed_first_payment=day_of_month` (2.3): `1` to `31` (a leading zero is accepted: `01`). In a shorter month the engine uses its last day.
  */
 export type S2SCardDayOfMonth = string
+/**
+ * Day of the month each payment of a monthly schedule falls on, `1` to `31` (decisions.md section 6; only with `interval_unit=month`). In a shorter month the last day is used.
+ */
+export type S2SCardScheduleDayOfMonth = string
 /**
  * S2S CARD CREATE_SCHEDULE answer: `{action, result: SUCCESS, schedule_id}` (decisions.md section 6).
  */
@@ -1390,11 +1418,19 @@ export type S2SCardScheduleResponse = {
   [k: string]: unknown | undefined
 }
 /**
+ * S2S CARD CREDIT2CARD (decisions.md section 6): a payout to a card, `card_number` or `card_token` (the test card 4601541833776519 succeeds, decisions.md section 4). Signed with Formula 5: md5(upper(password + rev(first6 + last4))), with a token md5(upper(password + rev(card_token))) (decisions.md section 1). The payee_* and payer_* fields are optional. The payout cannot be refunded or voided; its callbacks and status lookups use Formula 6.
+ */
+export type S2SCardCredit2CardRequest = OrderAmountMatchesCurrency & S2SCardCredit2CardRequest1
+/**
+ * S2S CARD CREDIT2CARD answer: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`; SUCCESS with status SETTLED, or DECLINED with `decline_reason`.
+ */
+export type S2SCardCredit2CardResponse = S2SCardPaymentResponse & S2SCardCredit2CardResponse1
+/**
  * S2S CARD CREDITVOID answer: result ACCEPTED with `creditvoid_id`, the id of the new refund or reversal transaction (`trans_id` stays the original payment's); the outcome follows by callback, whose `status` is the payment status after the transaction (REFUND or REVERSAL). ERROR otherwise. Answer on POST /post.
  */
 export type S2SCardCreditvoidResponse = S2SCardPaymentResponse & S2SCardCreditvoidResponse1
 /**
- * S2S CARD DEBIT: a debit payment from the card (2.3: debit supports `recurring_init`; 2.6: accepts `payer_present`; debit callbacks carry `card_token`). Required fields (the interface does not list them; the platform's public S2S CARD convention): client_key, order_id, order_amount, order_currency, order_description, the card (card_number, card_exp_month, card_exp_year, card_cvv2) or `card_token`, payer_first_name and payer_last_name (cardholder name), payer_email (the signature uses it), payer_phone, payer_ip, term_url_3ds, hash. payer_address, payer_country, payer_city and payer_zip are optional since 6.7.0; the Protocol Mapping can require them, and that check is the engine's. MOTO and `mpi_data` are not declared (2.4 and 2.5 name SALE only), so the card security code is required unless a `card_token` is used. `auth` is not declared: 2.1 allows authorization only on purchases. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (decisions.md section 2); see the `-response-v2` schema.
+ * S2S CARD DEBIT: a debit payment from the card (2.3: debit supports `recurring_init`; 2.6: accepts `payer_present`; debit callbacks carry `card_token`). Required fields (the interface does not list them; the platform's public S2S CARD convention): client_key, order_id, order_amount, order_currency, order_description, the card (card_number, card_exp_month, card_exp_year, card_cvv2) or `card_token`, payer_first_name and payer_last_name (cardholder name), payer_email (the signature uses it), payer_phone, payer_ip, term_url_3ds, hash. payer_address, payer_country, payer_city and payer_zip are optional since 6.7.0; the Protocol Mapping can require them, and that check is the engine's. MOTO and `mpi_data` are not declared (2.4 and 2.5 name SALE only), so the card security code is required unless a `card_token` is used. `auth` is not declared: 2.1 allows authorization only on purchases. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (decisions.md section 2); see the `-response-v2` schema. The payer fields are optional, as on the platform ("card data required, payer fields optional"); without `payer_email` the signature leaves it out (decisions.md section 1).
  */
 export type S2SCardDebitRequest = OrderAmountMatchesCurrency & S2SCardDebitRequest1
 /**
@@ -1410,10 +1446,6 @@ export type S2SCardDebitResponse = S2SCardPaymentResponse & S2SCardDebitResponse
  */
 export type S2SCardDeleteScheduleResponse = S2SCardScheduleResponse & S2SCardDeleteScheduleResponse1
 /**
- * S2S CARD DESCHEDULE (2.3): detaches one recurring chain from a schedule; the schedule and its other chains are unchanged. The interface names the action only: the sandbox takes `schedule_id` (it also signs the request: decisions.md section 1) and the recurring pair that names the chain, as on RECURRING_SALE: `recurring_token` and `recurring_first_trans_id` (or its alias `recurring_init_trans_id`; one of the two is required).
- */
-export type S2SCardDescheduleRequest = S2SCardDescheduleRequest1
-/**
  * `trans_id` of the initial payment of the recurring chain. The platform's name is `recurring_first_trans_id`; `recurring_init_trans_id` (the name used in callbacks) is accepted as an alias (decisions.md section 6).
  */
 export type S2SCardRecurringTransId = string
@@ -1426,6 +1458,14 @@ export type S2SCardRecurringToken = string
  */
 export type S2SCardDescheduleResponse = S2SCardScheduleResponse & S2SCardDescheduleResponse1
 /**
+ * S2S CARD GET_TRANS_DETAILS answer (platform-facts 4): as GET_TRANS_STATUS plus `name`, `mail`, `ip`, `amount`, `currency`, `card` (masked) and `transactions[]`, each `{date, type, status, amount}` with `type` one of sale, 3ds, auth, capture, credit, chargeback, reversal, refund and `status` success, waiting or fail.
+ */
+export type S2SCardGetTransDetailsResponse = S2SCardPaymentResponse & S2SCardGetTransDetailsResponse1
+/**
+ * Card expiry `MM/YYYY` (Endpoints: status responses).
+ */
+export type S2SCardExpirationDate = string
+/**
  * S2S CARD GET_TRANS_STATUS_BY_ORDER answer: as GET_TRANS_STATUS, for the newest transaction of the order. ERROR for an unknown `order_id` (101000 "Order does not exist.").
  */
 export type S2SCardGetTransStatusByOrderResponse = S2SCardPaymentResponse &
@@ -1434,10 +1474,6 @@ export type S2SCardGetTransStatusByOrderResponse = S2SCardPaymentResponse &
  * Masked card number: first 6 and last 4 digits, the middle replaced by `*` (for example 411111****1111).
  */
 export type S2SCardMaskedCard = string
-/**
- * Card expiry `MM/YYYY` (Endpoints: status responses).
- */
-export type S2SCardExpirationDate = string
 /**
  * S2S CARD GET_TRANS_STATUS answer: result SUCCESS with the transaction's `status` and, when enabled in the Protocol Mapping, the mapped attributes (moto_type, initiator, sequence, source, card, card_expiration_date, ARN, payer attributes ...). A declined payment is answered with result SUCCESS and status DECLINED. ERROR for an unknown `trans_id` (101000 "Transaction does not exist.").
  */
@@ -1479,7 +1515,7 @@ export type S2SCardSaleResponseV2 = S2SCardPaymentResponse & S2SCardSaleResponse
  */
 export type S2SCardSaleResponse = S2SCardPaymentResponse & S2SCardSaleResponse1
 /**
- * S2S CARD SCHEDULE_INFO answer (2.3, decisions.md section 6): the schedule's parameters as they were sent (strings), its `state` (`running` or `paused`) and `delays: null` (always null for schedules created after 6.7.0, so always null in the sandbox).
+ * S2S CARD SCHEDULE_INFO answer (2.3, decisions.md section 6): the schedule's parameters as they were sent (strings), its `state`, `paused` (`Y`/`N`, decisions.md section 6) (`running` or `paused`) and `delays: null` (always null for schedules created after 6.7.0, so always null in the sandbox).
  */
 export type S2SCardScheduleInfoResponse = S2SCardScheduleResponse & S2SCardScheduleInfoResponse1
 /**
@@ -1861,10 +1897,15 @@ export interface PaySandboxSchemas {
   S2sApmCommon?: S2SApmCommon
   S2sApmCaptureRequest?: S2SApmCaptureRequest
   S2sApmCaptureResponse?: S2SApmCaptureResponse
+  S2sApmCredit2CryptoRequest?: S2SApmCredit2CryptoRequest
+  S2sApmCredit2CryptoResponse?: S2SApmCredit2CryptoResponse
+  S2sApmCredit2VirtualRequest?: S2SApmCredit2VirtualRequest
+  S2sApmCredit2VirtualResponse?: S2SApmCredit2VirtualResponse
   S2sApmCreditvoidRequest?: S2SApmCreditvoidRequest
   S2sApmCreditvoidResponse?: S2SApmCreditvoidResponse
   S2sApmDebit2virtualCalcRequest?: S2SApmDebit2VirtualCalcRequest
   S2sApmDebit2virtualCalcResponse?: S2SApmDebit2VirtualCalcResponse
+  S2sApmDebit2VirtualCompleteRequest?: S2SApmDebit2VirtualCompleteRequest
   S2sApmDebit2virtualRequest?: S2SApmDebit2VirtualRequest
   S2sApmDebit2virtualResponse?: S2SApmDebit2VirtualResponse
   S2sApmGetTransStatusRequest?: S2SApmGetTransStatusRequest
@@ -1884,6 +1925,8 @@ export interface PaySandboxSchemas {
   S2sCardCard2cardResponse?: S2SCardCard2CardResponse
   S2sCardCreateScheduleRequest?: S2SCardCreateScheduleRequest
   S2sCardCreateScheduleResponse?: S2SCardCreateScheduleResponse
+  S2sCardCredit2CardRequest?: S2SCardCredit2CardRequest
+  S2sCardCredit2CardResponse?: S2SCardCredit2CardResponse
   S2sCardCreditvoidRequest?: S2SCardCreditvoidRequest
   S2sCardCreditvoidResponse?: S2SCardCreditvoidResponse
   S2sCardDebitRequest?: S2SCardDebitRequest
@@ -1893,6 +1936,8 @@ export interface PaySandboxSchemas {
   S2sCardDeleteScheduleResponse?: S2SCardDeleteScheduleResponse
   S2sCardDescheduleRequest?: S2SCardDescheduleRequest
   S2sCardDescheduleResponse?: S2SCardDescheduleResponse
+  S2sCardGetTransDetailsRequest?: S2SCardGetTransDetailsRequest
+  S2sCardGetTransDetailsResponse?: S2SCardGetTransDetailsResponse
   S2sCardGetTransStatusByOrderRequest?: S2SCardGetTransStatusByOrderRequest
   S2sCardGetTransStatusByOrderResponse?: S2SCardGetTransStatusByOrderResponse
   S2sCardGetTransStatusRequest?: S2SCardGetTransStatusRequest
@@ -1903,6 +1948,8 @@ export interface PaySandboxSchemas {
   S2sCardRecurringDebitResponse?: S2SCardRecurringDebitResponse
   S2sCardRecurringSaleRequest?: S2SCardRecurringSaleRequest
   S2sCardRecurringSaleResponse?: S2SCardRecurringSaleResponse
+  S2sCardRetryRequest?: S2SCardRetryRequest
+  S2sCardRetryResponse?: S2SCardRetryResponse
   S2sCardRunRequest?: S2SCardRunRequest
   S2sCardRunResponse?: S2SCardRunResponse
   S2sCardSaleRequest?: S2SCardSaleRequest
@@ -1918,6 +1965,7 @@ export interface PaySandboxSchemas {
   SandboxCallbacksQuery?: SandboxCallbacksQuery
   SandboxClockAdvanceRequest?: SandboxClockAdvanceRequest
   SandboxConfig?: SandboxConfig
+  SandboxHpfCollectRequest?: CheckoutHostedFieldsCardEntry
   SandboxMerchantAdapter?: SandboxMerchantAdapter
   SandboxMerchantRequestRequest?: SandboxMerchantRequestRequest
   SandboxPayerReturnRequest?: SandboxPayerReturnRequest
@@ -1936,11 +1984,53 @@ export interface CallbackCommon {
   [k: string]: unknown | undefined
 }
 /**
+ * As AmountMatchesCurrency, for `order_amount` and `order_currency`.
+ */
+export interface OrderAmountMatchesCurrency {
+  [k: string]: unknown | undefined
+}
+/**
  * Fields every callback may carry (Events). `custom_data` is returned whenever the merchant sent it (2.1: "stored with the transaction and returned in the callback"); the others follow Protocol Mapping (schemas/sandbox/protocol-mapping.schema.json), default off.
  */
 export interface CallbackMappedFields {
   customer_ip?: Ip
   custom_data?: CallbackFormObject
+  /**
+   * Extended data (Protocol Mapping, default off; decisions.md 3: flat fields, not `extended_data[...]`): the connector that processed the payment.
+   */
+  connector_name?: string
+  /**
+   * Extended data (Protocol Mapping): retrieval reference number from the acquirer.
+   */
+  rrn?: string
+  /**
+   * Extended data (Protocol Mapping): the issuer's approval code.
+   */
+  approval_code?: string
+  /**
+   * Extended data (Protocol Mapping): the acquirer's transaction id.
+   */
+  gateway_id?: string
+  /**
+   * Extended data (Protocol Mapping): a second acquirer reference.
+   */
+  extra_gateway_id?: string
+  /**
+   * Extended data (Protocol Mapping): the merchant's name.
+   */
+  merchant_name?: string
+  /**
+   * Extended data (Protocol Mapping): the MID that processed the payment.
+   */
+  mid_name?: string
+  /**
+   * Extended data (Protocol Mapping): the card issuer's country.
+   */
+  issuer_country?: string
+  /**
+   * Extended data (Protocol Mapping): the card issuer's bank.
+   */
+  issuer_bank?: string
   extended_data?: CallbackFormObject
   /**
    * Checkout-terminology name of the method used, for example the wallet or card name.
@@ -2173,6 +2263,38 @@ export interface CheckoutCallback1 {
   trans_id?: string
   date?: CheckoutDateTime
   /**
+   * The payer's name (2.1.2 `customer.name`), when given.
+   */
+  customer_name?: string
+  /**
+   * The payer's e-mail (2.1.2 `customer.email`), when given.
+   */
+  customer_email?: string
+  /**
+   * Billing country (2.1.2 `billing_address.country`), when given.
+   */
+  customer_country?: string
+  /**
+   * Billing state (2.1.2 `billing_address.state`), when given.
+   */
+  customer_state?: string
+  /**
+   * Billing city (2.1.2 `billing_address.city`), when given.
+   */
+  customer_city?: string
+  /**
+   * Billing address (2.1.2 `billing_address.address`), when given.
+   */
+  customer_address?: string
+  /**
+   * The wallet the card came from, when paid with one (decisions.md 3).
+   */
+  digital_wallet?: 'googlepay' | 'applepay'
+  /**
+   * Device or funding PAN, for wallet payments (decisions.md 3).
+   */
+  pan_type?: 'dpan' | 'fpan'
+  /**
    * Decline or failure reason, when `status` is `fail`.
    */
   reason?: string
@@ -2203,6 +2325,12 @@ export interface RedirectQuery {
    * Return additional parameter: the card or wallet brand.
    */
   brand?: string
+  [k: string]: unknown | undefined
+}
+/**
+ * An object whose `amount` is written as the platform documents for its `currency` (decisions.md 2 Amounts): 2 decimals for USD, 3 for KWD, 4 for CLF, an integer for VND, and `100.00` for UGX, JPY, KRW and CLP. Fewer decimals than documented (`25` or `25.5` USD, `1000` JPY) are accepted with a Sandbox-Warning (refused under --strict); more than the currency's minor unit (`10.001` USD, `100.50` JPY) are refused.
+ */
+export interface AmountMatchesCurrency {
   [k: string]: unknown | undefined
 }
 export interface S2SApmCallback1 {
@@ -2247,6 +2375,7 @@ export interface S2SApmCallback1 {
    * Why the transaction was declined.
    */
   decline_reason?: string
+  creditvoid_date?: CheckoutDateTime
   /**
    * CREDITVOID callbacks (S2S CARD and S2S APM) always carry `creditvoid_id`, the id of the refund or reversal transaction; `trans_id` stays the original payment id.
    */
@@ -2306,6 +2435,24 @@ export interface S2SCardCallback1 {
    * Why the transaction was declined.
    */
   decline_reason?: string
+  creditvoid_date?: CheckoutDateTime
+  /**
+   * 3DS and redirect callbacks: where the payer goes (decisions.md 3).
+   */
+  redirect_url?: string
+  /**
+   * 3DS and redirect callbacks: how the payer is sent to redirect_url.
+   */
+  redirect_method?: 'GET' | 'POST'
+  redirect_params?: CallbackFormObject
+  /**
+   * The wallet the card came from, when paid with one (decisions.md 3).
+   */
+  digital_wallet?: 'googlepay' | 'applepay'
+  /**
+   * Device or funding PAN, for wallet payments (decisions.md 3).
+   */
+  pan_type?: 'dpan' | 'fpan'
   /**
    * CREDITVOID callbacks (S2S CARD and S2S APM) always carry `creditvoid_id`, the id of the refund or reversal transaction; `trans_id` stays the original payment id.
    */
@@ -2465,21 +2612,41 @@ export interface CheckoutHpfCardPaymentResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * Body of a Hosted Payment Fields card payment (decisions.md section 6; header `Token` carries the session token). Only the form of each field is checked here: the card number's Luhn digit, an expiry in the past and the card brand are the engine's checks. `card_cvv2` is not required by this schema because 2.5 makes the security code optional for a session whose `moto_type` is phone_moto, email_moto or default_moto; the engine requires it (message `card_cvv2: This value should not be blank.`) for every other session.
+ * Body of a Hosted Payment Fields payment (decisions.md 5; header `Token` carries the session token): `with_hosted_fields: true`, the cardholder `name`, and optionally `email`, `billing_address`, `browser_info`, `birth_date`, `selected_language`. No card data: the fields' frames put it into the session (collectIframesData()). A body that still carries card fields (the sandbox's earlier form) is served with a Sandbox-Warning and the card it names; under --strict it is refused.
  */
 export interface CheckoutHostedFieldsCardPayment {
   /**
+   * true: the card was collected by the Hosted Payment Fields (the platform reuses this flag on the debit endpoint).
+   */
+  with_hosted_fields?: boolean
+  /**
+   * Cardholder name.
+   */
+  name?: string
+  email?: Email
+  /**
+   * The payer's address (fields as 2.1.3).
+   */
+  billing_address?: {
+    [k: string]: unknown | undefined
+  }
+  birth_date?: Date
+  /**
+   * Language the payer chose on the merchant's page.
+   */
+  selected_language?: string
+  /**
    * Card number: 12 to 19 digits, no spaces.
    */
-  card_number: string
+  card_number?: string
   /**
    * Expiry month, two digits `01` to `12` (test cards: the month picks the outcome, decisions.md section 4).
    */
-  card_exp_month: string
+  card_exp_month?: string
   /**
    * Expiry year, four digits.
    */
-  card_exp_year: string
+  card_exp_year?: string
   /**
    * Card security code, 3 or 4 digits. Optional only for MOTO sessions (2.5): see the schema description.
    */
@@ -2656,7 +2823,7 @@ export interface CheckoutSessionRequest1 {
   parameters?: CheckoutMethodParameters
   order: CheckoutSessionOrder
   cancel_url?: Url
-  success_url: Url
+  success_url?: Url
   expiry_url?: Url
   error_url?: Url
   url_target?: UrlTarget
@@ -2796,6 +2963,7 @@ export interface CheckoutSessionTokenRequest1 {
     ip?: Ip
     [k: string]: unknown | undefined
   }
+  return_url: Url
   [k: string]: unknown | undefined
 }
 /**
@@ -3997,11 +4165,155 @@ export interface S2SApmCaptureRequest {
   action: 'CAPTURE'
   client_key: S2SCardClientKey
   trans_id: S2SCardTransId
+  amount?: Amount
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
 export interface S2SApmCaptureResponse1 {
   action?: 'CAPTURE'
+  [k: string]: unknown | undefined
+}
+/**
+ * S2S APM CREDIT2CRYPTO (decisions.md section 6): a payout in a crypto currency to the address `identifier`. Signed like CREDIT2VIRTUAL (decisions.md section 1). Answers result INIT (status PENDING), UNDEFINED (PREPARE) or DECLINED; the outcome follows by callback. Also accepted at POST /post.
+ */
+export interface S2SApmCredit2CryptoRequest {
+  /**
+   * Always `CREDIT2CRYPTO`.
+   */
+  action: 'CREDIT2CRYPTO'
+  client_key: S2SCardClientKey
+  brand: S2SApmBrand
+  order_id: S2SCardOrderId
+  /**
+   * Amount in the crypto currency; optional (when omitted it also drops out of the signature).
+   */
+  order_amount?: string
+  /**
+   * Crypto currency alpha code, 3 to 6 characters (platform-facts 5).
+   */
+  order_currency: string
+  order_description: S2SCardOrderDescription
+  identifier?: S2SApmIdentifier
+  parameters?: Parameters
+  custom_data?: CustomData
+  /**
+   * Payer (cardholder) first name, up to 32 characters (platform convention).
+   */
+  payer_first_name?: string
+  /**
+   * Payer (cardholder) last name, up to 32 characters (platform convention).
+   */
+  payer_last_name?: string
+  payer_email?: Email
+  /**
+   * Payer phone, optional.
+   */
+  payer_phone?: string
+  payer_ip?: Ip
+  payer_country?: CountryCode
+  /**
+   * Payer city, up to 40 characters. Optional since 6.7.0 (2.1.3): the Protocol Mapping may make it required; that check is the engine's.
+   */
+  payer_city?: string
+  /**
+   * Payer street address, up to 255 characters. Optional since 6.7.0 (2.1.3): the Protocol Mapping may mark it Required (default mappings mark it Optional); that check is the engine's, not the schema's.
+   */
+  payer_address?: string
+  /**
+   * Payer postal code, up to 10 characters. Optional since 6.7.0 (2.1.3): the Protocol Mapping may make it required; that check is the engine's.
+   */
+  payer_zip?: string
+  callback_url?: S2SCardCallbackUrl
+  hash: S2SCardHash
+  /**
+   * Network of the crypto currency, optional.
+   */
+  crypto_network?: string
+  [k: string]: unknown | undefined
+}
+/**
+ * S2S APM CREDIT2CRYPTO answer: `{action, result, status, order_id, trans_id, trans_date, amount, currency}` plus `decline_reason` when DECLINED; ERROR otherwise.
+ */
+export interface S2SApmCredit2CryptoResponse {
+  action: 'CREDIT2CRYPTO'
+  result: 'SUCCESS' | 'DECLINED' | 'UNDEFINED' | 'INIT' | 'ERROR'
+  status?: string
+  order_id?: string
+  trans_id?: string
+  trans_date?: string
+  descriptor?: string
+  amount?: string
+  currency?: string
+  decline_reason?: string
+  brand?: string
+  error_code?: number
+  error_message?: string
+  errors?: unknown[]
+  [k: string]: unknown | undefined
+}
+export interface S2SApmCredit2VirtualRequest1 {
+  /**
+   * Always `CREDIT2VIRTUAL`.
+   */
+  action: 'CREDIT2VIRTUAL'
+  client_key: S2SCardClientKey
+  brand: S2SApmBrand
+  order_id: S2SCardOrderId
+  order_amount: Amount
+  order_currency: CurrencyCode
+  order_description: S2SCardOrderDescription
+  identifier?: S2SApmIdentifier
+  parameters?: Parameters
+  custom_data?: CustomData
+  /**
+   * Payer (cardholder) first name, up to 32 characters (platform convention).
+   */
+  payer_first_name?: string
+  /**
+   * Payer (cardholder) last name, up to 32 characters (platform convention).
+   */
+  payer_last_name?: string
+  payer_email?: Email
+  /**
+   * Payer phone, optional.
+   */
+  payer_phone?: string
+  payer_ip?: Ip
+  payer_country?: CountryCode
+  /**
+   * Payer city, up to 40 characters. Optional since 6.7.0 (2.1.3): the Protocol Mapping may make it required; that check is the engine's.
+   */
+  payer_city?: string
+  /**
+   * Payer street address, up to 255 characters. Optional since 6.7.0 (2.1.3): the Protocol Mapping may mark it Required (default mappings mark it Optional); that check is the engine's, not the schema's.
+   */
+  payer_address?: string
+  /**
+   * Payer postal code, up to 10 characters. Optional since 6.7.0 (2.1.3): the Protocol Mapping may make it required; that check is the engine's.
+   */
+  payer_zip?: string
+  callback_url?: S2SCardCallbackUrl
+  hash: S2SCardHash
+  [k: string]: unknown | undefined
+}
+/**
+ * S2S APM CREDIT2VIRTUAL answer: `{action, result, status, order_id, trans_id, trans_date, amount, currency}` plus `decline_reason` when DECLINED; ERROR otherwise.
+ */
+export interface S2SApmCredit2VirtualResponse {
+  action: 'CREDIT2VIRTUAL'
+  result: 'SUCCESS' | 'DECLINED' | 'UNDEFINED' | 'INIT' | 'ERROR'
+  status?: string
+  order_id?: string
+  trans_id?: string
+  trans_date?: string
+  descriptor?: string
+  amount?: string
+  currency?: string
+  decline_reason?: string
+  brand?: string
+  error_code?: number
+  error_message?: string
+  errors?: unknown[]
   [k: string]: unknown | undefined
 }
 /**
@@ -4079,13 +4391,14 @@ export interface S2SApmDebit2VirtualCalcRequest1 {
    */
   payer_phone?: string
   payer_phone_country_code?: PhoneCountryCode
-  payer_ip?: Ip
+  payer_ip: Ip
   payer_language?: Language
   return_url?: Url
   parameters?: Parameters
   custom_data?: CustomData
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
+  payer_return_url: Url
   [k: string]: unknown | undefined
 }
 /**
@@ -4106,6 +4419,22 @@ export interface S2SApmDebit2VirtualCalcResponse1 {
   total_amount?: Amount
   error_code?: number
   error_message?: string
+  trans_id?: string
+  status?: string
+  trans_date?: string
+  [k: string]: unknown | undefined
+}
+/**
+ * S2S APM DEBIT2VIRTUAL_COMPLETE (decisions.md section 6): finishes the debit DEBIT2VIRTUAL_CALC prepared (`trans_id`), charging `total_amount`; answered like DEBIT2VIRTUAL. Signed md5(upper(rev(trans_id)) + password). Also accepted at POST /post.
+ */
+export interface S2SApmDebit2VirtualCompleteRequest {
+  /**
+   * Always `DEBIT2VIRTUAL_COMPLETE`.
+   */
+  action: 'DEBIT2VIRTUAL_COMPLETE'
+  client_key: S2SCardClientKey
+  trans_id: S2SCardTransId
+  hash: S2SCardHash
   [k: string]: unknown | undefined
 }
 export interface S2SApmDebit2VirtualRequest1 {
@@ -4166,15 +4495,16 @@ export interface S2SApmDebit2VirtualRequest1 {
   payer_phone_country_code?: PhoneCountryCode
   payer_ip: Ip
   payer_language?: Language
-  return_url: Url
+  return_url?: Url
   parameters?: Parameters
   custom_data?: CustomData
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
+  payer_return_url: Url
   [k: string]: unknown | undefined
 }
 export interface S2SApmDebit2VirtualResponse1 {
-  action?: 'DEBIT2VIRTUAL'
+  action?: 'DEBIT2VIRTUAL' | 'DEBIT2VIRTUAL_COMPLETE'
   redirect_params?: S2SCardRedirectParams
   brand?: string
   [k: string]: unknown | undefined
@@ -4267,7 +4597,7 @@ export interface S2SApmSaleRequest1 {
   auth?: S2SApmAuth
   parameters?: Parameters
   custom_data?: CustomData
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
@@ -4376,7 +4706,7 @@ export interface S2SCardAuthRequest1 {
    * Payment channel (sub-account) of the merchant, up to 16 characters; optional (platform convention).
    */
   channel_id?: string
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
@@ -4449,11 +4779,11 @@ export interface S2SCardCard2CardRequest1 {
   order_amount: Amount
   order_currency: CurrencyCode
   order_description: S2SCardOrderDescription
-  card_number: S2SCardNumber
-  card_exp_month: S2SCardExpMonth
-  card_exp_year: S2SCardExpYear
-  card_cvv2: S2SCardCvv2
-  card_number2: S2SCardNumber
+  payer_card_number: S2SCardNumber
+  payer_card_exp_month: S2SCardExpMonth
+  payer_card_exp_year: S2SCardExpYear
+  payer_card_cvv2: S2SCardCvv2
+  payee_card_number: S2SCardNumber
   /**
    * Payer (cardholder) first name, up to 32 characters (platform convention).
    */
@@ -4506,7 +4836,7 @@ export interface S2SCardCard2CardRequest1 {
    * Payment channel (sub-account) of the merchant, up to 16 characters; optional (platform convention).
    */
   channel_id?: string
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
@@ -4531,8 +4861,8 @@ export interface S2SCardCreateScheduleRequest1 {
    */
   name: string
   interval_length: S2SCardPositiveInteger
-  interval_unit: S2SCardIntervalUnit
-  payments_count?: S2SCardPositiveInteger
+  interval_unit: S2SCardScheduleIntervalUnit
+  payments_count: S2SCardPositiveInteger
   delayed_first_payment?: S2SCardDelayedFirstPayment
   first_payment_interval_length?: S2SCardPositiveInteger
   first_payment_interval_unit?: S2SCardIntervalUnit
@@ -4542,6 +4872,7 @@ export interface S2SCardCreateScheduleRequest1 {
   trial_amount?: Amount
   delays?: S2SCardDeprecatedParameter
   hash: S2SCardHash
+  day_of_month?: S2SCardScheduleDayOfMonth
   [k: string]: unknown | undefined
 }
 /**
@@ -4552,6 +4883,91 @@ export interface S2SCardDeprecatedParameter {
 }
 export interface S2SCardCreateScheduleResponse1 {
   action?: 'CREATE_SCHEDULE'
+  [k: string]: unknown | undefined
+}
+export interface S2SCardCredit2CardRequest1 {
+  /**
+   * Always `CREDIT2CARD`.
+   */
+  action: 'CREDIT2CARD'
+  client_key: S2SCardClientKey
+  order_id: S2SCardOrderId
+  order_amount: Amount
+  order_currency: CurrencyCode
+  order_description: S2SCardOrderDescription
+  card_number?: S2SCardNumber
+  card_token?: S2SCardToken
+  /**
+   * Payee attribute, optional.
+   */
+  payee_first_name?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_last_name?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_middle_name?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_birth_date?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_address?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_address2?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_country?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_state?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_city?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_zip?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_email?: string
+  /**
+   * Payee attribute, optional.
+   */
+  payee_phone?: string
+  /**
+   * Payer (cardholder) first name, up to 32 characters (platform convention).
+   */
+  payer_first_name?: string
+  /**
+   * Payer (cardholder) last name, up to 32 characters (platform convention).
+   */
+  payer_last_name?: string
+  payer_email?: Email
+  /**
+   * Payer phone, up to 32 characters. Required by the platform's S2S convention (3DS 2 needs a contact).
+   */
+  payer_phone?: string
+  payer_ip?: Ip
+  custom_data?: CustomData
+  parameters?: Parameters
+  callback_url?: S2SCardCallbackUrl
+  hash: S2SCardHash
+  [k: string]: unknown | undefined
+}
+export interface S2SCardCredit2CardResponse1 {
+  action?: 'CREDIT2CARD'
+  redirect_params?: S2SCardRedirectParams
   [k: string]: unknown | undefined
 }
 /**
@@ -4595,11 +5011,11 @@ export interface S2SCardDebitRequest1 {
   /**
    * Payer (cardholder) first name, up to 32 characters (platform convention).
    */
-  payer_first_name: string
+  payer_first_name?: string
   /**
    * Payer (cardholder) last name, up to 32 characters (platform convention).
    */
-  payer_last_name: string
+  payer_last_name?: string
   payer_birth_date?: Date
   /**
    * Payer street address, up to 255 characters. Optional since 6.7.0 (2.1.3): the Protocol Mapping may mark it Required (default mappings mark it Optional); that check is the engine's, not the schema's.
@@ -4630,11 +5046,11 @@ export interface S2SCardDebitRequest1 {
    * Payer postal code, up to 10 characters. Optional since 6.7.0 (2.1.3): the Protocol Mapping may make it required; that check is the engine's.
    */
   payer_zip?: string
-  payer_email: Email
+  payer_email?: Email
   /**
    * Payer phone, up to 32 characters. Required by the platform's S2S convention (3DS 2 needs a contact).
    */
-  payer_phone: string
+  payer_phone?: string
   payer_phone_country_code?: PhoneCountryCode
   payer_ip: Ip
   payer_language?: Language
@@ -4649,7 +5065,7 @@ export interface S2SCardDebitRequest1 {
    * Payment channel (sub-account) of the merchant, up to 16 characters; optional (platform convention).
    */
   channel_id?: string
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
@@ -4704,7 +5120,10 @@ export interface S2SCardDeleteScheduleResponse1 {
   action?: 'DELETE_SCHEDULE'
   [k: string]: unknown | undefined
 }
-export interface S2SCardDescheduleRequest1 {
+/**
+ * S2S CARD DESCHEDULE (2.3): detaches one recurring chain from a schedule; the schedule and its other chains are unchanged. The interface names the action only: the sandbox takes `schedule_id` (it also signs the request: decisions.md section 1) and the recurring pair that names the chain, as on RECURRING_SALE: `recurring_token` and `recurring_first_trans_id` (or its alias `recurring_init_trans_id`; one of the two is required). The platform needs only `recurring_token` and `schedule_id` (decisions.md section 6): the initial payment's id is optional.
+ */
+export interface S2SCardDescheduleRequest {
   /**
    * Always `DESCHEDULE`.
    */
@@ -4719,6 +5138,74 @@ export interface S2SCardDescheduleRequest1 {
 }
 export interface S2SCardDescheduleResponse1 {
   action?: 'DESCHEDULE'
+  [k: string]: unknown | undefined
+}
+/**
+ * S2S CARD GET_TRANS_DETAILS (decisions.md section 6): the payment with its transactions. Signed with Formula 2 (Formula 6 for a CREDIT2CARD payment). Unknown `trans_id`: 101000 "Transaction does not exist." (the per-entity rule of the Errors table).
+ */
+export interface S2SCardGetTransDetailsRequest {
+  /**
+   * Always `GET_TRANS_DETAILS`.
+   */
+  action: 'GET_TRANS_DETAILS'
+  client_key: S2SCardClientKey
+  trans_id: S2SCardTransId
+  hash: S2SCardHash
+  [k: string]: unknown | undefined
+}
+export interface S2SCardGetTransDetailsResponse1 {
+  action?: 'GET_TRANS_DETAILS'
+  decline_reason?: string
+  /**
+   * Answered for `recurring_init=Y`: the token of the new chain (2.3).
+   */
+  recurring_token?: string
+  /**
+   * The schedule the chain is tied to, when one was sent.
+   */
+  schedule_id?: string
+  /**
+   * Answered for `req_token=Y` (or when a `card_token` was used): the saved card's token.
+   */
+  card_token?: string
+  moto_type?: MotoType
+  /**
+   * Card-on-file attribute (2.6), when enabled in the Protocol Mapping. Allowed values: not shown by the interface.
+   */
+  initiator?: string
+  /**
+   * Card-on-file attribute (2.6), when enabled. Allowed values: not shown.
+   */
+  sequence?: string
+  /**
+   * Card-on-file attribute (2.6), when enabled. Allowed values: not shown.
+   */
+  source?: string
+  card?: string
+  card_expiration_date?: S2SCardExpirationDate
+  /**
+   * Acquirer reference number; omitted when missing in status responses.
+   */
+  ARN?: string
+  /**
+   * Retrieval reference number, alongside ARN.
+   */
+  RRN?: string
+  custom_data?: CustomData
+  /**
+   * Payment method / card brand, when enabled (Return additional parameters).
+   */
+  brand?: string
+  name?: string
+  mail?: string
+  ip?: string
+  transactions?: {
+    date: string
+    type: 'sale' | '3ds' | 'auth' | 'capture' | 'credit' | 'chargeback' | 'reversal' | 'refund'
+    status: 'success' | 'waiting' | 'fail'
+    amount: string
+    [k: string]: unknown | undefined
+  }[]
   [k: string]: unknown | undefined
 }
 /**
@@ -4838,20 +5325,20 @@ export interface S2SCardGetTransStatusResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD PAUSE (2.3): pauses the schedule (state `paused`); no payment is made until RUN.
+ * S2S CARD PAUSE (2.3): pauses the schedule (state `paused`); no payment is made until RUN. Also accepted as `PAUSE_SCHEDULE`, the platform's name (decisions.md section 6); the answer echoes the action as sent.
  */
 export interface S2SCardPauseRequest {
   /**
-   * Always `PAUSE`.
+   * `PAUSE` (the interface's name) or `PAUSE_SCHEDULE` (the platform's, decisions.md section 6).
    */
-  action: 'PAUSE'
+  action: 'PAUSE' | 'PAUSE_SCHEDULE'
   client_key: S2SCardClientKey
   schedule_id: S2SCardScheduleId
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
 export interface S2SCardPauseResponse1 {
-  action?: 'PAUSE'
+  action?: 'PAUSE' | 'PAUSE_SCHEDULE'
   [k: string]: unknown | undefined
 }
 export interface S2SCardRecurringDebitRequest1 {
@@ -4868,7 +5355,7 @@ export interface S2SCardRecurringDebitRequest1 {
   recurring_token: S2SCardRecurringToken
   schedule_id?: S2SCardScheduleId
   custom_data?: CustomData
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
@@ -4899,7 +5386,7 @@ export interface S2SCardRecurringSaleRequest1 {
   schedule_id?: S2SCardScheduleId
   auth?: YesNo
   custom_data?: CustomData
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
@@ -4916,20 +5403,46 @@ export interface S2SCardRecurringSaleResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD RUN (2.3): resumes a paused schedule (state `running`). Payments due while paused are not made up: the next one is counted from the resume date.
+ * S2S CARD RETRY (decisions.md section 6): retries a softly declined recurring payment (`trans_id`); in the sandbox a recurring payment whose amount ends in `.51` is softly declined (decisions.md section 4). Signed with Formula 1 over the chain's payer e-mail and card. Answered ACCEPTED; the outcome follows by callback (action RECURRING_SALE).
+ */
+export interface S2SCardRetryRequest {
+  /**
+   * Always `RETRY`.
+   */
+  action: 'RETRY'
+  client_key: S2SCardClientKey
+  trans_id: S2SCardTransId
+  hash: S2SCardHash
+  [k: string]: unknown | undefined
+}
+/**
+ * S2S CARD RETRY answer: `{action, result: ACCEPTED, order_id, trans_id}` (decisions.md section 2); ERROR otherwise.
+ */
+export interface S2SCardRetryResponse {
+  action: 'RETRY'
+  result: 'ACCEPTED' | 'ERROR'
+  order_id?: string
+  trans_id?: string
+  error_code?: number
+  error_message?: string
+  errors?: unknown[]
+  [k: string]: unknown | undefined
+}
+/**
+ * S2S CARD RUN (2.3): resumes a paused schedule (state `running`). Payments due while paused are not made up: the next one is counted from the resume date. Also accepted as `RUN_SCHEDULE`, the platform's name (decisions.md section 6); the answer echoes the action as sent.
  */
 export interface S2SCardRunRequest {
   /**
-   * Always `RUN`.
+   * `RUN` (the interface's name) or `RUN_SCHEDULE` (the platform's, decisions.md section 6).
    */
-  action: 'RUN'
+  action: 'RUN' | 'RUN_SCHEDULE'
   client_key: S2SCardClientKey
   schedule_id: S2SCardScheduleId
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
 export interface S2SCardRunResponse1 {
-  action?: 'RUN'
+  action?: 'RUN' | 'RUN_SCHEDULE'
   [k: string]: unknown | undefined
 }
 export interface S2SCardSaleRequest1 {
@@ -5007,7 +5520,7 @@ export interface S2SCardSaleRequest1 {
    * Payment channel (sub-account) of the merchant, up to 16 characters; optional (platform convention).
    */
   channel_id?: string
-  callback_url?: Url
+  callback_url?: S2SCardCallbackUrl
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }
@@ -5111,6 +5624,11 @@ export interface S2SCardScheduleInfoResponse1 {
    * Always null (2.3).
    */
   delays?: null
+  /**
+   * `Y` when the schedule is paused, `N` when it runs (decisions.md section 6; PAUSE_SCHEDULE sets Y, RUN_SCHEDULE sets N).
+   */
+  paused?: 'Y' | 'N'
+  day_of_month?: S2SCardScheduleDayOfMonth
   [k: string]: unknown | undefined
 }
 export interface S2SCardUpdateScheduleRequest1 {
@@ -5125,7 +5643,7 @@ export interface S2SCardUpdateScheduleRequest1 {
    */
   name?: string
   interval_length?: S2SCardPositiveInteger
-  interval_unit?: S2SCardIntervalUnit
+  interval_unit?: S2SCardScheduleIntervalUnit
   payments_count?: S2SCardPositiveInteger
   delayed_first_payment?: S2SCardDelayedFirstPayment
   first_payment_interval_length?: S2SCardPositiveInteger
@@ -5136,6 +5654,7 @@ export interface S2SCardUpdateScheduleRequest1 {
   trial_amount?: Amount
   delays?: S2SCardDeprecatedParameter
   hash: S2SCardHash
+  day_of_month?: S2SCardScheduleDayOfMonth
   [k: string]: unknown | undefined
 }
 export interface S2SCardUpdateScheduleResponse1 {
@@ -5191,6 +5710,30 @@ export interface SandboxCallbacksQuery {
    */
   state?: 'queued' | 'delivering' | 'retrying' | 'acknowledged' | 'failed'
   /**
+   * Only callbacks of this kind: the Checkout `type` (`sale`, `3ds`, `refund`, ...) or the S2S `action` (`SALE`, `CREDITVOID`, ...).
+   */
+  kind?: string
+  /**
+   * Only callbacks of payments made through this API.
+   */
+  api?: 'checkout' | 's2s-card' | 's2s-apm'
+  /**
+   * Full-text search of delivery ids, payment ids and order ids (case-insensitive substring), across every stored delivery.
+   */
+  search?: string
+  /**
+   * Only records created at or after this time (UTC).
+   */
+  from?: string
+  /**
+   * Only records created at or before this time (UTC; a date alone means its whole day).
+   */
+  to?: string
+  /**
+   * desc: newest first (default); asc: oldest first.
+   */
+  order?: 'desc' | 'asc'
+  /**
    * Page number, from 1.
    */
   page?: string
@@ -5220,6 +5763,20 @@ export interface SandboxConfig {
   clock?: SandboxClockConfig
   callbacks?: SandboxCallbackConfig
   limits?: SandboxLimitsConfig
+  /**
+   * When set, every control API request (/sandbox/..., but GET /sandbox/health) must carry it in an X-Sandbox-Control-Token header or as Authorization: Bearer (serve --control-token, or PAYSANDBOX_CONTROL_TOKEN). serve requires one when it listens beyond loopback.
+   */
+  control_token?: string
+  /**
+   * Host names (besides localhost, 127.0.0.1, [::1], the address served and the base_url's host) under which the control API answers; other Host headers get SANDBOX_CONTROL_HOST_UNKNOWN (421), a guard against DNS rebinding (serve --allow-host NAME).
+   *
+   * @maxItems 100
+   */
+  allowed_hosts?: string[]
+  /**
+   * decisions.md 7: false serves a request the platform documents differently but may accept (an amount with fewer decimals, the string "true" for a boolean, a numeric string) and names each point in a Sandbox-Warning header; true refuses it as a field error instead (serve --strict).
+   */
+  strict?: boolean
   sessions?: SandboxSessionConfig
   /**
    * @minItems 1
@@ -5240,9 +5797,13 @@ export interface SandboxClockConfig {
   start?: string
 }
 /**
- * Callback delivery (decisions.md 3). Callbacks of one payment are delivered in order.
+ * Callback delivery (decisions.md 3). Each callback goes out when its transaction reaches a result, in the order they were created, never waiting for an earlier one's acknowledgement.
  */
 export interface SandboxCallbackConfig {
+  /**
+   * decisions.md 3: retries are on by default, on the schedule below; false sends every callback exactly once (the white-labels that document "delivered exactly once, no automatic retries"). A merchant's own `callbacks.retries` wins.
+   */
+  retries?: boolean
   /**
    * (sandbox) Delays before each retry, in seconds of sandbox time: after 1 min, 5 min, 15 min, 1 h, 6 h, 24 h, then the callback is marked failed. An empty list means a single attempt.
    *
@@ -5406,6 +5967,10 @@ export interface SandboxLimitsConfig {
    * Largest request body accepted (Limits: "request size limits: not shown"). 1 MiB holds any request of the interface, including the base-64 attachments of some methods; larger bodies get REQUEST_BODY_TOO_LARGE (HTTP 413).
    */
   body_bytes?: number
+  /**
+   * Memory store only (no --data): how many finished payments and sessions are kept, with their transactions and callbacks; the oldest beyond it are forgotten (serve --retain N). Finished: a session no longer open, a payment in a state the payment state table moves on no payer, provider or clock event (settled, decline, refund, reversal, void, chargeback).
+   */
+  retain?: number
 }
 export interface SandboxSessionConfig {
   /**
@@ -5426,7 +5991,8 @@ export interface SandboxMerchant {
    * Display name (terminal UI, hosted page).
    */
   name?: string
-  notification_url: Url
+  notification_url?: Url
+  callbacks?: SandboxMerchantCallbacks
   /**
    * The merchant's MIDs; payments are routed to one whose attributes fit.
    *
@@ -5435,10 +6001,29 @@ export interface SandboxMerchant {
   mids: [SandboxMid, ...SandboxMid[]]
   protocol_mapping?: SandboxProtocolMapping
   /**
+   * decisions.md 2: this merchant's own identifiers for catalogue methods, alias -> identifier (for example {"klarna": "bnplA", "tabby": "bnplB"}); accepted in `methods` and `parameters` like the identifier. The catalogue's own aliases (applepay = wallet1, googlepay = wallet2) need no entry.
+   */
+  method_aliases?: {
+    [k: string]: string | undefined
+  }
+  /**
+   * decisions.md 7: the platform release this merchant is served as. 6.6.5 applies the rules the interface's 6.7.0 row changed (status lookups answer the pre-6.7.0 not-found row 100000 "This value is not correct.", `delays` accepted on schedules, S2S CARD payer address fields required, SMS as the default payment mode) and refuses the 6.7.0 additions.
+   */
+  release?: '6.7.0' | '6.6.5'
+  /**
    * (sandbox) Commission of an S2S APM DEBIT2VIRTUAL, in percent of order_amount, as DEBIT2VIRTUAL_CALC answers it: commission = order_amount x percent / 100, rounded half up to the currency's minor unit; total_amount = order_amount + commission. Default 3 (15.00 gives 0.45 and 15.45).
    */
   debit2virtual_commission_percent?: number
   wallets?: SandboxMerchantWallets
+}
+/**
+ * This merchant's callback delivery (decisions.md 3: "Retries are per merchant").
+ */
+export interface SandboxMerchantCallbacks {
+  /**
+   * false: every callback of this merchant is sent exactly once, no automatic retries; true: retried on the sandbox schedule. Unset: the sandbox-wide `callbacks.retries` (default true).
+   */
+  retries?: boolean
 }
 /**
  * A merchant account at an acquirer, with the attributes the interface names.
@@ -5497,6 +6082,10 @@ export interface SandboxProtocolMapping {
    * Page language when the request has no `billing_address.language`; when null, the payer's browser language decides (2.1.3: "When omitted: Protocol Mapping default language, then the payer's browser language").
    */
   default_language?: ListedLanguage | null
+  /**
+   * SHA256 mode (decisions.md section 1, the platform's "Use SHA256 encryption algorithm for hash"): every `md5` of the signature formulas becomes `sha256` (Checkout: `sha1(sha256(upper(...)))`), for requests and callbacks alike. Off by default.
+   */
+  use_sha256?: boolean
   payer_address_fields?: SandboxProtocolMappingPayerAddressFields
 }
 /**
@@ -5666,6 +6255,32 @@ export interface SandboxProtocolMappingPayerAddressFields {
 export interface SandboxMerchantWallets {
   wallet1?: MethodWallet1Settings
   wallet2?: MethodWallet2Settings
+}
+/**
+ * The card data the Hosted Payment Fields' frames send into the session when the merchant's page calls hostedFields.collectIframesData() (decisions.md 5: "the card data goes from the fields' frames into the session, never through the merchant"). Only the form is checked here; the Luhn digit, an expiry in the past and the security code (optional only for MOTO sessions, 2.5) are the engine's checks.
+ */
+export interface CheckoutHostedFieldsCardEntry {
+  /**
+   * Card number: 12 to 19 digits, no spaces.
+   */
+  card_number: string
+  /**
+   * Expiry month, two digits `01` to `12` (test cards: the month picks the outcome, decisions.md section 4).
+   */
+  card_exp_month: string
+  /**
+   * Expiry year, four digits.
+   */
+  card_exp_year: string
+  /**
+   * Card security code, 3 or 4 digits. Optional only for MOTO sessions (2.5): see the schema description.
+   */
+  card_cvv2?: string
+  /**
+   * Name on the card.
+   */
+  card_holder?: string
+  [k: string]: unknown | undefined
 }
 /**
  * How the conformance kit drives a merchant integration (`paysandbox test --merchant merchant.json`; protocol in docs/conformance.md): the credentials the integration signs with, how to start it, the test hooks that make it start a payment or act from its back office, where it receives callbacks, and its optional view of an order. Each scenario's sandbox is served under its own base URL (`gateway_url`, sent on every hook call).
@@ -5998,6 +6613,34 @@ export interface SandboxPaymentsQuery {
     | 'reversal'
     | 'void'
     | 'chargeback'
+  /**
+   * Only this payment (exact id).
+   */
+  payment_id?: string
+  /**
+   * Only payments made with this method (`card`, `vcard`, `pix`, ...).
+   */
+  method?: string
+  /**
+   * Only payments made through this API.
+   */
+  api?: 'checkout' | 's2s-card' | 's2s-apm'
+  /**
+   * Full-text search of payment ids and order ids (case-insensitive substring), across every stored payment.
+   */
+  search?: string
+  /**
+   * Only records created at or after this time (UTC).
+   */
+  from?: string
+  /**
+   * Only records created at or before this time (UTC; a date alone means its whole day).
+   */
+  to?: string
+  /**
+   * desc: newest first (default); asc: oldest first.
+   */
+  order?: 'desc' | 'asc'
   /**
    * Page number, from 1.
    */
