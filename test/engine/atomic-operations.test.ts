@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import type { Collections } from '../../src/core/engine/model.js'
 import { DEFAULT_MODULES } from '../../src/assembly.js'
@@ -30,15 +31,38 @@ interface Rig {
   faults: FaultInjectingStore<Collections>
 }
 
-function rig(): Rig {
+interface ReadFaults {
+  /** Reads made so far. */
+  count: number
+  /** The read with this number throws (then the fault is cleared). */
+  failAt?: number
+}
+
+function rig(): Rig & { reads: ReadFaults } {
   let faults: FaultInjectingStore<Collections> | undefined
+  const reads: ReadFaults = { count: 0 }
   const t = createTestGateway(DEFAULT_MODULES, undefined, {
     wrapStore: (store) => {
       faults = createFaultInjectingStore(store)
-      return faults.store
+      // A read that throws in the middle of an operation, after some of its writes: the operation
+      // fails halfway, as one that hits a bug does, and must leave nothing behind.
+      return new Proxy(faults.store, {
+        get(target, property, receiver) {
+          const value = Reflect.get(target, property, receiver)
+          if (typeof value !== 'function') return value
+          if (property !== 'get' && property !== 'findBy' && property !== 'list') return value.bind(target)
+          return (...args: unknown[]) => {
+            if (reads.count++ === reads.failAt) {
+              reads.failAt = undefined
+              throw new Error('fault injected: a read failed halfway through the operation')
+            }
+            return value.apply(target, args)
+          }
+        },
+      })
     },
   })
-  return { t, faults: faults as FaultInjectingStore<Collections> }
+  return { t, faults: faults as FaultInjectingStore<Collections>, reads }
 }
 
 const snapshot = (t: TestGateway) => JSON.stringify(COLLECTIONS.map((c) => [c, t.store.list(c)]))
@@ -67,6 +91,46 @@ const signedAmount = (paymentId: string, amount: string) => ({
   amount,
   hash: checkoutSignatures.amountOperation(paymentId, amount, DEMO.password),
 })
+
+// decisions.md §1, computed here with node:crypto: Formula 1 (SALE) and Formula 2 (CREDITVOID).
+const md5 = (text: string) => createHash('md5').update(text).digest('hex')
+const rev = (text: string) => [...text].reverse().join('')
+const EMAIL = 'doe@example.com'
+const CARD_REF = '4111111111'.slice(0, 6) + '1111'
+const formula1 = () => md5(`${rev(EMAIL)}${DEMO.password}${rev(CARD_REF)}`.toUpperCase())
+const formula2 = (transId: string) =>
+  md5(`${rev(EMAIL)}${DEMO.password}${transId}${rev(CARD_REF)}`.toUpperCase())
+
+const s2sSale = (orderId: string) =>
+  new URLSearchParams({
+    action: 'SALE',
+    client_key: DEMO.key,
+    order_id: orderId,
+    order_amount: '10.00',
+    order_currency: 'USD',
+    order_description: 'Two tickets',
+    card_number: '4111111111111111',
+    card_exp_month: '01',
+    card_exp_year: '2039',
+    card_cvv2: '123',
+    payer_first_name: 'John',
+    payer_last_name: 'Doe',
+    payer_address: '1 Main Street',
+    payer_country: 'US',
+    payer_city: 'New York',
+    payer_zip: '10001',
+    payer_email: EMAIL,
+    payer_phone: '2125550100',
+    payer_ip: '203.0.113.10',
+    term_url_3ds: 'https://merchant.example.com/3ds-return',
+    hash: formula1(),
+  }).toString()
+
+async function s2sSettled(t: TestGateway) {
+  const r = await t.call('POST', '/post', s2sSale('s2s-1'))
+  if (r.status !== 200) throw new Error(`SALE answered ${r.status}: ${r.raw}`)
+  return r.body.trans_id as string
+}
 
 const CASES: Case[] = [
   {
@@ -106,6 +170,29 @@ const CASES: Case[] = [
         hash: checkoutSignatures.paymentOperation(id as string, DEMO.password),
       }),
     once: (t, { id }) => expect(t.store.get('payments', id as string)?.status).toBe('void'),
+  },
+  {
+    name: 'S2S CARD SALE',
+    setup: async () => ({}),
+    operation: (t) => t.call('POST', '/post', s2sSale('s2s-1')),
+    once: (t) => expect(t.store.count('payments')).toBe(1),
+  },
+  {
+    name: 'S2S CARD CREDITVOID (partial refund)',
+    setup: async (t) => ({ id: await s2sSettled(t) }),
+    operation: (t, { id }) =>
+      t.call(
+        'POST',
+        '/post',
+        new URLSearchParams({
+          action: 'CREDITVOID',
+          client_key: DEMO.key,
+          trans_id: id as string,
+          amount: '1.00',
+          hash: formula2(id as string),
+        }).toString(),
+      ),
+    once: (t, { id }) => expect(t.store.get('payments', id as string)?.amount_refunded).toBe('1.00'),
   },
 ]
 
@@ -153,6 +240,35 @@ describe('every operation commits whole or not at all (issue 11 point 3, docs/ar
             error_message: 'Service temporarily unavailable.',
           })
         } else expect(answer.status).toBe(500)
+      }
+    })
+  }
+})
+
+describe('an operation that fails halfway leaves nothing (issue 11 point 3)', () => {
+  for (const c of CASES) {
+    it(`${c.name}: a failure at any read during the operation changes nothing`, async () => {
+      const probe = rig()
+      const probeGiven = await c.setup(probe.t)
+      await settle(probe.t)
+      const from = probe.reads.count
+      expect((await c.operation(probe.t, probeGiven)).status).toBe(200)
+      const total = probe.reads.count - from
+      expect(total).toBeGreaterThan(0)
+      // Every read of short operations; evenly spaced ones of long operations (bounded run time).
+      const step = Math.max(1, Math.ceil(total / 25))
+      for (let k = 0; k < total; k += step) {
+        const { t, reads } = rig()
+        const given = await c.setup(t)
+        await settle(t)
+        const stored = snapshot(t)
+        const sent = t.sent.length
+        reads.failAt = reads.count + k
+        const answer = await c.operation(t, given)
+        expect(answer.status, `read ${k} of ${total}`).toBe(500)
+        await settle(t)
+        expect(snapshot(t), `read ${k} of ${total}`).toBe(stored)
+        expect(t.sent.length).toBe(sent)
       }
     })
   }

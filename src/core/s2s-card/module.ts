@@ -27,14 +27,14 @@ function asV2(body: Record<string, unknown>): Record<string, unknown> {
 
 const dispatch =
   (v2: boolean): OperationHandler =>
-  async (input) => {
+  (input) => {
     const { body, ctx, request } = input
     const action = typeof body.action === 'string' ? body.action : undefined
     // decisions.md §2: the S2S APM debits and payouts are also accepted at /post.
     if (!v2 && action && APM_ACTIONS_AT_POST.has(action)) return dispatchApm(input)
     const run = action && Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined
     if (!run) throw fail('S2S_CARD_ACTION_UNKNOWN')
-    const answer = await withPlatformRows(() => run({ body, ctx, request }))
+    const answer = withPlatformRows(() => run({ body, ctx, request }))
     return jsonResponse(200, v2 ? asV2(answer) : answer)
   }
 

@@ -15,10 +15,14 @@ export function s2sForm(error: unknown): unknown {
   return fail(swapped)
 }
 
-/** Runs an S2S action, answering the platform's catalogue rows where they apply. */
-export async function withPlatformRows<T>(run: () => T | Promise<T>): Promise<T> {
+/**
+ * Runs an S2S action, answering the platform's catalogue rows where they apply. Synchronous, as
+ * every operation is: its checks and writes are one unit of work (docs/architecture.md), and a
+ * refusal must reach the gateway as a throw before the unit commits.
+ */
+export function withPlatformRows<T>(run: () => T): T {
   try {
-    return await run()
+    return run()
   } catch (error) {
     throw s2sForm(error)
   }
