@@ -2,24 +2,32 @@
 import { benchConformance } from './conformance.js'
 import { benchHttp } from './http.js'
 import { fmt } from './lib.js'
+import { benchListing } from './listing.js'
+import { benchStartup } from './startup.js'
 import { benchStore } from './store.js'
 import { benchValidateStartup } from './validate-startup.js'
 
+type MaybePromise<T> = T | Promise<T>
 const only = process.argv.slice(2)
 const suites: [
   string,
-  () => { rows: { name: string; runs: number; medianMs: number; p90Ms: number }[]; summary: string },
+  () => MaybePromise<{
+    rows: { name: string; runs: number; medianMs: number; p90Ms: number }[]
+    summary: string
+  }>,
 ][] = [
+  ['startup', () => benchStartup()],
   ['validate-startup', () => benchValidateStartup()],
   ['store', () => benchStore()],
   ['http', () => benchHttp()],
   ['conformance', () => benchConformance()],
+  ['listing', () => benchListing()],
 ]
 
 for (const [name, run] of suites) {
   if (only.length && !only.includes(name)) continue
   console.log(`\n## ${name}`)
-  const { rows, summary } = run()
+  const { rows, summary } = await run()
   for (const r of rows)
     console.log(
       `  ${r.name.padEnd(34)} median ${fmt(r.medianMs).padStart(7)} ms   p90 ${fmt(r.p90Ms).padStart(7)} ms   (${r.runs} runs)`,

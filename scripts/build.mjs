@@ -3,8 +3,8 @@
 // and declaration files, then copies the browser scripts the hosted pages serve as they are
 // (src/**/assets/*.js, read at run time next to the module that serves them).
 import { spawnSync } from 'node:child_process'
-import { cpSync, readdirSync, rmSync, statSync } from 'node:fs'
-import { dirname, join, relative } from 'node:path'
+import { cpSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { join, relative } from 'node:path'
 
 const root = join(import.meta.dirname, '..')
 const dist = join(root, 'dist')
@@ -39,6 +39,23 @@ for (const dir of assetDirs(join(root, 'src'))) {
   cpSync(dir, target, { recursive: true })
   console.log(`build: copied ${relative(root, dir)} -> ${relative(root, target)}`)
 }
-console.log(
-  `build: ${relative(root, dist)}/ ready (${relative(root, dirname(join(dist, 'cli', 'main.js')))}/main.js is the CLI)`,
-)
+// The help texts cli/main.ts prints without loading yargs, rendered by yargs itself at the two
+// widths it uses outside a narrow terminal (100 when not a terminal, 110 in a wide one).
+const commands = ['', 'validate', 'serve', 'tui', 'test', 'scenarios']
+const help = {}
+for (const width of ['100', '110']) {
+  help[width] = {}
+  for (const command of commands) {
+    const args = [join(dist, 'cli', 'cli-help.js'), ...(command ? [command] : []), '--help']
+    const env = { ...process.env, PAYSANDBOX_HELP_WIDTH: width }
+    const r = spawnSync(process.execPath, args, { encoding: 'utf8', env })
+    if (r.status !== 0) {
+      console.error(`build: ${command || 'paysandbox'} --help failed:\n${r.stderr}`)
+      process.exit(1)
+    }
+    help[width][command] = r.stdout.replace(/\n$/, '')
+  }
+}
+writeFileSync(join(dist, 'cli', 'help.json'), `${JSON.stringify(help)}\n`)
+console.log('build: rendered --help into dist/cli/help.json')
+console.log(`build: ${relative(root, dist)}/ ready (dist/cli/main.js is the CLI)`)

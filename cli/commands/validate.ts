@@ -38,39 +38,42 @@ export const validateCommand: CommandModule<object, Args> = {
           'retry, status, s2s-card, s2s-apm, callback-checkout, callback-s2s-card, callback-s2s-apm, redirect, ' +
           'config, scenario, merchant-adapter, protocol-mapping, error-response; or any schema path under schemas/.\nExit codes: 0 valid, 1 invalid, 2 usage (unknown kind, file unreadable or not JSON).',
       ),
-  handler: async (args) => {
-    const { findKind, validate, formatFieldError } = await import('../../src/core/validation/index.js')
-    const kind = findKind(args.kind)
-    if (!kind)
-      throw new UsageError(`Unknown kind "${args.kind}". Run \`paysandbox validate --help\` for the list.`)
-    // yargs hands `-` over as an empty string.
-    if (args.file === '' && process.argv.includes('-')) args.file = '-'
-    const text = readInput(args.file)
-    let data: unknown
-    try {
-      data = JSON.parse(text)
-    } catch (error) {
-      // Not a payload at all: a usage error (exit 2), like a file that cannot be read.
-      report(args, {
-        valid: false,
-        schema: null,
-        problems: [`not valid JSON: ${(error as Error).message}`],
-      })
-      process.exitCode = EXIT.USAGE
-      return
-    }
-    const chosen = kind.schemaFor(data)
-    if ('problem' in chosen) return report(args, { valid: false, schema: null, problems: [chosen.problem] })
-    const result = validate(chosen.schema, data, { pathStyle: kind.pathStyle })
-    return report(args, {
-      valid: result.valid,
-      schema: chosen.schema,
-      problems: result.errors.map(
-        (e) => `${formatFieldError(e)}${e.section ? `  [interface ${e.section}]` : ''}`,
-      ),
-      errors: result.errors,
+  handler: (args) => runValidate(args),
+}
+
+/** The command itself (cli/main.ts calls it without yargs for `validate <kind> <file|->`). */
+export async function runValidate(args: Args): Promise<void> {
+  const { findKind, validate, formatFieldError } = await import('../../src/core/validation/index.js')
+  const kind = findKind(args.kind)
+  if (!kind)
+    throw new UsageError(`Unknown kind "${args.kind}". Run \`paysandbox validate --help\` for the list.`)
+  // yargs hands `-` over as an empty string.
+  if (args.file === '' && process.argv.includes('-')) args.file = '-'
+  const text = readInput(args.file)
+  let data: unknown
+  try {
+    data = JSON.parse(text)
+  } catch (error) {
+    // Not a payload at all: a usage error (exit 2), like a file that cannot be read.
+    report(args, {
+      valid: false,
+      schema: null,
+      problems: [`not valid JSON: ${(error as Error).message}`],
     })
-  },
+    process.exitCode = EXIT.USAGE
+    return
+  }
+  const chosen = kind.schemaFor(data)
+  if ('problem' in chosen) return report(args, { valid: false, schema: null, problems: [chosen.problem] })
+  const result = validate(chosen.schema, data, { pathStyle: kind.pathStyle })
+  return report(args, {
+    valid: result.valid,
+    schema: chosen.schema,
+    problems: result.errors.map(
+      (e) => `${formatFieldError(e)}${e.section ? `  [interface ${e.section}]` : ''}`,
+    ),
+    errors: result.errors,
+  })
 }
 
 function readInput(file: string): string {

@@ -124,7 +124,9 @@ function withDefaults(config: SandboxConfig): SandboxConfig {
   const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, useDefaults: true })
   ajvFormats.default(ajv)
   ajv.addVocabulary([...SCHEMA_VOCABULARY])
-  for (const file of listSchemaFiles()) ajv.addSchema(JSON.parse(readFileSync(file, 'utf8')))
+  // Not checked against the meta-schema here (test/schemas/meta-schema.test.ts does): start-up time.
+  for (const file of listSchemaFiles())
+    ajv.addSchema(JSON.parse(readFileSync(file, 'utf8')), undefined, undefined, false)
   const fill = ajv.getSchema(resolveSchemaId(CONFIG_SCHEMA))
   const copy = structuredClone(config)
   if (!fill?.(copy)) throw new Error('config: filling defaults failed on a config that validated')

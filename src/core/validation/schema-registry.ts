@@ -69,7 +69,8 @@ export function createSchemaRegistry(dir = SCHEMAS_DIR): SchemaRegistry {
       throw new Error(`${relative(dir, file)}: $id must be ${expected} (found ${String(schema.$id)})`)
     }
     raw.set(expected, schema)
-    ajv.addSchema(schema)
+    // Not checked against the meta-schema at every start (test/schemas/meta-schema.test.ts does).
+    ajv.addSchema(schema, undefined, undefined, false)
   }
   return {
     ajv,
