@@ -46,11 +46,18 @@ export function findMethod(id: string, aliases?: MethodAliases): MethodCatalogue
 }
 
 /** The identifier a MID configuration names the method by: the entry's id, or the member of a family. */
-export function canonicalMethodId(id: string, aliases?: MethodAliases): string {
+export function canonicalMethodId(id: string): string {
+  return resolveMethodId(id)
+}
+
+/**
+ * As canonicalMethodId, with a merchant's `method_aliases` (decisions.md 2): a merchant alias of a
+ * family member (`pix-br` -> `ptw-pix`) names that member.
+ */
+export function resolveMethodId(id: string, aliases?: MethodAliases): string {
   const entry = findMethod(id, aliases)
   if (!entry) return id
   if (!entry.id_pattern) return entry.id
-  // A merchant alias of a family member (`pix-br` -> `ptw-pix`) names that member.
   return aliases && Object.hasOwn(aliases, id) && !lookup?.exact.has(id) ? (aliases[id] ?? id) : id
 }
 

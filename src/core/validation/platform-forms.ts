@@ -1,4 +1,6 @@
-import type { Ajv, DataValidateFunction, DataValidationCxt, ErrorObject } from 'ajv'
+import type { ErrorObject, SchemaValidateFunction } from 'ajv'
+import type { Ajv2020 } from 'ajv/dist/2020.js'
+import type { DataValidationCxt } from 'ajv/dist/types/index.js'
 import { warn } from '../engine/warnings.js'
 import { amountForm } from './amounts.js'
 
@@ -40,7 +42,12 @@ const failure = (instancePath: string, keyword: string, message: string): ErrorO
   message,
 })
 
-const amountForCurrency: DataValidateFunction = (schema, data, _parent, cxt?: DataValidationCxt) => {
+const amountForCurrency: SchemaValidateFunction = (
+  schema: unknown,
+  data: unknown,
+  _parent,
+  cxt?: DataValidationCxt,
+) => {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return true
   const names = schema as { amount: string; currency: string }
   const record = data as Record<string, unknown>
@@ -64,7 +71,12 @@ const amountForCurrency: DataValidateFunction = (schema, data, _parent, cxt?: Da
   return true
 }
 
-const platformForms: DataValidateFunction = (schema, data, _parent, cxt?: DataValidationCxt) => {
+const platformForms: SchemaValidateFunction = (
+  schema: unknown,
+  data: unknown,
+  _parent,
+  cxt?: DataValidationCxt,
+) => {
   if (!data || typeof data !== 'object' || Array.isArray(data)) return true
   const record = data as Record<string, unknown>
   const base = cxt?.instancePath ?? ''
@@ -111,7 +123,7 @@ const platformForms: DataValidateFunction = (schema, data, _parent, cxt?: DataVa
 }
 
 /** Adds the keywords to an ajv instance (the process-wide registry does this). */
-export function addPlatformKeywords(ajv: Ajv): void {
+export function addPlatformKeywords(ajv: Ajv2020): void {
   ajv.addKeyword({
     keyword: 'x-amount-for-currency',
     type: 'object',
