@@ -49,10 +49,63 @@ interface Row {
   text: string
 }
 
+/**
+ * Rows grouped by arrival (1,024 a block). A search first asks each block's 4-gram bit set
+ * (65,536 bits, 8 KiB) whether every 4-character piece of the needle occurs in the block at all;
+ * only blocks that may hold it are read row by row. Shorter needles test the block's joined text.
+ */
+interface Block {
+  rows: Set<Row>
+  /** Joined search texts; undefined when a row changed since (rebuilt by the next search). */
+  text?: string
+  /** 4-grams present in the block; undefined when a row changed since (rebuilt by the next search). */
+  grams?: Uint32Array
+}
+
+const GRAM_BITS = 1 << 16
+
+/** Hash of the 4 characters at `i` (16 bits). */
+const gram = (text: string, i: number) =>
+  (((text.charCodeAt(i) * 31 + text.charCodeAt(i + 1)) * 31 + text.charCodeAt(i + 2)) * 31 +
+    text.charCodeAt(i + 3)) &
+  (GRAM_BITS - 1)
+
+function gramsOf(block: Block): Uint32Array {
+  if (block.grams) return block.grams
+  const bits = new Uint32Array(GRAM_BITS / 32)
+  for (const row of block.rows)
+    for (let i = 0; i + 4 <= row.text.length; i++) {
+      const g = gram(row.text, i)
+      bits[g >>> 5] = (bits[g >>> 5] as number) | (1 << (g & 31))
+    }
+  block.grams = bits
+  return bits
+}
+
+/** The block may hold `needle` (every 4-gram of it is present), or certainly does not. */
+function mayHold(block: Block, needle: string, needleGrams: number[]): boolean {
+  if (!needleGrams.length) {
+    block.text ??= Array.from(block.rows, (r) => r.text).join('\u0000')
+    return block.text.includes(needle)
+  }
+  const bits = gramsOf(block)
+  for (const g of needleGrams) if (!((bits[g >>> 5] as number) & (1 << (g & 31)))) return false
+  return true
+}
+
+const dirty = (block: Block | undefined) => {
+  if (!block) return
+  block.text = undefined
+  block.grams = undefined
+}
+
+const BLOCK = 1024
+
 interface Listing {
   spec: QuerySpec
   all: Row[]
   rows: Map<string, Row>
+  blocks: Map<number, Block>
   /** field position -> value -> rows sorted like `all` */
   byValue: Map<string, Row[]>[]
 }
@@ -113,6 +166,50 @@ function keyBound(rows: Row[], key: number, after: boolean): number {
   return lo
 }
 
+/**
+ * The rows whose search text contains `needle`, found block by block (one substring test per
+ * 1,024 rows); undefined when most blocks match (a search as wide as the listing: the ordered walk
+ * is cheaper than sorting what it finds).
+ */
+function searchBlocks(l: Listing, needle: string): Row[] | undefined {
+  const needleGrams: number[] = []
+  for (let i = 0; i + 4 <= needle.length; i++) needleGrams.push(gram(needle, i))
+  const hits: Block[] = []
+  for (const block of l.blocks.values()) if (mayHold(block, needle, needleGrams)) hits.push(block)
+  if (hits.length > Math.max(4, l.blocks.size / 4)) return undefined
+  const rows: Row[] = []
+  for (const block of hits) for (const row of block.rows) if (row.text.includes(needle)) rows.push(row)
+  return rows.sort((a, b) => (before(a, b) ? -1 : before(b, a) ? 1 : 0))
+}
+
+/** A page of rows already found (sorted), with the remaining filters applied. */
+function pageOf(
+  rows: Row[],
+  tests: [number, string][],
+  query: StoreQuery,
+  offset: number,
+  limit: number,
+  newestFirst: boolean,
+): StoreQueryResult {
+  const ids: string[] = []
+  let total = 0
+  for (let n = 0; n < rows.length; n++) {
+    const row = rows[newestFirst ? rows.length - 1 - n : n] as Row
+    if (query.from !== undefined && row.key < query.from) continue
+    if (query.to !== undefined && row.key > query.to) continue
+    let ok = true
+    for (const [i, value] of tests)
+      if (row.values[i] !== value) {
+        ok = false
+        break
+      }
+    if (!ok) continue
+    if (total >= offset && ids.length < limit) ids.push(row.id)
+    total++
+  }
+  return { ids, total }
+}
+
 export function createQueryIndex(specs: Record<string, QuerySpec> = DEFAULT_QUERY_SPECS): QueryIndex {
   let listings = new Map<string, Listing>()
   let nextSeq = 0
@@ -122,13 +219,19 @@ export function createQueryIndex(specs: Record<string, QuerySpec> = DEFAULT_QUER
     if (!spec) return undefined
     let found = listings.get(collection)
     if (!found) {
-      found = { spec, all: [], rows: new Map(), byValue: spec.fields.map(() => new Map()) }
+      found = { spec, all: [], rows: new Map(), blocks: new Map(), byValue: spec.fields.map(() => new Map()) }
       listings.set(collection, found)
     }
     return found
   }
 
   function unlink(l: Listing, row: Row) {
+    const block = l.blocks.get(Math.floor(row.seq / BLOCK))
+    if (block) {
+      block.rows.delete(row)
+      dirty(block)
+      if (!block.rows.size) l.blocks.delete(Math.floor(row.seq / BLOCK))
+    }
     removeRow(l.all, row)
     row.values.forEach((value, i) => {
       if (value === undefined) return
@@ -141,6 +244,14 @@ export function createQueryIndex(specs: Record<string, QuerySpec> = DEFAULT_QUER
   }
 
   function link(l: Listing, row: Row) {
+    const n = Math.floor(row.seq / BLOCK)
+    let block = l.blocks.get(n)
+    if (!block) {
+      block = { rows: new Set() }
+      l.blocks.set(n, block)
+    }
+    block.rows.add(row)
+    dirty(block)
     insert(l.all, row)
     row.values.forEach((value, i) => {
       if (value === undefined) return
@@ -168,13 +279,24 @@ export function createQueryIndex(specs: Record<string, QuerySpec> = DEFAULT_QUER
         .toLowerCase()
       const previous = l.rows.get(id)
       if (previous && previous.key === key && previous.values.every((v, i) => v === values[i])) {
-        previous.text = text
+        if (previous.text !== text) {
+          previous.text = text
+          dirty(l.blocks.get(Math.floor(previous.seq / BLOCK)))
+        }
         return
       }
+      // A status change keeps the row's search text: its block's search data stays valid.
+      const blockNo = previous ? Math.floor(previous.seq / BLOCK) : -1
+      const block = l.blocks.get(blockNo)
+      const kept = previous?.text === text && block ? { text: block.text, grams: block.grams } : undefined
       if (previous) unlink(l, previous)
       const row: Row = { id, key, seq: previous?.seq ?? nextSeq++, values, text }
       l.rows.set(id, row)
       link(l, row)
+      if (kept && block && l.blocks.get(blockNo) === block) {
+        block.text = kept.text
+        block.grams = kept.grams
+      }
     },
     remove(collection, id) {
       const l = listings.get(collection)
@@ -216,6 +338,10 @@ export function createQueryIndex(specs: Record<string, QuerySpec> = DEFAULT_QUER
       if (query.from !== undefined) lo = keyBound(base, query.from, false)
       if (query.to !== undefined) hi = keyBound(base, query.to, true)
       const needle = query.search?.trim().toLowerCase()
+      if (needle) {
+        const found = searchBlocks(l, needle)
+        if (found) return pageOf(found, tests, query, offset, limit, newestFirst)
+      }
 
       if (!others.length && !needle) {
         const total = Math.max(0, hi - lo)

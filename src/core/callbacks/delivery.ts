@@ -275,9 +275,9 @@ export function createDeliveryQueue(
       })
     },
     resume() {
-      const unfinished = (ctx.store.list('deliveries') as CallbackDelivery[])
-        .filter((d) => !FINAL.has(d.state))
-        .sort((a, b) => a.created_at - b.created_at || a.seq - b.seq)
+      const unfinished = unfinishedDeliveries(ctx).sort(
+        (a, b) => a.created_at - b.created_at || a.seq - b.seq,
+      )
       for (const d of unfinished) {
         if (d.state === 'retrying') arm(d)
         else {
@@ -297,6 +297,25 @@ export function createDeliveryQueue(
     },
     urls,
   }
+}
+
+/** Deliveries not yet acknowledged or failed: from the store's state index when it has one (no full read). */
+function unfinishedDeliveries(ctx: EngineContext): CallbackDelivery[] {
+  if (!ctx.store.query)
+    return (ctx.store.list('deliveries') as CallbackDelivery[]).filter((d) => !FINAL.has(d.state))
+  const out: CallbackDelivery[] = []
+  for (const state of ['queued', 'delivering', 'retrying'] as const) {
+    const found = ctx.store.query('deliveries', {
+      where: { state },
+      order: 'asc',
+      limit: Number.MAX_SAFE_INTEGER,
+    })
+    for (const id of found?.ids ?? []) {
+      const d = ctx.store.get('deliveries', id) as CallbackDelivery | undefined
+      if (d) out.push(d)
+    }
+  }
+  return out
 }
 
 /** A FIFO of ids that does not copy on every shift. */
