@@ -65,6 +65,9 @@ function factsOfPaymentRequest(body: Record<string, unknown>): PaymentFacts | un
     return { payerEmail: email, card: { cardToken: body.card_token } }
   if (typeof body.card_number === 'string' && body.card_number)
     return { payerEmail: email, card: { cardNumber: body.card_number } }
+  // CARD2CARD with the platform's names (platform-facts 4): the payer's card signs it.
+  if (typeof body.payer_card_number === 'string' && body.payer_card_number)
+    return { payerEmail: email, card: { cardNumber: body.payer_card_number } }
   return undefined
 }
 

@@ -920,7 +920,7 @@ export type CheckoutOrderRecord = AmountMatchesCurrency & {
   [k: string]: unknown | undefined
 }
 /**
- * Answer to a Hosted Payment Fields card payment (the interface: "not shown"; decisions.md section 6): the payment id and its status; `redirect_url` (3DS page or redirect) is present, and required, when the status is `3ds` or `redirect`. `reason` explains a decline. The final outcome also arrives by callback.
+ * Answer to a Hosted Payment Fields payment (decisions.md 5, after the platform's white-label SDKs): `result` (success, decline, redirect, waiting, undefined) and `payment_id`; for `redirect` the page to send the payer to (`redirect_url`, with `redirect_params` to post when not empty, and `redirect_method`); `return_url_query_params`, the parameters the merchant's return_url receives (payment_id, trans_id, order_id, hash); `decline_message` on a decline. The sandbox also answers the Checkout `status` and `reason` (its earlier fields). The final outcome also arrives by callback.
  */
 export type CheckoutHpfCardPaymentResponse = CheckoutHpfCardPaymentResponse1
 export type Url = string
@@ -2337,7 +2337,15 @@ export interface S2SApmCallback1 {
   /**
    * The S2S APM action whose outcome is reported (Endpoints: SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, CAPTURE, VOID, CREDITVOID).
    */
-  action: 'SALE' | 'DEBIT2VIRTUAL' | 'DEBIT2VIRTUAL_CALC' | 'CAPTURE' | 'VOID' | 'CREDITVOID'
+  action:
+    | 'SALE'
+    | 'DEBIT2VIRTUAL'
+    | 'DEBIT2VIRTUAL_CALC'
+    | 'CAPTURE'
+    | 'VOID'
+    | 'CREDITVOID'
+    | 'CREDIT2VIRTUAL'
+    | 'CREDIT2CRYPTO'
   /**
    * Outcome: SUCCESS, DECLINED, REDIRECT (3DS or redirect pending), UNDEFINED (the acquirer has not answered; mirrors Checkout `status=undefined`). ACCEPTED and ERROR are synchronous answers only (decisions.md section 2) and never appear in a callback.
    */
@@ -2398,6 +2406,7 @@ export interface S2SCardCallback1 {
     | 'RECURRING_SALE'
     | 'RECURRING_DEBIT'
     | 'CHARGEBACK'
+    | 'CREDIT2CARD'
   /**
    * Outcome: SUCCESS, DECLINED, REDIRECT (3DS or redirect pending), UNDEFINED (the acquirer has not answered; mirrors Checkout `status=undefined`). ACCEPTED and ERROR are synchronous answers only (decisions.md section 2) and never appear in a callback.
    */
@@ -2600,6 +2609,10 @@ export interface CheckoutCreditResponse1 {
 }
 export interface CheckoutHpfCardPaymentResponse1 {
   /**
+   * success: approved (settled, or held with auth); decline; redirect: the payer must go to redirect_url (3DS); waiting: the provider has not answered yet; undefined: unknown.
+   */
+  result?: 'success' | 'decline' | 'redirect' | 'waiting' | 'undefined'
+  /**
    * Payment id.
    */
   payment_id: string
@@ -2609,6 +2622,25 @@ export interface CheckoutHpfCardPaymentResponse1 {
    * Why the payment was declined.
    */
   reason?: string
+  /**
+   * Parameters to post to redirect_url; empty: a plain GET.
+   */
+  redirect_params?: {
+    name: string
+    value: string
+    [k: string]: unknown | undefined
+  }[]
+  redirect_method?: 'GET' | 'POST'
+  /**
+   * What the session's return_url receives after 3DS: payment_id, trans_id, order_id, hash.
+   */
+  return_url_query_params?: {
+    [k: string]: string | undefined
+  }
+  /**
+   * Why the payment was declined.
+   */
+  decline_message?: string
   [k: string]: unknown | undefined
 }
 /**
@@ -6850,6 +6882,10 @@ export interface ScenarioSetup {
         number,
         number
       ]
+  /**
+   * Seconds the sandbox waits for the merchant's answer to a callback before the attempt counts as failed (decisions.md 3: 10 s by default).
+   */
+  callback_timeout_seconds?: number
 }
 /**
  * The merchant starts a payment. Merchant mode: the kit calls the adapter's `start_payment` hook (docs/conformance.md) and the merchant sends its request to the scenario's gateway. Gateway mode: the kit itself sends the request (session, session token, S2S SALE/AUTH/DEBIT...), signed with the credentials, and checks the answer against `expect`. The result is the answer's fields plus `order`; `${order_number}` (and `${payment_id}`, `${trans_id}`, `${token}`, `${redirect_url}` when answered) are captured automatically.
@@ -7204,15 +7240,15 @@ export interface ScenarioCallbacksReorderStep {
   capture?: ScenarioCapture
 }
 /**
- * Merchant mode: sends a callback that did not come from the gateway, made from a delivered one; the merchant must refuse it (expect.callback_acknowledged with acknowledged=false) and keep its order as it was.
+ * Merchant mode: sends a callback that did not come from the gateway, made from a delivered one; the merchant must refuse or drop it (expect.callback_acknowledged with acknowledged=false) and keep its order as it was.
  */
 export interface ScenarioCallbacksForgeStep {
   step: 'callbacks.forge'
   callback?: ScenarioCallbackSelector
   /**
-   * `hash`: signed with another password; `amount`, `status`, `order`: a field changed after signing; `unsigned`: no hash.
+   * `hash`: signed with another password; `amount`, `status`, `order`: a field changed after signing; `unsigned`: no hash; `resigned`: the `fields` changed and signed again with the merchant's own password (a callback that verifies but is not about the order as the merchant sold it: its amount or currency differ).
    */
-  tamper: 'hash' | 'amount' | 'status' | 'order' | 'unsigned'
+  tamper: 'hash' | 'amount' | 'status' | 'order' | 'unsigned' | 'resigned'
   /**
    * Fields to set after signing.
    */
@@ -7273,6 +7309,10 @@ export interface ScenarioExpectMerchantRequestStep {
    * Real seconds to wait for the request.
    */
   within_seconds?: number
+  /**
+   * true: the gateway must have accepted the request (HTTP 200, no error envelope); its refusal is quoted otherwise.
+   */
+  accepted?: boolean
   /**
    * Short label shown in reports.
    */
@@ -7358,7 +7398,7 @@ export interface ScenarioExpectNoCallbackStep {
   capture?: ScenarioCapture
 }
 /**
- * The receiver acknowledged (or, with acknowledged=false, refused) the selected callback: any 2xx on Checkout, the body `OK` on S2S (decisions.md 3), at attempt `attempts` at the latest. Merchant mode: the merchant's answers. Gateway mode: the kit's own receiver, which refuses only what callbacks.fail tells it to, so this checks the gateway's retries. Default: the latest callback delivered.
+ * The receiver acknowledged (or, with acknowledged=false, refused) the selected callback. A forged callback the merchant acknowledged still passes acknowledged=false when its order stayed exactly as it was (the interface requires no particular answer to a callback the merchant drops): any 2xx on Checkout, the body `OK` on S2S (decisions.md 3), at attempt `attempts` at the latest. Merchant mode: the merchant's answers. Gateway mode: the kit's own receiver, which refuses only what callbacks.fail tells it to, so this checks the gateway's retries. Default: the latest callback delivered.
  */
 export interface ScenarioExpectCallbackAcknowledgedStep {
   step: 'expect.callback_acknowledged'

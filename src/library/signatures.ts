@@ -9,8 +9,10 @@ import {
   rev,
   s2sApmSignatures,
   s2sCardSignatures,
+  type Secret,
   sameSignature,
   sha1,
+  sha256,
   upper,
 } from '../core/signatures/index.js'
 
@@ -53,13 +55,16 @@ const text = (fields: Record<string, FormValue>, key: string): string => {
 
 /**
  * The `hash` a callback must carry (decisions.md §1): Checkout `payment_id + order.number +
- * order.amount + order.currency + order.description + password` (sha1 of md5); S2S CARD
- * md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4))) of the original payment;
- * S2S APM every field but `hash`, keys sorted, values reversed, upper-cased, password appended, md5.
+ * order.amount + order.currency + order.description + password` (sha1 of md5); S2S CARD Formula 2
+ * md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4))) of the original payment,
+ * Formula 6 md5(upper(password + trans_id + rev(first6 + last4))) for CREDIT2CARD; S2S APM every
+ * field but `hash`, keys sorted, values reversed, upper-cased, then the UPPER-CASED password, md5;
+ * CREDIT2VIRTUAL and CREDIT2CRYPTO md5(upper(rev(trans_id + order_id + status)) + password).
+ * `password` may be `{ password, sha256: true }` for a merchant in SHA256 mode.
  */
 export function callbackHash(
   fields: CallbackFields,
-  password: string,
+  password: Secret,
   api: Api,
   payment?: S2sCardPayment,
 ): string {
@@ -75,15 +80,27 @@ export function callbackHash(
       },
       password,
     )
-  if (api === 's2s-apm') return s2sApmSignatures.callback(form, password)
+  if (api === 's2s-apm') {
+    const action = text(form, 'action')
+    if (action === 'CREDIT2VIRTUAL' || action === 'CREDIT2CRYPTO')
+      return s2sApmSignatures.credit2virtualCallback(
+        text(form, 'trans_id'),
+        text(form, 'order_id'),
+        text(form, 'status'),
+        password,
+      )
+    return s2sApmSignatures.callback(form, password)
+  }
   const original = payment ?? paymentFromCallback(form)
+  if (text(form, 'action') === 'CREDIT2CARD')
+    return s2sCardSignatures.credit2cardTransaction(password, text(form, 'trans_id'), original.card)
   return s2sCardSignatures.transaction(original.payerEmail, password, text(form, 'trans_id'), original.card)
 }
 
 /** Whether a callback's `hash` is right (constant-time comparison). */
 export function verifyCallback(
   fields: CallbackFields,
-  password: string,
+  password: Secret,
   api: Api,
   payment?: S2sCardPayment,
 ): boolean {
@@ -98,7 +115,7 @@ export function verifyCallback(
 export function verifyRedirect(
   urlOrQuery: string | URL | URLSearchParams,
   order: OrderFields,
-  password: string,
+  password: Secret,
 ): boolean {
   const query =
     urlOrQuery instanceof URLSearchParams
@@ -133,5 +150,5 @@ export const signatures = {
   verifyRedirect,
   /** Constant-time, case-insensitive comparison of two hex signatures. */
   same: sameSignature,
-  primitives: { upper, rev, md5, sha1, cardDigits },
+  primitives: { upper, rev, md5, sha1, sha256, cardDigits },
 } as const

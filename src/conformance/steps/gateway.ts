@@ -7,7 +7,7 @@ import { checkAnswer } from '../match.js'
 import { checkoutHash, s2sApmHash, s2sCardHash, UnsignableError } from '../signing.js'
 import { problems } from './assert.js'
 
-const PAYMENT_ACTIONS = new Set(['SALE', 'AUTH', 'DEBIT', 'CARD2CARD'])
+const PAYMENT_ACTIONS = new Set(['SALE', 'AUTH', 'DEBIT', 'CARD2CARD', 'CREDIT2CARD'])
 const RECURRING_ACTIONS = new Set(['RECURRING_SALE', 'RECURRING_DEBIT'])
 
 /** gateway.call: the kit, as the merchant, sends one request and judges the answer. */

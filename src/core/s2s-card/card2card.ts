@@ -32,7 +32,7 @@ export function recipientRefusal(recipient: StoredCard): string | undefined {
 
 /** A recipient known only by its number. */
 export const recipientCard = (number: string): StoredCard =>
-  toStoredCard({ number, expMonth: '01', expYear: '9999' })
+  toStoredCard({ number, expMonth: '', expYear: '' })
 
 /** The sandbox's earlier CARD2CARD names, read as aliases of the platform's (platform-facts 4). */
 const ALIASES: Record<string, string> = {
