@@ -44,7 +44,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
       lang={lang}
       title={`${t('documentTitle')} · ${view.merchant}`}
       base={base}
-      data={{ page: 'checkout', expiresIn: view.expiresInSeconds, messages: clientMessages(t) }}
+      data={{ page: 'checkout', self: path, expiresIn: view.expiresInSeconds, messages: clientMessages(t) }}
     >
       <Shell t={t} picker={{ lang, t, action: path, keep: { method: view.selected.id } }}>
         <div className="card">
@@ -106,7 +106,7 @@ export function CheckoutPage(props: CheckoutPageProps) {
               {t('cancel')}
             </button>
           </form>
-          <p className="timer" id="expiry-timer" data-seconds={view.expiresInSeconds}>
+          <p className="timer" id="expiry-timer" data-seconds={view.expiresInSeconds} data-clock={view.clock}>
             {t('expiresIn', { time: formatSeconds(view.expiresInSeconds) })}
           </p>
           {card ? <TestCards t={t} year={props.testYear} /> : null}

@@ -38,6 +38,8 @@ export interface CheckoutView {
   /** The Terms & Conditions checkbox, where the mapping enables it and the method allows it. */
   terms?: { url: string }
   expiresInSeconds: number
+  /** The engine's clock: a virtual one moves only when advanced, so the page does not count down by itself. */
+  clock: 'virtual' | 'system'
   /** The reason of the session's last payment, when it was declined (the payer may try again). */
   declineReason?: string
 }
@@ -112,6 +114,7 @@ export function checkoutView(page: PageContext, session: Session, requested?: st
       ? { terms: { url: mapping.url ?? `${page.base}/terms` } }
       : {}),
     expiresInSeconds: Math.max(0, Math.ceil((session.expires_at - page.ctx.clock.now()) / 1000)),
+    clock: page.ctx.clock.kind,
     ...(payment?.status === 'decline' ? { declineReason: payment.decline_reason ?? '' } : {}),
   }
 }

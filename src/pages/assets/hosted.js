@@ -266,9 +266,16 @@
   }
 
   // --- expiry countdown (session_expiry on the sandbox clock) -------------------------------
+  // The server renders the time left on the engine's clock (virtual or system); the script counts
+  // down from it and asks the page again every few seconds, so a clock advance (or a paused
+  // virtual clock) shows at once. Once the session is over, the page is loaded again and the
+  // server sends the payer on (expiry URL).
   const timer = byId('expiry-timer')
   if (timer && msg.expiresIn) {
     let left = Number(timer.dataset.seconds || '0')
+    // A virtual clock moves only when advanced: the page then shows the server's time as it is.
+    const running = timer.dataset.clock !== 'virtual'
+    let syncing = false
     const show = () => {
       const s = Math.max(0, left)
       const h = Math.floor(s / 3600)
@@ -277,15 +284,31 @@
       const time = h ? `${h}:${String(m).padStart(2, '0')}:${sec}` : `${m}:${sec}`
       timer.textContent = msg.expiresIn.replace('{time}', time)
     }
-    const tick = window.setInterval(() => {
-      left -= 1
-      show()
-      // The server decides: at zero the page asks again and is sent to the expiry URL.
-      if (left <= 0) {
-        window.clearInterval(tick)
-        window.location.reload()
+    const sync = async () => {
+      if (syncing) return
+      syncing = true
+      try {
+        // The page's own address (after a form post the URL is the post's, which GET cannot replay).
+        const self = data.self || window.location.pathname
+        const response = await fetch(self, { cache: 'no-store', redirect: 'manual' })
+        const html = response.ok ? await response.text() : ''
+        const found = /id="expiry-timer"[^>]*data-seconds="(\d+)"/.exec(html)
+        // No timer any more (expired, paid, cancelled): the server sends the payer on.
+        if (!found) return window.location.assign(self)
+        left = Number(found[1])
+        show()
+      } catch {
+        // The sandbox is restarting: the next sync tries again.
+      } finally {
+        syncing = false
       }
+    }
+    window.setInterval(() => {
+      if (running && left > 0) left -= 1
+      show()
+      if (left <= 0) sync()
     }, 1000)
+    window.setInterval(sync, running ? 15000 : 2000)
   }
 
   // --- back to the merchant in the effective url_target (2.1) -------------------------------
