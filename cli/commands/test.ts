@@ -7,6 +7,7 @@ interface Args {
   gateway?: string
   key?: string
   password?: string
+  'control-token'?: string
   tag?: string[]
   name?: string[]
   scenarios?: string[]
@@ -36,6 +37,11 @@ export const testCommand: CommandModule<object, Args> = {
       })
       .option('key', { type: 'string', describe: 'merchant_key / client_key for --gateway' })
       .option('password', { type: 'string', describe: 'Signing password for --gateway' })
+      .option('control-token', {
+        type: 'string',
+        describe:
+          "With --gateway: the paysandbox's control token (serve --control-token; default: $PAYSANDBOX_CONTROL_TOKEN)",
+      })
       .option('tag', { type: 'string', array: true, describe: 'Only scenarios with one of these tags' })
       .option('name', {
         type: 'string',
@@ -81,13 +87,21 @@ export const testCommand: CommandModule<object, Args> = {
       throw new UsageError('--gateway needs --key and --password')
     if (args.out && !(args.reporter ?? []).some((r) => r === 'json' || r === 'junit'))
       throw new UsageError('--out writes a json or junit report: add --reporter json or --reporter junit')
+    const controlToken = args['control-token'] ?? process.env.PAYSANDBOX_CONTROL_TOKEN
     const kit = await import('../../src/conformance/index.js')
     const reporters = await makeReporters(args, kit)
     try {
       const summary = await kit.runTest({
         ...(args.merchant ? { merchantFile: args.merchant } : {}),
         ...(args.gateway
-          ? { gateway: { url: args.gateway, key: args.key as string, password: args.password as string } }
+          ? {
+              gateway: {
+                url: args.gateway,
+                key: args.key as string,
+                password: args.password as string,
+                ...(controlToken ? { controlToken } : {}),
+              },
+            }
           : {}),
         ...(args.scenarios ? { scenarioPaths: args.scenarios } : {}),
         ...(args.tag ? { tags: args.tag } : {}),

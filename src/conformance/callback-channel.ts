@@ -1,5 +1,5 @@
 import qs from 'qs'
-import { acknowledges } from '../core/callbacks/attempt.js'
+import { acknowledges, isTimeout } from '../core/callbacks/attempt.js'
 import { encodeForm, FORM_CONTENT_TYPE } from '../core/callbacks/form.js'
 import type { OutboundRequest, OutboundResponse, Transport } from '../core/ports/transport.js'
 import type { ApiName } from './endpoints.js'
@@ -15,8 +15,16 @@ export interface CallbackAttempt {
   status?: number
   body?: string
   error?: string
+  /** The receiver did not answer within the time-out (decisions.md 3: a failed attempt). */
+  timedOut?: boolean
   acknowledged: boolean
   ms: number
+}
+
+/** The merchant's view of its order just before and just after a callback the kit sent itself. */
+export interface CallbackEffect {
+  before?: Record<string, unknown>
+  after?: Record<string, unknown>
 }
 
 export interface CallbackRecord {
@@ -34,16 +42,26 @@ export interface CallbackRecord {
   attempts: CallbackAttempt[]
   /** Matched by an expect.callback step already. */
   consumed: boolean
+  /** Kit-sent callbacks (duplicate, forged) in merchant mode: what they did to the merchant's order. */
+  effect?: CallbackEffect
+  /** A forgery: what the kit changed, for reports. */
+  forgery?: string
 }
 
-/** Sends one callback to the receiver and returns its answer (throws when unreachable). */
-export type Deliver = (request: { url: string; text: string }) => Promise<OutboundResponse>
+/** Sends one callback to the receiver and returns its answer (throws when unreachable or timed out). */
+export type Deliver = (request: {
+  url: string
+  text: string
+  timeoutMs?: number
+}) => Promise<OutboundResponse>
 
 export interface CallbackChannel {
   readonly log: CallbackRecord[]
   mode: 'auto' | 'manual'
   /** Attempts still to fail before reaching the receiver. */
   failNext: number
+  /** The receiver's time to answer (the scenario's sandbox setting); the kit's own sends use it too. */
+  timeoutMs: number
   readonly transport: Transport
   /** A callback that reached the kit's own receiver over HTTP (gateway mode, external gateway). */
   received(url: string, text: string, api?: ApiName): OutboundResponse
@@ -57,6 +75,18 @@ export interface CallbackChannel {
   ): Promise<CallbackRecord>
   held(): CallbackRecord[]
 }
+
+const DEFAULT_TIMEOUT_MS = 10_000
+const seconds = (ms: number) => (ms % 1000 === 0 ? `${ms / 1000} s` : `${ms} ms`)
+
+/** "attempt 1: HTTP 400 "invalid hash"; attempt 2: no answer within 10 s (time-out)": a callback's history. */
+export const describeAttempts = (attempts: CallbackAttempt[]): string =>
+  attempts
+    .map(
+      (a, i) =>
+        `attempt ${i + 1}: ${a.error ? a.error : `HTTP ${a.status}${a.body ? ` ${JSON.stringify(a.body.slice(0, 120))}` : ''}`}${a.ms >= 1000 ? ` after ${(a.ms / 1000).toFixed(1)} s` : ''}`,
+    )
+    .join('; ')
 
 const QS = { depth: 6, arrayLimit: 200, parameterLimit: 2000, allowPrototypes: false } as const
 const ACK: OutboundResponse = { status: 200, body: 'OK' }
@@ -110,7 +140,8 @@ export function createCallbackChannel(options: {
         r.source === 'gateway' && r.url === url && r.text === text && !r.attempts.some((a) => a.acknowledged),
     ) ?? record(url, text, 'gateway')
 
-  async function attempt(entry: CallbackRecord): Promise<OutboundResponse> {
+  async function attempt(entry: CallbackRecord, given?: number): Promise<OutboundResponse> {
+    const timeoutMs = given ?? channel.timeoutMs
     const started = performance.now()
     const ms = () => Math.round(performance.now() - started)
     if (channel.failNext > 0) {
@@ -119,7 +150,11 @@ export function createCallbackChannel(options: {
       throw new Error('connection refused by the kit (callbacks.fail)')
     }
     try {
-      const answer = await options.deliver({ url: entry.url, text: entry.text })
+      const answer = await options.deliver({
+        url: entry.url,
+        text: entry.text,
+        timeoutMs,
+      })
       entry.attempts.push({
         status: answer.status,
         body: answer.body.slice(0, 500),
@@ -128,8 +163,12 @@ export function createCallbackChannel(options: {
       })
       return answer
     } catch (error) {
+      const timedOut = isTimeout(error)
       entry.attempts.push({
-        error: String((error as Error)?.message ?? error),
+        error: timedOut
+          ? `no answer within ${seconds(timeoutMs)} (time-out)`
+          : String((error as Error)?.message ?? error),
+        ...(timedOut ? { timedOut } : {}),
         acknowledged: false,
         ms: ms(),
       })
@@ -145,7 +184,7 @@ export function createCallbackChannel(options: {
         entry.held = true
         return ACK
       }
-      return attempt(entry)
+      return attempt(entry, request.timeoutMs)
     },
   }
 
@@ -153,6 +192,7 @@ export function createCallbackChannel(options: {
     log,
     mode: 'auto',
     failNext: 0,
+    timeoutMs: DEFAULT_TIMEOUT_MS,
     transport,
     received(url, text, api) {
       const entry = recordOf(url, text)
@@ -196,8 +236,8 @@ export function createCallbackChannel(options: {
 
 /** POSTs a callback as the sandbox does (decisions.md 3), with the sandbox's time-out. */
 export const fetchDeliver =
-  (timeoutMs = 10_000): Deliver =>
-  async ({ url, text }) => {
+  (defaultTimeoutMs = DEFAULT_TIMEOUT_MS): Deliver =>
+  async ({ url, text, timeoutMs = defaultTimeoutMs }) => {
     const response = await fetch(url, {
       method: 'POST',
       headers: { 'content-type': FORM_CONTENT_TYPE, 'user-agent': 'paysandbox-conformance' },

@@ -2,6 +2,7 @@ import type { CallbackChannel } from './callback-channel.js'
 import type { RecordedRequest } from './curl.js'
 import type { Vars } from './interpolate.js'
 import type { MerchantClient } from './merchant.js'
+import type { OrderView } from './observations.js'
 import type { PayerControl } from './payer-control.js'
 import type { HostedGateway } from './sandbox-host.js'
 import { PaymentMemory } from './signing.js'
@@ -19,6 +20,8 @@ export interface ScenarioContext {
   hosted?: HostedGateway
   /** An external gateway that is a paysandbox: its control API can move the clock. */
   controlApi: boolean
+  /** That paysandbox's control token, sent on /sandbox/... calls. */
+  controlToken?: string
   channel: CallbackChannel
   payer?: PayerControl
   merchant?: MerchantClient
@@ -36,12 +39,18 @@ export interface ScenarioContext {
   /** The request the current step made or observed: a failure prints it as a curl command. */
   request?: RecordedRequest
   orders: number
+  /** Merchant mode: the order as the merchant's inspect hook showed it after the steps that changed it. */
+  timeline: { label: string; order: string; view: OrderView }[]
+  /** Merchant mode: what its start_payment / merchant_action hooks answered, oldest first. */
+  hooks: string[]
 }
 
 export function createContext(
-  init: Omit<ScenarioContext, 'memory' | 'sessions' | 'orders' | 'vars'> & { vars: Vars },
+  init: Omit<ScenarioContext, 'memory' | 'sessions' | 'orders' | 'vars' | 'timeline' | 'hooks'> & {
+    vars: Vars
+  },
 ): ScenarioContext {
-  return { ...init, memory: new PaymentMemory(), sessions: [], orders: 0 }
+  return { ...init, memory: new PaymentMemory(), sessions: [], orders: 0, timeline: [], hooks: [] }
 }
 
 /** Waits for the callbacks the last action caused (kit-hosted: until the queue is idle). */

@@ -12,6 +12,7 @@ export class GatewayUnreachable extends Error {}
 export async function probeGateway(
   url: string,
   credentials: GatewayTarget['credentials'],
+  controlToken?: string,
 ): Promise<GatewayTarget> {
   const base = url.replace(/\/+$/, '')
   let health: Response
@@ -22,5 +23,10 @@ export async function probeGateway(
     const cause = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message
     throw new GatewayUnreachable(`the gateway at ${base} cannot be reached (${cause})`)
   }
-  return { url: base, credentials, paysandbox: health.status === 200 }
+  return {
+    url: base,
+    credentials,
+    paysandbox: health.status === 200,
+    ...(controlToken ? { controlToken } : {}),
+  }
 }

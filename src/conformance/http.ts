@@ -36,6 +36,9 @@ export async function sendToGateway(
   const headers: Record<string, string> = {
     ...(request.form !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
     ...(request.json !== undefined ? { 'content-type': 'application/json' } : {}),
+    ...(ctx.controlToken && request.path.startsWith('/sandbox/')
+      ? { 'x-sandbox-control-token': ctx.controlToken }
+      : {}),
     ...(request.headers ?? {}),
   }
   ctx.request = { method: request.method, url, headers, body }

@@ -22,7 +22,7 @@ export interface TestOptions {
   /** Merchant mode: the merchant adapter file. */
   merchantFile?: string
   /** Gateway mode against an external gateway; without it, against the kit's built-in sandbox. */
-  gateway?: { url: string; key: string; password: string }
+  gateway?: { url: string; key: string; password: string; controlToken?: string }
   /** Scenario files or directories; default the bundled scenarios. */
   scenarioPaths?: string[]
   tags?: string[]
@@ -60,10 +60,11 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
   const adapter = options.merchantFile ? loadAdapter(options.merchantFile) : undefined
   let gateway: GatewayTarget | undefined
   if (options.gateway)
-    gateway = await probeGateway(options.gateway.url, {
-      merchant_key: options.gateway.key,
-      password: options.gateway.password,
-    })
+    gateway = await probeGateway(
+      options.gateway.url,
+      { merchant_key: options.gateway.key, password: options.gateway.password },
+      options.gateway.controlToken,
+    )
   const host = await startSandboxHost(options.port ?? 0)
   let merchant: MerchantClient | undefined
   try {

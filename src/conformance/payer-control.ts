@@ -88,11 +88,15 @@ export function inProcessPayer(hosted: HostedGateway): PayerControl {
  * redirect pages (form posts, as a browser sends them) and the control API, which also tells the
  * payment's status after a page.
  */
-export function httpPayer(baseUrl: string): PayerControl {
+export function httpPayer(baseUrl: string, controlToken?: string): PayerControl {
   const call = async (method: string, path: string, body: unknown, headers: Record<string, string> = {}) => {
     const url = `${baseUrl}${path}`
     const text = body === undefined ? '' : JSON.stringify(body)
-    const allHeaders = { ...(text ? { 'content-type': 'application/json' } : {}), ...headers }
+    const allHeaders = {
+      ...(text ? { 'content-type': 'application/json' } : {}),
+      ...(controlToken && path.startsWith('/sandbox/') ? { 'x-sandbox-control-token': controlToken } : {}),
+      ...headers,
+    }
     const response = await fetch(url, { method, headers: allHeaders, ...(text ? { body: text } : {}) })
     const raw = await response.text()
     let parsed: Record<string, unknown>

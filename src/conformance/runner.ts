@@ -3,6 +3,7 @@ import { type ScenarioContext, StepFailed, StepSkipped } from './context.js'
 import { toCurl } from './curl.js'
 import { JsonPathError, selectAll, UnknownVariableError } from './interpolate.js'
 import { AdapterError, type MerchantClient, MerchantUnreachable } from './merchant.js'
+import { merchantStory, recordTimeline, warningsSince } from './observations.js'
 import type { SandboxHost } from './sandbox-host.js'
 import { type ContextOptions, type GatewayTarget, scenarioContext, unsupported } from './scenario-context.js'
 import { STEP_HANDLERS } from './steps/index.js'
@@ -176,9 +177,18 @@ async function runStep(
   const base = { index, kind: step.step, label: stepLabel(step, index) }
   const ms = () => Math.round(performance.now() - started)
   ctx.request = undefined
+  const seq = ctx.hosted?.requests.length ?? 0
   try {
     const result = await withTimeout(STEP_HANDLERS[step.step](step, ctx), timeoutMs)
     capture(step, result, ctx)
+    const warned = warningsSince(ctx, seq)
+    if (warned.length)
+      throw new StepFailed(
+        `the gateway served ${warned.length === 1 ? 'a request' : 'requests'} the merchant sent during this step with a Sandbox-Warning: the platform documents ${warned.length === 1 ? 'it' : 'them'} differently and may refuse ${warned.length === 1 ? 'it' : 'them'}:\n  - ${warned.join('\n  - ')}`,
+        'decisions.md 7',
+      )
+    if (!step.step.startsWith('expect.') || step.step === 'expect.redirect')
+      await recordTimeline(ctx, base.label)
     return { result: { ...base, status: 'passed', ms: ms() } }
   } catch (error) {
     const curl = ctx.request ? { curl: toCurl(ctx.request) } : {}
@@ -190,13 +200,18 @@ async function runStep(
     const section = [scenarioSection, own, error instanceof StepFailed ? error.section : undefined]
       .filter((s, i, all): s is string => !!s && all.indexOf(s) === i)
       .join('; ')
-    // A step's description is written for the merchant's developer ("The callback hash was not
-    // verified: …"): it leads, and what the runner saw follows.
+    // What the kit saw leads; the step's description says what the interface expects; in merchant
+    // mode the merchant's requests, callbacks and order follow, so the reader sees what it did.
     const description = (step as { description?: string }).description
+    const story = merchantStory(ctx)
     const failed = (message: string) => ({
       ...base,
       status: 'failed' as const,
-      message: description ? `${description}\n  Seen: ${message}` : message,
+      message: [
+        message,
+        ...(description ? [`Expected: ${description}`] : []),
+        ...(story.length ? ['What the merchant did:', ...story.map((l) => `  ${l}`)] : []),
+      ].join('\n'),
       section,
       ...curl,
       ms: ms(),
@@ -248,7 +263,7 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
       () =>
         reject(
           new StepFailed(
-            `the step did not finish within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`}`,
+            `time-out: the step did not finish within ${ms < 1000 ? `${ms} ms` : `${Math.round(ms / 1000)} s`} (--step-timeout)`,
           ),
         ),
       ms,

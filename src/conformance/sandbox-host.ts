@@ -105,7 +105,10 @@ export function scenarioConfig(options: Omit<GatewayOptions, 'deliver'>): Sandbo
       },
     ],
     clock: { mode: 'virtual' },
-    callbacks: { timeout_seconds: 10, ...(retries ? { retry_schedule_seconds: retries } : {}) },
+    callbacks: {
+      timeout_seconds: options.setup?.callback_timeout_seconds ?? 10,
+      ...(retries ? { retry_schedule_seconds: retries } : {}),
+    },
   } as SandboxConfig
 }
 
@@ -211,6 +214,7 @@ function createHostedGateway(slug: string, baseUrl: string, options: GatewayOpti
     return payment?.api
   }
   const channel = createCallbackChannel({ deliver: options.deliver, apiOf })
+  channel.timeoutMs = (options.setup?.callback_timeout_seconds ?? 10) * 1000
   gateway = assembleGateway({
     store,
     clock,

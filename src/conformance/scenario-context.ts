@@ -12,6 +12,8 @@ export interface GatewayTarget {
   credentials: { merchant_key: string; password: string }
   /** The external gateway answered GET /sandbox/health: its control API drives payer and clock. */
   paysandbox: boolean
+  /** Sent as X-Sandbox-Control-Token on control API calls (a paysandbox served with --control-token). */
+  controlToken?: string
 }
 
 /** Credentials of the kit-hosted sandbox's merchant in gateway mode, when none are given. */
@@ -84,7 +86,10 @@ export function scenarioContext(loaded: LoadedScenario, options: ContextOptions)
       callbackUrl: `${host.url}/callbacks/${slug}/${runId}`,
       controlApi: external.paysandbox,
       channel,
-      ...(external.paysandbox ? { payer: httpPayer(external.url.replace(/\/+$/, '')) } : {}),
+      ...(external.controlToken ? { controlToken: external.controlToken } : {}),
+      ...(external.paysandbox
+        ? { payer: httpPayer(external.url.replace(/\/+$/, ''), external.controlToken) }
+        : {}),
     })
   }
 

@@ -49,7 +49,7 @@ describe('merchant-mode steps', () => {
   it('fails a request signed with the wrong password, quoting both hashes and the formula', async () => {
     const { failure } = await one(paid.slice(0, 2), { badHash: true })
     expect(failure?.message).toMatch(
-      /the merchant's POST \/api\/v1\/session \(HTTP 401\):\n {2}- hash is not valid: expected [0-9a-f]{40} \(decisions\.md 1, signed with the adapter's password\), got "[0-9a-f]{40}"/,
+      /the merchant's POST \/api\/v1\/session \{order\.amount "10\.00"\} → HTTP 400 error_code 0 "Request data is invalid\." \[100000 "hash: Hash is not valid\."\]:\n {2}- hash is not valid: expected [0-9a-f]{40} \(decisions\.md 1, signed with the adapter's password\), got "[0-9a-f]{40}"/,
     )
     expect(failure?.curl).toMatch(/\/run\/m\/api\/v1\/session/)
   })
@@ -64,8 +64,12 @@ describe('merchant-mode steps', () => {
         within_seconds: 0.2,
       },
     ])
-    expect(failure?.message).toBe(
+    expect(failure?.message?.split('\n')[0]).toBe(
       'the merchant sent no request to POST /api/v1/session/token; it sent POST /api/v1/session (HTTP 200) since the last matched one',
+    )
+    // Issue 16 point 2: what the merchant did follows, from observations (its hooks, requests, order).
+    expect(failure?.message).toMatch(
+      /What the merchant did:\n {2}its test hooks answered:\n {4}start_payment \(checkout purchase\) → HTTP 200[\s\S]*its requests to the gateway:\n {4}POST \/api\/v1\/session \{order\.amount "10\.00"\} → HTTP 200/,
     )
   })
 
@@ -75,16 +79,32 @@ describe('merchant-mode steps', () => {
       { step: 'callbacks.duplicate', times: 2 },
       { step: 'expect.callback_acknowledged' },
       { step: 'expect.merchant_order', fields: { '$.callbacks_processed': 1 } },
-      { step: 'callbacks.forge', tamper: 'amount' },
+      { step: 'callbacks.forge', tamper: 'hash', fields: { order_status: 'decline', status: 'fail' } },
       { step: 'expect.callback_acknowledged', acknowledged: false },
     ]
     expect((await one(steps)).result.status).toBe('passed')
     const counted = await one(steps, { countsDuplicates: true })
     expect(counted.failure?.message).toMatch(/\$\.callbacks_processed: expected 1, found 3/)
     const trusting = await one(steps, { trustsEveryCallback: true })
+    // Issue 16 point 2: the forged callback is judged by what it did to the order, not by the answer.
     expect(trusting.failure?.message).toMatch(
-      /the merchant acknowledged #\d+ sale\/settled \(success\) \[forged\] .*; it must refuse it/,
+      /the merchant acknowledged #\d+ sale\/decline \(fail\) \[forged\] \(signed with another password, order_status=decline status=fail\) \(attempt 1: HTTP 200 "OK"\) and its order changed: state "paid" → "failed", callbacks_processed 1 → 2/,
     )
+  })
+
+  it('a merchant that acknowledges a forged callback but changes nothing passes (issue 16 point 2)', async () => {
+    // The interface asks nothing of the answer to a callback the merchant drops: only its order counts.
+    const dropsQuietly = await one(
+      [
+        ...paid,
+        { step: 'expect.merchant_order', fields: { '$.state': 'paid' } },
+        { step: 'callbacks.forge', tamper: 'amount' },
+        { step: 'expect.callback_acknowledged', acknowledged: false },
+      ],
+      { trustsEveryCallback: true },
+    )
+    expect(dropsQuietly.failure?.message).toBeUndefined()
+    expect(dropsQuietly.result.status).toBe('passed')
   })
 
   it('merchant.action drives the back office; the kit checks its request and the answer it relays', async () => {

@@ -6,9 +6,11 @@ import type {
   ScenarioCallbacksReorderStep,
   ScenarioCallbacksSendStep,
 } from '../../generated/types.js'
+import { callbackHash } from '../../library/signatures.js'
 import type { CallbackRecord } from '../callback-channel.js'
 import { fail, type ScenarioContext, StepSkipped, settle } from '../context.js'
 import { interpolate } from '../interpolate.js'
+import { inspectOrder } from '../observations.js'
 import { describeCallback, selectCallback } from './select.js'
 
 const heldList = (ctx: ScenarioContext) => ctx.channel.held()
@@ -62,9 +64,13 @@ export async function callbacksDuplicate(
   if (original.attempts.length === 0)
     fail(`${describeCallback(original)} has not been delivered yet: send it first`)
   const sent: CallbackRecord[] = []
-  for (let i = 0; i < (step.times ?? 1); i++)
-    sent.push(await ctx.channel.sendOwn(original, original.fields, 'duplicate'))
-  await settle(ctx)
+  for (let i = 0; i < (step.times ?? 1); i++) {
+    const before = await inspectOrder(ctx)
+    const record = await ctx.channel.sendOwn(original, original.fields, 'duplicate')
+    await settle(ctx)
+    if (before) record.effect = { before, after: await inspectOrder(ctx) }
+    sent.push(record)
+  }
   return report(sent)
 }
 
@@ -75,12 +81,18 @@ export async function callbacksForge(
 ): Promise<unknown> {
   const original = selectCallback(ctx.channel.log, step.callback)
   const fields = tamper(original, step.tamper, ctx.credentials.password)
-  for (const [key, value] of Object.entries(
-    interpolate(step.fields ?? {}, ctx.vars) as Record<string, unknown>,
-  ))
+  const changed = interpolate(step.fields ?? {}, ctx.vars) as Record<string, unknown>
+  for (const [key, value] of Object.entries(changed))
     fields[key] = typeof value === 'string' ? value : JSON.stringify(value)
+  // Signed again with the merchant's own password: the hash verifies, only the order tells it apart.
+  // (An S2S CARD hash covers no amount or currency: the original one still verifies.)
+  if (step.tamper === 'resigned' && original.api === 'checkout')
+    fields.hash = callbackHash(fields, ctx.credentials.password, 'checkout')
+  const before = await inspectOrder(ctx)
   const sent = await ctx.channel.sendOwn(original, fields, 'forged')
+  sent.forgery = forgeryNote(step.tamper, changed)
   await settle(ctx)
+  if (before) sent.effect = { before, after: await inspectOrder(ctx) }
   return report([sent])[0]
 }
 
@@ -88,6 +100,20 @@ export async function callbacksForge(
 export async function callbacksFail(step: ScenarioCallbacksFailStep, ctx: ScenarioContext): Promise<unknown> {
   ctx.channel.failNext += step.times ?? 1
   return { fail_next: ctx.channel.failNext }
+}
+
+const TAMPERED: Record<ScenarioCallbacksForgeStep['tamper'], string> = {
+  hash: 'signed with another password',
+  amount: 'amount changed after signing',
+  status: 'status changed after signing',
+  order: 'order number changed after signing',
+  unsigned: 'no hash',
+  resigned: "signed with the merchant's own password",
+}
+
+const forgeryNote = (how: ScenarioCallbacksForgeStep['tamper'], changed: Record<string, unknown>) => {
+  const set = Object.entries(changed).map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+  return `${TAMPERED[how]}${set.length ? `, ${set.join(' ')}` : ''}`
 }
 
 const doubled = (amount: string | undefined) => {
@@ -141,6 +167,8 @@ function tamper(
       break
     case 'unsigned':
       delete f.hash
+      break
+    case 'resigned':
       break
   }
   return f

@@ -6,11 +6,12 @@ import type {
   ScenarioExpectRedirectStep,
 } from '../../generated/types.js'
 import { callbackHash, type S2sCardPayment } from '../../library/signatures.js'
-import type { CallbackRecord } from '../callback-channel.js'
-import { fail, type ScenarioContext, StepSkipped, settle } from '../context.js'
+import { type CallbackRecord, describeAttempts } from '../callback-channel.js'
+import { fail, type ScenarioContext, StepFailed, StepSkipped, settle } from '../context.js'
 import type { RecordedRequest } from '../curl.js'
 import { exists, interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
+import { changes, describeDelivery } from '../observations.js'
 import { problems } from './assert.js'
 import { describeCallback, selectCallback } from './select.js'
 
@@ -126,35 +127,51 @@ export async function expectAcknowledged(
 ): Promise<unknown> {
   await settle(ctx)
   if (!ctx.hosted) await waitForAck(ctx, step)
-  const record = selectCallback(
-    ctx.channel.log.filter((r) => r.attempts.length > 0 || r.held),
-    step.callback,
-    ['gateway', 'duplicate', 'forged'],
-  )
+  let record: CallbackRecord
+  try {
+    record = selectCallback(
+      ctx.channel.log.filter((r) => r.attempts.length > 0 || r.held),
+      step.callback,
+      ['gateway', 'duplicate', 'forged'],
+    )
+  } catch (error) {
+    if (!(error instanceof StepFailed)) throw error
+    const log = ctx.channel.log
+    return fail(
+      `no delivered callback matches ${JSON.stringify(step.callback ?? {})}; callbacks so far: ${log.length ? `\n  - ${log.map(describeDelivery).join('\n  - ')}` : 'none (the gateway has made none for this scenario yet)'}`,
+    )
+  }
   ctx.request = asRequest(record)
   if (record.held)
     fail(`${describeCallback(record)} is still held: deliver it with callbacks.send or callbacks.reorder`)
-  const answers = record.attempts
-    .map((a) => (a.error ? a.error : `HTTP ${a.status} ${JSON.stringify(a.body ?? '')}`))
-    .join('; ')
+  const answers = describeAttempts(record.attempts)
   const first = record.attempts.findIndex((a) => a.acknowledged)
   const rule = record.api === 'checkout' ? 'any 2xx' : 'the body OK'
+  const timeouts = record.attempts.filter((a) => a.timedOut).length
+  const timeoutNote = timeouts
+    ? ` ${timeouts === record.attempts.length ? 'Every' : timeouts} attempt${timeouts === 1 && timeouts !== record.attempts.length ? ' was' : 's were'} not answered within ${Math.round(ctx.channel.timeoutMs / 1000)} s: a time-out is a failed attempt (decisions.md 3), whatever the merchant answers afterwards.`
+    : ''
   if (step.acknowledged === false) {
-    if (first >= 0)
-      fail(
-        `the merchant acknowledged ${describeCallback(record)} (${answers}); it must refuse it (decisions.md 3: acknowledgement is ${rule})`,
-        'Authentication',
-      )
-    return record.attempts
+    if (first < 0) return record.attempts
+    // The interface asks that a forged callback change nothing; it does not ask for a refusal.
+    const effect = record.effect
+    const changed = effect ? changes(effect.before, effect.after) : undefined
+    if (record.source !== 'gateway' && effect && changed === '') return record.attempts
+    fail(
+      effect
+        ? `the merchant acknowledged ${describeCallback(record)}${record.forgery ? ` (${record.forgery})` : ''} (${answers}) and its order changed: ${changed}`
+        : `the merchant acknowledged ${describeCallback(record)} (${answers}); without an inspect hook the kit cannot tell whether it dropped it, so it must refuse it (decisions.md 3: acknowledgement is ${rule})`,
+      'Authentication',
+    )
   }
   if (first < 0)
     fail(
-      `the merchant did not acknowledge ${describeCallback(record)}: ${answers || 'no attempt yet'} (decisions.md 3: ${rule})`,
+      `the merchant did not acknowledge ${describeCallback(record)}: ${answers || 'no attempt yet'} (decisions.md 3: acknowledgement is ${rule}).${timeoutNote}`,
       'Events',
     )
   if (step.attempts !== undefined && first + 1 > step.attempts)
     fail(
-      `${describeCallback(record)} was acknowledged at attempt ${first + 1}, expected by attempt ${step.attempts}: ${answers}`,
+      `${describeCallback(record)} was acknowledged at attempt ${first + 1}, expected by attempt ${step.attempts}: ${answers}.${timeoutNote}`,
     )
   return record.attempts
 }

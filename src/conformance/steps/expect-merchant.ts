@@ -11,6 +11,7 @@ import { interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
+import { bookedView, describeRequest, showView } from '../observations.js'
 import { problems } from './assert.js'
 import { orderNumber } from './order.js'
 
@@ -111,7 +112,9 @@ export async function expectMerchantRequest(
     ),
   )
   found2.push(...checkFields(body, interpolate(step.fields ?? {}, ctx.vars)))
-  problems(`the merchant's ${describe(request)}`, found2)
+  if (step.accepted && !acceptedAnswer(request))
+    found2.push(`the gateway refused it: HTTP ${request.answer.status} ${request.answer.text.slice(0, 300)}`)
+  problems(`the merchant's ${describeRequest(request)}`, found2)
   return { ...body, __response: request.answer.json ?? request.answer.text }
 }
 
@@ -147,6 +150,14 @@ function signatureProblems(
   if (expected === 'invalid' && ok)
     return ['hash is valid, but this scenario expects the merchant to send a wrong one']
   return []
+}
+
+/** A success answer: HTTP 200 without an error envelope (Checkout error_code, S2S result ERROR/DECLINED). */
+function acceptedAnswer(request: ObservedRequest): boolean {
+  const json = request.answer.json as Record<string, unknown> | undefined
+  if (request.answer.status !== 200) return false
+  if (!json || typeof json !== 'object') return true
+  return !('error_code' in json) && json.result !== 'ERROR' && json.result !== 'DECLINED'
 }
 
 /** The gateway drops empty S2S form values before validating (request-validation.ts); so does the check. */
@@ -188,7 +199,7 @@ export async function expectMerchantOrder(
       `the merchant's inspect hook answered HTTP ${answer.status} for order ${orderId}: ${answer.text.slice(0, 300)}`,
     )
   problems(
-    `the merchant's view of order ${orderId}`,
+    `the merchant's inspect hook shows order ${orderId} as ${showView(bookedView(answer.body))}`,
     checkFields(answer.body, interpolate(step.fields, ctx.vars)),
   )
   return answer.body

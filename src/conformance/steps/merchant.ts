@@ -83,12 +83,18 @@ async function startAtMerchant(
         }
       : {}),
     ...(flow === 's2s-apm'
-      ? { brand: step.brand ?? 'vcard', identifier: step.identifier ?? 'success@gmail.com' }
+      ? {
+          brand: interpolate(step.brand ?? 'vcard', ctx.vars),
+          identifier: interpolate(step.identifier ?? 'success@gmail.com', ctx.vars),
+        }
       : {}),
     return_url_base: ctx.returnUrl,
   }
   const answer = await merchant.startPayment(payload)
   if (answer.request) ctx.request = answer.request
+  ctx.hooks.push(
+    `start_payment (${payload.flow} ${payload.operation}) → HTTP ${answer.status} ${answer.text.slice(0, 200)}`,
+  )
   await settle(ctx)
   if (answer.status < 200 || answer.status > 299)
     fail(`the merchant's start_payment hook answered HTTP ${answer.status}: ${answer.text.slice(0, 500)}`)
@@ -151,8 +157,8 @@ async function startAtGateway(
     } else {
       body = {
         ...base,
-        brand: step.brand ?? 'vcard',
-        identifier: step.identifier ?? 'success@gmail.com',
+        brand: interpolate(step.brand ?? 'vcard', ctx.vars),
+        identifier: interpolate(step.identifier ?? 'success@gmail.com', ctx.vars),
         payer_ip: '203.0.113.10',
         return_url: `${ctx.returnUrl}/apm`,
         ...fields,
@@ -190,6 +196,9 @@ export async function merchantAction(
     ...(step.amount ? { amount: interpolate(step.amount, ctx.vars) } : {}),
   })
   if (answer.request) ctx.request = answer.request
+  ctx.hooks.push(
+    `merchant_action ${step.action}${step.amount ? ` ${interpolate(step.amount, ctx.vars)}` : ''} → HTTP ${answer.status} ${answer.text.slice(0, 200)}`,
+  )
   await settle(ctx)
   if (answer.status < 200 || answer.status > 299)
     fail(`the merchant's merchant_action hook answered HTTP ${answer.status}: ${answer.text.slice(0, 500)}`)
