@@ -38,13 +38,13 @@ describe('Checkout callback content', () => {
     const declined = payment({ status: 'decline' })
     const body = build(
       declined,
-      transaction(declined, 'sale', 'fail', { decline_reason: 'Declined by issuer' }),
+      transaction(declined, 'sale', 'fail', { decline_reason: 'Declined by processing.' }),
     )
     expect(body).toMatchObject({
       type: 'sale',
       order_status: 'decline',
       status: 'fail',
-      reason: 'Declined by issuer',
+      reason: 'Declined by processing.',
     })
     const held = payment({ status: 'pending', auth: true })
     expect(build(held, transaction(held, 'auth'))).toMatchObject({

@@ -15,7 +15,7 @@ describe('simulated card connector (decisions.md 4)', () => {
   it.each([
     ['01', sale, { kind: 'approve' }],
     ['01', held, { kind: 'approve' }],
-    ['02', sale, { kind: 'decline', reason: 'Declined by issuer' }],
+    ['02', sale, { kind: 'decline', reason: 'Declined by processing.' }],
     ['03', held, { kind: 'approve', scenario: 'capture-declined' }],
     ['03', sale, { kind: 'decline', reason: 'Capture declined' }],
     ['05', sale, { kind: '3ds' }],
@@ -57,7 +57,7 @@ describe('simulated card connector (decisions.md 4)', () => {
     expect(outcomeAfterPayerStep(card('4111111111111111', '06')).kind).toBe('decline')
     expect(outcomeAfterPayerStep(card('4111111111111111', '12', '2039'))).toEqual({
       kind: 'decline',
-      reason: 'Declined by issuer',
+      reason: 'Declined by processing.',
     })
   })
 })

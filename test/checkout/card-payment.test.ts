@@ -64,12 +64,12 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
     expect(r.body).toEqual({
       payment_id: expect.any(String),
       status: 'decline',
-      reason: 'Declined by issuer',
+      reason: 'Declined by processing.',
     })
     expect(validate('checkout/hpf-card-payment-response', r.body).valid).toBe(true)
     const txs = t.store.findBy('transactions', 'payment_id', String(r.body.payment_id))
     expect(txs.map((x) => [x.type, x.status, x.decline_reason])).toEqual([
-      ['sale', 'fail', 'Declined by issuer'],
+      ['sale', 'fail', 'Declined by processing.'],
     ])
     expect(paymentOf(t, r.body.payment_id)?.amount_captured).toBe('0.00')
   })

@@ -76,7 +76,7 @@ describe('POST /api/v1/payment/card/credit', () => {
     const t = setup()
     const card = putCard(t, { card: testCard('02') })
     const r = await t.call('POST', CREDIT, body(card.id))
-    expect(r.body).toMatchObject({ status: 'decline', reason: 'Declined by issuer' })
+    expect(r.body).toMatchObject({ status: 'decline', reason: 'Declined by processing.' })
     expect(validate('checkout/credit-response', r.body).valid).toBe(true)
   })
 

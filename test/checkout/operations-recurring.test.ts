@@ -99,12 +99,12 @@ describe('POST /api/v1/payment/recurring', () => {
     const t = setup()
     const initial = putRecurringInitial(t, { card: testCard('02') })
     const r = await t.call('POST', RECURRING, body(initial.id, tokenOf(initial)))
-    expect(r.body).toMatchObject({ status: 'declined', reason: 'Declined by issuer' })
+    expect(r.body).toMatchObject({ status: 'declined', reason: 'Declined by processing.' })
     expect(validate('checkout/recurring-response', r.body).valid).toBe(true)
     const stored = t.store.get('payments', r.body.payment_id as string)
     expect(stored).toMatchObject({
       status: 'decline',
-      decline_reason: 'Declined by issuer',
+      decline_reason: 'Declined by processing.',
       amount_captured: '0.00',
     })
   })

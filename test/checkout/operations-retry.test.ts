@@ -27,7 +27,7 @@ describe('POST /api/v1/payment/retry', () => {
     const p = putPayment(t, {
       ...secondary,
       status: 'decline',
-      decline_reason: 'Declined by issuer',
+      decline_reason: 'Declined by processing.',
       amount_captured: '0.00',
       financial_day: undefined,
     })

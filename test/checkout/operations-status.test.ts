@@ -34,9 +34,9 @@ const byOrder = (orderId: string, extra: Record<string, unknown> = {}) => ({
 /** Three attempts of order-A, one minute apart: settled newest, then declined, then declined. */
 async function threeAttempts(t: TestGateway) {
   const order = { number: 'order-A', amount: '10.00', currency: 'USD', description: 'Important gift' }
-  const first = putPayment(t, { order, status: 'decline', decline_reason: 'Declined by issuer' })
+  const first = putPayment(t, { order, status: 'decline', decline_reason: 'Declined by processing.' })
   await t.clock.advance(MINUTE)
-  const second = putPayment(t, { order, status: 'decline', decline_reason: 'Declined by issuer' })
+  const second = putPayment(t, { order, status: 'decline', decline_reason: 'Declined by processing.' })
   await t.clock.advance(MINUTE)
   const third = putPayment(t, { order })
   return [third, second, first]
@@ -73,12 +73,12 @@ describe('POST /api/v1/payment/status by payment_id', () => {
     const p = putPayment(t, {
       session_id: 'session-1',
       status: 'decline',
-      decline_reason: 'Declined by issuer',
+      decline_reason: 'Declined by processing.',
     })
     const r = await t.call('POST', STATUS, byPayment(p.id))
     expect(r.body).toMatchObject({
       status: 'decline',
-      reason: 'Declined by issuer',
+      reason: 'Declined by processing.',
       customer: { name: 'John Doe', email: 'doe@example.com' },
     })
   })

@@ -67,7 +67,7 @@ describe('completeThreeDs (decisions.md 4: "05 3DS then success, 06 3DS then dec
     const id = await startThreeDs(t, { card_exp_month: '06' })
     expect(completeThreeDs(t.gateway.ctx, id, 'pass')).toMatchObject({
       status: 'decline',
-      decline_reason: 'Declined by issuer',
+      decline_reason: 'Declined by processing.',
     })
   })
 
@@ -119,7 +119,7 @@ describe('completeThreeDs (decisions.md 4: "05 3DS then success, 06 3DS then dec
 describe('completeRedirect (decisions.md 4: "12 redirect then success (year 2039: redirect then decline)")', () => {
   it.each([
     ['2030', 'settled', ''],
-    ['2039', 'decline', 'Declined by issuer'],
+    ['2039', 'decline', 'Declined by processing.'],
   ])('12/%s ends %s', async (year, status, reason) => {
     const t = gatewayWith()
     const r = await pay(t, await hpfSession(t), { card_exp_month: '12', card_exp_year: year })

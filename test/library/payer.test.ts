@@ -24,7 +24,7 @@ const kinds = () => received.map((f) => `${f.get('type')}/${f.get('order_status'
 describe('payer.payCheckout (decisions.md §4: the expiry month picks the outcome)', () => {
   it.each([
     ['01/2030', 'settled', undefined],
-    ['02/2030', 'decline', 'Declined by issuer'],
+    ['02/2030', 'decline', 'Declined by processing.'],
     ['01/30', 'settled', undefined],
   ])('card 4111111111111111 exp %s ends %s', async (expiry, status, reason) => {
     const s = await fresh()

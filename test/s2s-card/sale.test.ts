@@ -62,7 +62,7 @@ describe('SALE at POST /post', () => {
     expect(r.body).toMatchObject({
       result: 'DECLINED',
       status: 'DECLINED',
-      decline_reason: 'Declined by issuer',
+      decline_reason: 'Declined by processing.',
     })
     expect(validate('s2s-card/sale-response', r.body).valid).toBe(true)
   })

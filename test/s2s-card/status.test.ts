@@ -41,7 +41,7 @@ describe('GET_TRANS_STATUS', () => {
     expect(r.body).toMatchObject({
       result: 'SUCCESS',
       status: 'DECLINED',
-      decline_reason: 'Declined by issuer',
+      decline_reason: 'Declined by processing.',
     })
     expect(validate('s2s-card/get-trans-status-response', r.body).valid).toBe(true)
   })

@@ -8,7 +8,8 @@ import type { StoredCard } from '../engine/model.js'
  */
 
 export const DECLINE_REASONS = {
-  issuer: 'Declined by issuer',
+  // decisions.md §4 (changed): month 02 declines with the platform's words.
+  issuer: 'Declined by processing.',
   capture: 'Capture declined',
   brand: 'Brand of card does not support.',
   threeDs: '3-D Secure authentication failed',
