@@ -1,4 +1,5 @@
 import { readdirSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadScenarios } from '../../src/conformance/load.js'
@@ -6,6 +7,7 @@ import { loadAdapter, type MerchantClient, startMerchant } from '../../src/confo
 import { forMode, runScenarios } from '../../src/conformance/runner.js'
 import { type SandboxHost, startSandboxHost } from '../../src/conformance/sandbox-host.js'
 import type { LoadedScenario, RunSummary, StepResult } from '../../src/conformance/types.js'
+import { compileReferenceMerchant, inBatches } from './compiled-reference.js'
 
 /**
  * docs/conformance.md, Broken twins: "The test suite proves the reference passes every merchant
@@ -13,6 +15,10 @@ import type { LoadedScenario, RunSummary, StepResult } from '../../src/conforman
  * section that says so." Each merchant process starts once and runs its scenarios in parallel
  * through the runner: the reference every merchant scenario, each twin the scenario written to
  * catch its mistake (which the reference passes).
+ *
+ * Steady on a loaded 2-core machine: the reference merchant is compiled to JavaScript once and
+ * each process runs it with plain node (the adapters' tsx command otherwise compiles it in every
+ * process); at most as many merchants run at once as there are CPUs; readiness is /health polled.
  */
 
 const root = join(import.meta.dirname, '..', '..')
@@ -135,6 +141,7 @@ const twins = readdirSync(join(merchants, 'twins'))
   .sort()
 
 let scenarios: LoadedScenario[] = []
+let compiled: ReturnType<typeof compileReferenceMerchant>
 const summaries = new Map<string, RunSummary>()
 const started: { host: SandboxHost; merchant?: MerchantClient }[] = []
 
@@ -144,7 +151,19 @@ async function run(name: string, file: string, only?: string[]): Promise<void> {
   const entry: (typeof started)[number] = { host }
   started.push(entry)
   const { adapter, dir } = loadAdapter(file)
-  const merchant = await startMerchant(adapter, dir)
+  // The adapter's process, run from the compiled JavaScript (same MISTAKE, port and credentials).
+  const proc = adapter.process
+  if (!proc || proc.command.at(-1) !== 'fixtures/merchants/reference/main.ts')
+    throw new Error(
+      `${file}: expected the reference merchant's command, got ${JSON.stringify(proc?.command)}`,
+    )
+  const merchant = await startMerchant(
+    {
+      ...adapter,
+      process: { ...proc, command: [process.execPath, compiled.main], ready_timeout_seconds: 60 },
+    },
+    dir,
+  )
   entry.merchant = merchant
   const chosen = only ? scenarios.filter((s) => only.includes(s.slug)) : scenarios
   summaries.set(
@@ -166,14 +185,21 @@ beforeAll(async () => {
   const loaded = loadScenarios([join(root, 'scenarios')])
   expect(loaded.errors.map((e) => e.message)).toEqual([])
   scenarios = forMode(loaded.scenarios, 'merchant')
-  await Promise.all([
-    run('reference', join(merchants, 'reference.json')),
-    ...twins.map((twin) => run(twin, join(merchants, 'twins', `${twin}.json`), CAUGHT_BY[twin]?.scenarios)),
-  ])
-}, 180_000)
+  compiled = compileReferenceMerchant()
+  const all: [string, string, string[] | undefined][] = [
+    ['reference', join(merchants, 'reference.json'), undefined],
+    ...twins.map((twin): [string, string, string[] | undefined] => [
+      twin,
+      join(merchants, 'twins', `${twin}.json`),
+      CAUGHT_BY[twin]?.scenarios,
+    ]),
+  ]
+  await inBatches(all, Math.max(2, availableParallelism()), ([name, file, only]) => run(name, file, only))
+}, 300_000)
 
 afterAll(async () => {
   await Promise.all(started.map(async ({ host, merchant }) => Promise.all([merchant?.stop(), host.close()])))
+  compiled?.dispose()
 })
 
 /** What a report shows for a failed step: the runner's finding, the step's own words, the sections. */
