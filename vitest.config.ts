@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     testTimeout: 20_000,
+    setupFiles: ['test/setup.ts'],
     projects: [
       {
         extends: true,

@@ -5,6 +5,7 @@
  * `paysandbox serve` itself, on a memory store or, given a file, a lowdb store.
  * Prints `PORT <n>` once listening.
  */
+import '../src/schema-files.js'
 import { randomBytes, randomUUID } from 'node:crypto'
 import express from 'express'
 import { serve } from '../src/adapters/serve.js'

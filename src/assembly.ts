@@ -1,3 +1,4 @@
+import './schema-files.js'
 import { apmControlModule } from './core/apm/control.js'
 import { callbacksModule } from './core/callbacks/index.js'
 import { checkoutSessionModule } from './core/checkout/module.js'

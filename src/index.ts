@@ -1,3 +1,4 @@
+import './schema-files.js'
 /**
  * paysandbox as a library (issue 5): the gateway sandbox in-process, for a merchant's test suite.
  *

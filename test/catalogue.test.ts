@@ -7,7 +7,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { formatFieldError, SCHEMAS_DIR, schemaRegistry, validate } from '../src/core/validation/index.js'
+import { formatFieldError, schemaRegistry, validate } from '../src/core/validation/index.js'
+import { SCHEMAS_DIR } from '../src/schema-files.js'
 import { interfaceExcerpt } from './helpers/interface-excerpts.js'
 
 const CATALOGUE = join(SCHEMAS_DIR, 'catalogue', 'methods.json')

@@ -43,6 +43,7 @@ export const validateCommand: CommandModule<object, Args> = {
 
 /** The command itself (cli/main.ts calls it without yargs for `validate <kind> <file|->`). */
 export async function runValidate(args: Args): Promise<void> {
+  await import('../../src/schema-files.js')
   const { findKind, validate, formatFieldError } = await import('../../src/core/validation/index.js')
   const kind = findKind(args.kind)
   if (!kind)

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
-import { listSchemaFiles, SCHEMAS_DIR, schemaIdForFile } from '../../src/core/validation/index.js'
+import { listSchemaFiles, SCHEMAS_DIR, schemaIdForFile } from '../../src/schema-files.js'
 
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
 export type JsonObject = { [key: string]: Json }

@@ -1,3 +1,4 @@
+import '../schema-files.js'
 import { availableParallelism } from 'node:os'
 import { probeGateway } from './gateway-mode.js'
 import { filterScenarios, forMode, runScenarios } from './runner.js'

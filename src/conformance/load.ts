@@ -1,3 +1,4 @@
+import '../schema-files.js'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join, relative, resolve } from 'node:path'
 import { errorCatalogue } from '../core/engine/errors.js'

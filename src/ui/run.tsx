@@ -16,8 +16,6 @@ export interface TuiOptions {
   /** The merchant scenario runs act as (with --url; otherwise the configuration's first merchant). */
   key?: string
   password?: string
-  /** The control token of a sandbox served with --control-token (with --url). */
-  controlToken?: string
 }
 
 /**
@@ -35,10 +33,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
       })
   const client = embedded
     ? createControlClient({ baseUrl: embedded.baseUrl, fetch: embedded.fetch })
-    : createControlClient({
-        baseUrl: options.url as string,
-        ...(options.controlToken ? { controlToken: options.controlToken } : {}),
-      })
+    : createControlClient({ baseUrl: options.url as string })
   const mode = options.url ? 'url' : options.data ? `data ${basename(options.data)} at` : 'embedded at'
   const given =
     options.key && options.password ? { merchant_key: options.key, password: options.password } : undefined

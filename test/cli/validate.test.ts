@@ -3,7 +3,8 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findKind, PAYLOAD_KINDS, SCHEMAS_DIR } from '../../src/core/validation/index.js'
+import { findKind, PAYLOAD_KINDS } from '../../src/core/validation/index.js'
+import { SCHEMAS_DIR } from '../../src/schema-files.js'
 
 const root = join(import.meta.dirname, '..', '..')
 const fixture = (path: string) => join(root, 'fixtures', 'payloads', path)

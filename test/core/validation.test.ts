@@ -6,10 +6,10 @@ import {
   createSchemaRegistry,
   formatFieldError,
   formatPath,
-  SCHEMAS_DIR,
   type SchemaRegistry,
   validate,
 } from '../../src/core/validation/index.js'
+import { fileSchemaSource, SCHEMAS_DIR } from '../../src/schema-files.js'
 
 const probe = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -55,7 +55,7 @@ beforeAll(() => {
   mkdirSync(join(dir, 'probe'))
   copyFileSync(join(SCHEMAS_DIR, 'common.schema.json'), join(dir, 'common.schema.json'))
   writeFileSync(join(dir, 'probe', 'order.schema.json'), JSON.stringify(probe))
-  registry = createSchemaRegistry(dir)
+  registry = createSchemaRegistry(fileSchemaSource(dir))
 })
 
 const check = (data: unknown, pathStyle: 'dot' | 'bracket' = 'dot') =>
@@ -120,7 +120,7 @@ describe('validation module', () => {
       join(dir, 'x.schema.json'),
       JSON.stringify({ $id: 'https://paysandbox.dev/schemas/y.schema.json' }),
     )
-    expect(() => createSchemaRegistry(dir)).toThrow(/x\.schema\.json: \$id must be/)
+    expect(() => createSchemaRegistry(fileSchemaSource(dir))).toThrow(/x\.schema\.json: \$id must be/)
   })
 
   it('names the known schemas when asked for an unknown one', () => {

@@ -31,7 +31,7 @@ const echo: EngineModule = {
 
 describe('gateway.handle', () => {
   it('routes by method and path, with parameters', async () => {
-    const t = createTestGateway([echo])
+    const t = createTestGateway([echo], undefined, { checkResponses: false })
     expect((await t.call('GET', '/items/a%20b')).body).toEqual({ id: 'a b' })
     const missing = await t.call('GET', '/nowhere')
     expect(missing.status).toBe(404)
@@ -40,7 +40,7 @@ describe('gateway.handle', () => {
   })
 
   it('parses forms with bracket notation and JSON with bracketed keys alike', async () => {
-    const t = createTestGateway([echo])
+    const t = createTestGateway([echo], undefined, { checkResponses: false })
     const form = await t.call('POST', '/post', 'action=SALE&mpi_data%5Beci%5D=05&custom_data%5Ba%5D%5Bb%5D=1')
     expect(form.body).toEqual({ action: 'SALE', mpi_data: { eci: '05' }, custom_data: { a: { b: '1' } } })
     const json = await t.call('POST', '/api/v1/echo', {
@@ -51,13 +51,15 @@ describe('gateway.handle', () => {
   })
 
   it('answers malformed JSON with a structured 400 in the envelope of the API', async () => {
-    const t = createTestGateway([echo])
+    const t = createTestGateway([echo], undefined, { checkResponses: false })
     const r = await t.call('POST', '/api/v1/echo', '{"a":', { 'content-type': 'application/json' })
     expect(r.status).toBe(400)
+    // decisions.md 2: on Checkout every refusal is an errors[] item under error_code 0
     expect(r.body).toEqual({
       http_code: 400,
-      error_code: 100000,
-      error_message: 'Request body could not be parsed.',
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'Request body could not be parsed.' }],
     })
     const s2s = await t.call('POST', '/post', '{"a":', { 'content-type': 'application/json' })
     expect(s2s.body).toMatchObject({ result: 'ERROR', error_message: 'Request body could not be parsed.' })
@@ -74,16 +76,21 @@ describe('gateway.handle', () => {
   })
 
   it('turns catalogue errors into their rows, and never lets a bug escape as anything but a structured 500', async () => {
-    const t = createTestGateway([echo])
+    const t = createTestGateway([echo], undefined, { checkResponses: false })
     const refused = await t.call('POST', '/api/v1/refuse', {})
-    expect(refused.body).toEqual({ http_code: 400, error_code: 100000, error_message: 'Payment not found.' })
+    expect(refused.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'Payment not found.' }],
+    })
     const bug = await t.call('POST', '/api/v1/bug', {})
     expect(bug.status).toBe(500)
     expect(bug.body).toMatchObject({ error_message: 'Internal sandbox error.' })
   })
 
   it('does not let __proto__ keys reach an object prototype', async () => {
-    const t = createTestGateway([echo])
+    const t = createTestGateway([echo], undefined, { checkResponses: false })
     const r = await t.call('POST', '/api/v1/echo', '{"__proto__[polluted]":"1","a[__proto__][b]":"2"}', {
       'content-type': 'application/json',
     })
@@ -94,7 +101,7 @@ describe('gateway.handle', () => {
 
 describe('body parsing robustness', () => {
   it('accepts bracketed JSON keys and values holding lone surrogates without failing', async () => {
-    const t = createTestGateway([echo])
+    const t = createTestGateway([echo], undefined, { checkResponses: false })
     const r = await t.call('POST', '/api/v1/echo', '{"a[\\ud800]":"\\udc00","b[c]":"ok"}', {
       'content-type': 'application/json',
     })

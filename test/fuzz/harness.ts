@@ -8,7 +8,7 @@ import { DEFAULT_MODULES } from '../../src/assembly.js'
 import type { Logger } from '../../src/core/ports/logger.js'
 import type { Store } from '../../src/core/ports/store.js'
 import { checkoutSignatures, s2sApmSignatures, s2sCardSignatures } from '../../src/core/signatures/index.js'
-import { SCHEMAS_DIR } from '../../src/core/validation/index.js'
+import { SCHEMAS_DIR } from '../../src/schema-files.js'
 import { demoConfig, recordingTransport } from '../helpers/engine.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { relative } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import { describe, expect, it } from 'vitest'
-import { listSchemaFiles, SCHEMAS_DIR } from '../../src/core/validation/schema-registry.js'
+import { listSchemaFiles, SCHEMAS_DIR } from '../../src/schema-files.js'
 
 /**
  * The registry loads the schemas without checking them against the JSON Schema 2020-12

@@ -9,7 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
-import { SCHEMAS_DIR, validate } from '../../src/core/validation/index.js'
+import { validate } from '../../src/core/validation/index.js'
+import { SCHEMAS_DIR } from '../../src/schema-files.js'
 import { expectValid } from '../helpers/schema.js'
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../fixtures/payloads/methods')

@@ -8,7 +8,8 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { AnySchemaObject } from 'ajv'
 import { describe, expect, it } from 'vitest'
-import { SCHEMAS_DIR, schemaRegistry } from '../../src/core/validation/index.js'
+import { schemaRegistry } from '../../src/core/validation/index.js'
+import { SCHEMAS_DIR } from '../../src/schema-files.js'
 import { interfaceExcerpt } from '../helpers/interface-excerpts.js'
 
 /** Section 2.2 of the interface, verbatim (docs/interface-data.md). */

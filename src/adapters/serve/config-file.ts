@@ -3,13 +3,8 @@ import { join, resolve } from 'node:path'
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import ajvFormats from 'ajv-formats'
 import type { SandboxConfig } from '../../core/engine/context.js'
-import {
-  formatFieldError,
-  listSchemaFiles,
-  resolveSchemaId,
-  SCHEMAS_DIR,
-  validate,
-} from '../../core/validation/index.js'
+import { formatFieldError, resolveSchemaId, validate } from '../../core/validation/index.js'
+import { listSchemaFiles, SCHEMAS_DIR } from '../../schema-files.js'
 import { SCHEMA_VOCABULARY } from '../../core/validation/schema-registry.js'
 import { PACKAGE_ROOT } from '../../package-root.js'
 

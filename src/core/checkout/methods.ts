@@ -1,7 +1,5 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { MethodCatalogue, MethodCatalogueEntry } from '../../generated/types.js'
-import { SCHEMAS_DIR } from '../validation/index.js'
+import { schemaData } from '../ports/schema-source.js'
 
 interface Lookup {
   exact: Map<string, MethodCatalogueEntry>
@@ -12,9 +10,7 @@ interface Lookup {
 let lookup: Lookup | undefined
 
 function load(): Lookup {
-  const data = JSON.parse(
-    readFileSync(join(SCHEMAS_DIR, 'catalogue', 'methods.json'), 'utf8'),
-  ) as MethodCatalogue
+  const data = schemaData('catalogue/methods.json') as MethodCatalogue
   const exact = new Map<string, MethodCatalogueEntry>()
   const families: Lookup['families'] = []
   for (const entry of data.methods) {

@@ -1,7 +1,6 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { FieldError } from '../validation/index.js'
-import { formatFieldError, SCHEMAS_DIR } from '../validation/index.js'
+import { schemaData } from '../ports/schema-source.js'
+import { formatFieldError } from '../validation/index.js'
 import { type GatewayResponse, htmlResponse, jsonResponse } from './http.js'
 import type { Api } from './model.js'
 
@@ -32,7 +31,7 @@ let catalogue: Map<string, ErrorEntry> | undefined
 /** schemas/catalogue/errors.json: every row of the interface's Errors table plus the sandbox's own. */
 export function errorCatalogue(): Map<string, ErrorEntry> {
   if (!catalogue) {
-    const data = JSON.parse(readFileSync(join(SCHEMAS_DIR, 'catalogue', 'errors.json'), 'utf8')) as {
+    const data = schemaData('catalogue/errors.json') as {
       errors: ErrorEntry[]
     }
     catalogue = new Map(data.errors.map((e) => [e.id, e]))

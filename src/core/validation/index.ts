@@ -1,12 +1,9 @@
 export { messageFor } from './messages.js'
 export {
   createSchemaRegistry,
-  listSchemaFiles,
   resolveSchemaId,
   SCHEMA_BASE,
-  SCHEMAS_DIR,
   type SchemaRegistry,
-  schemaIdForFile,
   schemaRegistry,
 } from './schema-registry.js'
 export {

@@ -1,6 +1,4 @@
-import { existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { SCHEMAS_DIR } from './schema-registry.js'
+import { hasSchemaFile } from '../ports/schema-source.js'
 import type { PathStyle } from './validate.js'
 
 /** A kind of payload `paysandbox validate` (and the scenario runner) can check. */
@@ -37,8 +35,7 @@ const byAction = (name: string, folder: 's2s-card' | 's2s-apm', description: str
       return { problem: 'action: This value should not be blank. Name the action, for example "SALE".' }
     }
     const schema = `${folder}/${actionFileName(action)}-request.schema.json`
-    if (!existsSync(join(SCHEMAS_DIR, schema)))
-      return { problem: `action: "${action}" is not an action of ${folder}.` }
+    if (!hasSchemaFile(schema)) return { problem: `action: "${action}" is not an action of ${folder}.` }
     return { schema }
   },
 })
@@ -86,7 +83,7 @@ export function findKind(name: string): PayloadKind | undefined {
   if (known) return known
   // Any schema under schemas/ by its path, e.g. `methods/awcc` or `s2s-card/sale-request`.
   const schema = name.endsWith('.schema.json') ? name : `${name}.schema.json`
-  if (/^[a-z0-9/_-]+\.schema\.json$/.test(schema) && existsSync(join(SCHEMAS_DIR, schema))) {
+  if (/^[a-z0-9/_-]+\.schema\.json$/.test(schema) && hasSchemaFile(schema)) {
     return fixed(name, schema, `schemas/${schema}`, name.startsWith('s2s-') ? 'bracket' : 'dot')
   }
   return undefined

@@ -1,14 +1,10 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
 import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js'
 import ajvFormats from 'ajv-formats'
 import { addPlatformKeywords, PLATFORM_KEYWORDS } from './platform-forms.js'
-import { PACKAGE_ROOT } from '../../package-root.js'
+import { type SchemaSource, schemaSource } from '../ports/schema-source.js'
 
 /** Every schema's $id is this prefix plus its path under `schemas/`, so relative $refs work for ajv and for file tools alike. */
 export const SCHEMA_BASE = 'https://paysandbox.dev/schemas/'
-
-export const SCHEMAS_DIR = join(PACKAGE_ROOT, 'schemas')
 
 /** Annotation keywords the project's schemas use; declared so ajv's strict mode stays on. */
 export const SCHEMA_VOCABULARY = [
@@ -24,20 +20,6 @@ export const SCHEMA_VOCABULARY = [
 ] as const
 
 const addFormats = ajvFormats.default
-
-export function listSchemaFiles(dir = SCHEMAS_DIR): string[] {
-  const out: string[] = []
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name)
-    if (entry.isDirectory()) out.push(...listSchemaFiles(path))
-    else if (entry.name.endsWith('.schema.json')) out.push(path)
-  }
-  return out.sort()
-}
-
-export function schemaIdForFile(file: string, dir = SCHEMAS_DIR): string {
-  return SCHEMA_BASE + relative(dir, file).split(sep).join('/')
-}
 
 /** Accepts a full $id, a path under schemas/ (`checkout/session-request.schema.json`) or that path without the suffix. */
 export function resolveSchemaId(name: string): string {
@@ -56,21 +38,21 @@ export interface SchemaRegistry {
  * Loads every schema file once; validators compile on first use and are cached by ajv, so a
  * command that checks one payload compiles only what that payload needs.
  */
-export function createSchemaRegistry(dir = SCHEMAS_DIR): SchemaRegistry {
+export function createSchemaRegistry(source: SchemaSource = schemaSource()): SchemaRegistry {
   const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true })
   addFormats(ajv)
   ajv.addVocabulary(SCHEMA_VOCABULARY.filter((k) => !(PLATFORM_KEYWORDS as readonly string[]).includes(k)))
   addPlatformKeywords(ajv)
   const raw = new Map<string, AnySchemaObject>()
-  for (const file of listSchemaFiles(dir)) {
-    const schema = JSON.parse(readFileSync(file, 'utf8')) as AnySchemaObject
-    const expected = schemaIdForFile(file, dir)
+  for (const file of source.files()) {
+    if (!file.path.endsWith('.schema.json')) continue
+    const schema = file.json as AnySchemaObject
+    const expected = SCHEMA_BASE + file.path
     if (schema.$id !== expected) {
-      throw new Error(`${relative(dir, file)}: $id must be ${expected} (found ${String(schema.$id)})`)
+      throw new Error(`schemas/${file.path}: $id must be ${expected} (found ${String(schema.$id)})`)
     }
     raw.set(expected, schema)
-    // Not checked against the meta-schema at every start (test/schemas/meta-schema.test.ts does).
-    ajv.addSchema(schema, undefined, undefined, false)
+    ajv.addSchema(schema)
   }
   return {
     ajv,
