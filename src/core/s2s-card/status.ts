@@ -6,6 +6,7 @@ import type {
 import { formatDateTime } from '../engine/format.js'
 import type { Transaction, TransactionType } from '../engine/model.js'
 import { alwaysFields, mappedCardFields, mappedFields } from '../callbacks/mapping.js'
+import { cardExpiration } from '../callbacks/attributes.js'
 import { compact } from '../callbacks/form.js'
 import { gatherFacts } from '../callbacks/facts.js'
 import { authenticate } from '../engine/auth.js'
@@ -39,6 +40,7 @@ function statusAnswer(
         ...mappedFields(facts, tx, 's2s-card'),
         ...mappedCardFields(facts),
         ...alwaysFields(facts, tx, 's2s-card'),
+        ...statusCardFields(merchant, payment),
       }
     : {}
   return {
@@ -50,6 +52,18 @@ function statusAnswer(
       schedule_id: payment.schedule_id,
       card_token: payment.card_token,
     }),
+  }
+}
+
+/**
+ * Endpoints: "Status responses can include, when enabled in Protocol Mapping, `card` (masked
+ * number) and `card_expiration_date` (`MM/YYYY`)".
+ */
+function statusCardFields(merchant: SandboxMerchant, payment: Payment): Record<string, string | undefined> {
+  const on = merchant.protocol_mapping?.callback_fields ?? {}
+  return {
+    ...(on.card ? { card: payment.card?.masked } : {}),
+    ...(on.card_expiration_date ? { card_expiration_date: cardExpiration(payment.card) } : {}),
   }
 }
 
