@@ -149,7 +149,7 @@ export async function expectAcknowledged(
   const rule = record.api === 'checkout' ? 'any 2xx' : 'the body OK'
   const timeouts = record.attempts.filter((a) => a.timedOut).length
   const timeoutNote = timeouts
-    ? ` ${timeouts === record.attempts.length ? 'Every' : timeouts} attempt${timeouts === 1 && timeouts !== record.attempts.length ? ' was' : 's were'} not answered within ${Math.round(ctx.channel.timeoutMs / 1000)} s: a time-out is a failed attempt (decisions.md 3), whatever the merchant answers afterwards.`
+    ? ` ${timeouts === record.attempts.length ? (timeouts === 1 ? 'The attempt was' : `All ${timeouts} attempts were`) : `${timeouts} of ${record.attempts.length} attempts were`} not answered within ${Math.round(ctx.channel.timeoutMs / 1000)} s: a time-out is a failed attempt (decisions.md 3), whatever the merchant answers afterwards.`
     : ''
   if (step.acknowledged === false) {
     if (first < 0) return record.attempts

@@ -113,7 +113,7 @@ export async function expectMerchantRequest(
   )
   found2.push(...checkFields(body, interpolate(step.fields ?? {}, ctx.vars)))
   if (step.accepted && !acceptedAnswer(request))
-    found2.push(`the gateway refused it: HTTP ${request.answer.status} ${request.answer.text.slice(0, 300)}`)
+    found2.push(`the gateway refused it (HTTP ${request.answer.status}, its answer above)`)
   problems(`the merchant's ${describeRequest(request)}`, found2)
   return { ...body, __response: request.answer.json ?? request.answer.text }
 }
