@@ -1,25 +1,12 @@
 import type { FieldError } from '../validation/index.js'
+import type { ErrorCatalogueEntry } from '../../generated/types.js'
 import { schemaData } from '../ports/schema-source.js'
 import { formatFieldError } from '../validation/index.js'
 import { type GatewayResponse, htmlResponse, jsonResponse } from './http.js'
 import type { Api } from './model.js'
 
-export interface ErrorEntry {
-  id: string
-  api: Api | 'any'
-  http_code: number
-  error_code: number
-  error_message: string
-  /** `errors_item`: the message goes in `errors[]` under "Request data is invalid." */
-  placement?: 'errors_item' | 'top' | 'envelope'
-  section?: string
-  /** The Errors table row this entry reproduces: answered as written, on every API. */
-  interface_row?: string
-  /** decisions.md §2: on Checkout the refusal is answered as this row (the platform's catalogue code). */
-  checkout_row?: string
-  /** `html`: answered as an HTML page (PUT /session/update with a bad Token, decisions.md §5). */
-  format?: 'json' | 'html'
-}
+/** A row of schemas/catalogue/errors.json, typed by its schema (never copied by hand). */
+export type ErrorEntry = ErrorCatalogueEntry
 
 export interface ErrorItem {
   error_code: number

@@ -1,4 +1,9 @@
-import type { CheckoutPaymentStatus, MethodCatalogueGroupId } from '../../generated/types.js'
+import type {
+  CheckoutPaymentStatus,
+  MethodCatalogueGroupId,
+  SandboxExportPayment,
+  SandboxExportTransaction,
+} from '../../generated/types.js'
 import type { StoreIndexes } from '../ports/store.js'
 
 /**
@@ -6,28 +11,17 @@ import type { StoreIndexes } from '../ports/store.js'
  * security code, ever (a card is kept as its masked form plus what a token needs).
  */
 
-export type Api = 'checkout' | 's2s-card' | 's2s-apm'
-export type Operation = 'purchase' | 'debit' | 'credit'
+/** The API a payment was made through (the export schema's `api`, as every record carries it). */
+export type Api = SandboxExportPayment['api']
+export type Operation = SandboxExportPayment['operation']
 export type PaymentMode = 'SMS' | 'DMS' | 'SMS/DMS'
 
 /** Checkout's lowercase payment statuses (decisions.md §2); S2S answers the same upper-cased. */
 export type PaymentStatus = CheckoutPaymentStatus
 
-export type TransactionType =
-  | 'sale'
-  | 'auth'
-  | '3ds'
-  | 'redirect'
-  | 'capture'
-  | 'refund'
-  | 'reversal'
-  | 'void'
-  | 'debit'
-  | 'credit'
-  | 'recurring'
-  | 'chargeback'
-
-export type TransactionStatus = 'success' | 'fail' | 'waiting' | 'undefined'
+/** Transaction types and outcomes as schemas/sandbox/payment-export.schema.json defines them. */
+export type TransactionType = SandboxExportTransaction['type']
+export type TransactionStatus = SandboxExportTransaction['status']
 
 export interface OrderData {
   number: string
