@@ -4,6 +4,7 @@ import { UsageError, wholeNumber } from '../exit-codes.js'
 
 interface Args {
   url?: string
+  'control-token'?: string
   data?: string
   config?: string
   port?: number
@@ -22,6 +23,11 @@ export const tuiCommand: CommandModule<object, Args> = {
   builder: (y) =>
     y
       .option('url', { type: 'string', describe: 'A running sandbox, e.g. http://localhost:8080' })
+      .option('control-token', {
+        type: 'string',
+        describe:
+          'The control token of a sandbox served with --control-token (default: $PAYSANDBOX_CONTROL_TOKEN)',
+      })
       .option('data', {
         type: 'string',
         describe: 'Open a recorded sandbox: the data file of `serve --data FILE`',
@@ -65,6 +71,7 @@ export const tuiCommand: CommandModule<object, Args> = {
     // even on a machine that exports CI=true.
     process.env.CI = 'false'
     process.env.CONTINUOUS_INTEGRATION = 'false'
+    const controlToken = args['control-token'] ?? process.env.PAYSANDBOX_CONTROL_TOKEN
     const { runTui } = await import('../../src/ui/run.js')
     const { ConfigError, ServeError } = await import('../../src/adapters/serve.js')
     const { StoreFileError } = await import('../../src/adapters/store/snapshot.js')
@@ -76,6 +83,7 @@ export const tuiCommand: CommandModule<object, Args> = {
         ...(args.port !== undefined ? { port: args.port } : {}),
         ...(args.key !== undefined ? { key: args.key } : {}),
         ...(args.password !== undefined ? { password: args.password } : {}),
+        ...(controlToken ? { controlToken } : {}),
       })
     } catch (error) {
       if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)

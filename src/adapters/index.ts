@@ -9,4 +9,6 @@ export {
   type LowdbStoreStats,
 } from './store/lowdb-store.js'
 export { createMemoryStore } from './store/memory-store.js'
+export { type AppendHandle, nodeStoreFiles, type StoreFiles } from './store/files.js'
+export { createRetention, DEFAULT_RETAIN, type Retention } from './store/retention.js'
 export { StoreFileError } from './store/snapshot.js'

@@ -81,7 +81,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
   const logger = options.logger ?? createConsoleLogger()
   const loaded = loadConfig(options.configFile)
   const host = options.host ?? DEFAULT_HOST
-  const controlToken = options.controlToken ?? (loaded.config as { control_token?: string }).control_token
+  const controlToken = options.controlToken ?? loaded.config.control_token
   checkControlToken(host, controlToken)
   const store: Store<Collections> = options.dataFile
     ? await createLowdbStore<Collections>({ file: options.dataFile, indexes: STORE_INDEXES })
@@ -133,7 +133,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
         ...(isWildcard(host) ? machineAddresses() : []),
         ...(options.allowHosts ?? []),
         ...new Set([displayHost(host), new URL(baseUrl).hostname].map((h) => h.replace(/^\[|\]$/g, ''))),
-        ...((loaded.config as { allowed_hosts?: string[] }).allowed_hosts ?? []),
+        ...(loaded.config.allowed_hosts ?? []),
       ],
       ...(controlToken !== undefined ? { token: controlToken } : {}),
     },

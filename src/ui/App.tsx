@@ -9,7 +9,6 @@ import { importAction } from './file-actions.js'
 import type { PaymentFilter } from './filters.js'
 import { Footer } from './Footer.js'
 import { Header } from './Header.js'
-import { wrap } from './lines.js'
 import { osc52 } from './clipboard.js'
 import { MERCHANTS_HINTS } from './MerchantsView.js'
 import { DETAIL_HINTS } from './PaymentDetailView.js'
@@ -110,17 +109,7 @@ export function App({ client, mode, colors, scenarios, size: fixed, reconnectDel
         notify(message, 'good')
         link.refresh()
       },
-      (error) => {
-        const message = `Failed: ${problemOf(error)}`
-        notify(message, 'bad')
-        // A message longer than the footer is shown whole, wrapped, instead of cut at the edge.
-        if (message.length > width - 2)
-          setDialog({
-            kind: 'text',
-            title: `Failed: ${title}`,
-            lines: wrap(message, width - 4).map((text) => [{ text }]),
-          })
-      },
+      (error) => notify(`Failed: ${problemOf(error)}`, 'bad'),
     )
   }
 

@@ -69,6 +69,8 @@ export interface ClientOptions {
   fetch?: FetchLike
   /** Per request; a sandbox that stops answering is reported instead of hanging the console. */
   timeoutMs?: number
+  /** Sent as X-Sandbox-Control-Token to the control API (/sandbox/...) of a sandbox that requires it. */
+  controlToken?: string
 }
 
 const enc = encodeURIComponent
@@ -78,12 +80,17 @@ export function createControlClient(options: ClientOptions): ControlClient {
   const baseUrl = options.baseUrl.replace(/\/+$/, '')
   const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init))
   const timeoutMs = options.timeoutMs ?? 10_000
+  /** The token goes to the control API only, never to the gateway endpoints a merchant request reaches. */
+  const tokenFor = (path: string): Record<string, string> =>
+    options.controlToken && path.startsWith('/sandbox/')
+      ? { 'x-sandbox-control-token': options.controlToken }
+      : {}
 
   async function raw(method: string, path: string, body?: string, type = 'application/json') {
     try {
       return await fetchImpl(`${baseUrl}${path}`, {
         method,
-        headers: body === undefined ? {} : { 'content-type': type },
+        headers: { ...tokenFor(path), ...(body === undefined ? {} : { 'content-type': type }) },
         ...(body === undefined ? {} : { body }),
         signal: AbortSignal.timeout(timeoutMs),
       })
@@ -146,7 +153,7 @@ export function createControlClient(options: ClientOptions): ControlClient {
       let response: Response
       try {
         response = await fetchImpl(`${baseUrl}/sandbox/events`, {
-          headers: { accept: 'text/event-stream' },
+          headers: { accept: 'text/event-stream', ...tokenFor('/sandbox/events') },
           signal,
         })
       } catch (error) {

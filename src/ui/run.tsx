@@ -16,6 +16,8 @@ export interface TuiOptions {
   /** The merchant scenario runs act as (with --url; otherwise the configuration's first merchant). */
   key?: string
   password?: string
+  /** The control token of a sandbox served with --control-token (with --url). */
+  controlToken?: string
 }
 
 /**
@@ -33,11 +35,14 @@ export async function runTui(options: TuiOptions): Promise<void> {
       })
   const client = embedded
     ? createControlClient({ baseUrl: embedded.baseUrl, fetch: embedded.fetch })
-    : createControlClient({ baseUrl: options.url as string })
+    : createControlClient({
+        baseUrl: options.url as string,
+        ...(options.controlToken ? { controlToken: options.controlToken } : {}),
+      })
   const mode = options.url ? 'url' : options.data ? `data ${basename(options.data)} at` : 'embedded at'
   const given =
     options.key && options.password ? { merchant_key: options.key, password: options.password } : undefined
-  const scenarios = loadScenarioSource(client, given ?? embedded?.merchants)
+  const scenarios = loadScenarioSource(client, given ?? embedded?.merchant)
   const fullScreen = Boolean(process.stdout.isTTY)
   // The alternate screen keeps the operator's shell history intact, as full-screen tools do.
   if (fullScreen) process.stdout.write('\x1b[?1049h\x1b[H')

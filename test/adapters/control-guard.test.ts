@@ -1,9 +1,14 @@
-import { readFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { afterEach, describe, expect, it } from 'vitest'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningSandbox, ServeError, serve } from '../../src/adapters/serve.js'
 import { checkControlRequest, type ControlGuardOptions } from '../../src/core/control/guard.js'
+import { runTest } from '../../src/conformance/index.js'
+import { freePort } from '../../src/conformance/merchant.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
+import { createControlClient } from '../../src/ui/client.js'
 import { DEMO_CONFIG_FILE } from '../../src/adapters/serve/config-file.js'
 import { createSandbox } from '../../src/index.js'
 
@@ -295,5 +300,75 @@ describe('the control API guard in-process (msw handlers, sandbox.fetch)', () =>
     } finally {
       await sandbox.close()
     }
+  })
+})
+
+describe('clients of a sandbox served with --control-token', () => {
+  let sandbox: RunningSandbox
+  beforeAll(async () => {
+    const port = await freePort()
+    const config = join(mkdtempSync(join(tmpdir(), 'guard-')), 'config.json')
+    writeFileSync(
+      config,
+      JSON.stringify({
+        merchants: [
+          {
+            key: 'gw-merchant',
+            password: 'gw-password-0123456789',
+            notification_url: `http://127.0.0.1:${port}/callbacks`,
+            mids: [{ id: 'm1', payment_mode: 'SMS/DMS' }],
+          },
+        ],
+        clock: { mode: 'virtual' },
+      }),
+    )
+    sandbox = await serve({ port: 0, configFile: config, logger: silentLogger, controlToken: TOKEN })
+    kitPort = port
+  })
+  let kitPort = 0
+  afterAll(() => sandbox.close())
+
+  it('the console client sends the token to the control API (and only there)', async () => {
+    const seen: Record<string, string | undefined> = {}
+    const spy = (input: string, init?: RequestInit) => {
+      seen[new URL(input).pathname] = new Headers(init?.headers).get('x-sandbox-control-token') ?? undefined
+      return fetch(input, init)
+    }
+    const client = createControlClient({ baseUrl: sandbox.baseUrl, controlToken: TOKEN, fetch: spy })
+    expect((await client.clock()).mode).toBe('virtual')
+    expect((await client.payments()).payments).toEqual([])
+    await client.send({
+      method: 'POST',
+      path: '/api/v1/nothing',
+      body: '{}',
+      content_type: 'application/json',
+    } as never)
+    expect(seen).toEqual({
+      '/sandbox/clock': TOKEN,
+      '/sandbox/payments': TOKEN,
+      '/api/v1/nothing': undefined,
+    })
+    const without = createControlClient({ baseUrl: sandbox.baseUrl })
+    await expect(without.clock()).rejects.toThrow(/control token is missing or not valid/)
+    expect((await without.health()).status).toBe('ok')
+  })
+
+  it('the conformance kit in gateway mode moves the clock with the token, and fails without it', async () => {
+    const run = (controlToken?: string) =>
+      runTest({
+        gateway: {
+          url: `http://127.0.0.1:${sandbox.port}`,
+          key: 'gw-merchant',
+          password: 'gw-password-0123456789',
+          ...(controlToken ? { controlToken } : {}),
+        },
+        names: ['checkout-session-expiry'],
+        port: kitPort,
+        reporters: [],
+      })
+    const ok = await run(TOKEN)
+    expect(ok.results.map((r) => [r.slug, r.status])).toEqual([['checkout-session-expiry', 'passed']])
+    const refused = await run()
+    expect(refused.failed).toBe(1)
   })
 })

@@ -42,10 +42,12 @@ describe('loadConfig', () => {
     expect(config.merchants[0]?.key).toBe('demo-merchant')
     expect(config.clock).toEqual({ mode: 'system' })
     expect(config.callbacks).toEqual({
+      retries: true,
       retry_schedule_seconds: [60, 300, 900, 3600, 21600, 86400],
       timeout_seconds: 10,
     })
-    expect(config.limits).toEqual({ body_bytes: 1048576 })
+    // retain: issue 11 point 5, the memory store's documented default.
+    expect(config.limits).toEqual({ body_bytes: 1048576, retain: 10000 })
   })
 
   it('names the file and each field that is wrong', () => {
@@ -56,7 +58,7 @@ describe('loadConfig', () => {
     })
     expect(problems(() => loadConfig(file))).toEqual([
       'merchants[0].password: This value is too short. It should have 8 characters or more.',
-      'merchants[0].mids[0].payment_mode: The value you selected is not a valid choice.',
+      'merchants[0].mids[0].payment_mode: The value you selected is not a valid choice. Valid values: SMS, DMS, SMS/DMS.',
     ])
     expect(() => loadConfig(file)).toThrow(`config file ${file}:`)
     expect(problems(() => loadConfig(configFile({})))).toEqual(['merchants: This value should not be blank.'])

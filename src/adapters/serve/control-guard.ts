@@ -3,12 +3,6 @@ import type { EngineContext } from '../../core/engine/context.js'
 import { errorResponse, fail } from '../../core/engine/errors.js'
 import type { GatewayResponse } from '../../core/engine/http.js'
 
-/** The config keys of the guard (schemas/sandbox/config.schema.json). */
-interface GuardConfig {
-  control_token?: string
-  allowed_hosts?: string[]
-}
-
 /** The host name of a URL as the guard compares it (lower case, IPv6 without brackets). */
 export function hostOfUrl(url: string): string | undefined {
   try {
@@ -46,7 +40,7 @@ export function controlGuardFor(
   }
   const cached = byExtra.get(extra)
   if (cached && cached.baseUrl === ctx.baseUrl) return cached.options
-  const config = ctx.config as GuardConfig
+  const { config } = ctx
   const baseHost = hostOfUrl(ctx.baseUrl)
   const token = extra.token ?? config.control_token
   const options: ControlGuardOptions = {

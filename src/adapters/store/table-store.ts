@@ -93,7 +93,7 @@ export function createTableStore<C extends { [K in keyof C]: Identified }>(
    * and `flush()` (the batch was rolled back all the same); the rejection is handled here.
    */
   function background(batch: AppliedBatch) {
-    persist(batch).catch(() => {})
+    if (sink) persist(batch).catch(() => {})
   }
 
   const store: Store<C> = {
