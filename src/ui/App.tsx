@@ -9,6 +9,7 @@ import { importAction } from './file-actions.js'
 import type { PaymentFilter } from './filters.js'
 import { Footer } from './Footer.js'
 import { Header } from './Header.js'
+import { wrap } from './lines.js'
 import { osc52 } from './clipboard.js'
 import { MERCHANTS_HINTS } from './MerchantsView.js'
 import { DETAIL_HINTS } from './PaymentDetailView.js'
@@ -109,7 +110,17 @@ export function App({ client, mode, colors, scenarios, size: fixed, reconnectDel
         notify(message, 'good')
         link.refresh()
       },
-      (error) => notify(`Failed: ${problemOf(error)}`, 'bad'),
+      (error) => {
+        const message = `Failed: ${problemOf(error)}`
+        notify(message, 'bad')
+        // A message longer than the footer is shown whole, wrapped, instead of cut at the edge.
+        if (message.length > width - 2)
+          setDialog({
+            kind: 'text',
+            title: `Failed: ${title}`,
+            lines: wrap(message, width - 4).map((text) => [{ text }]),
+          })
+      },
     )
   }
 

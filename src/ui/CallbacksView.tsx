@@ -4,6 +4,8 @@ import { callbackLines } from './callback-lines.js'
 import type { DeliveryView } from './client-types.js'
 import { curlCommand } from './curl.js'
 import { cell, shortId, shortTime } from './format.js'
+import { callbackQuery, describeFilter, type PaymentFilter, pageSummary, parseFilter } from './filters.js'
+import { keysOf } from './keys.js'
 import { wrap } from './lines.js'
 import { StatusText } from './StatusText.js'
 import { TextPanel } from './TextPanel.js'
@@ -12,7 +14,7 @@ import { useUi } from './ui-context.js'
 import { useListCursor, windowOf } from './use-list-cursor.js'
 import { useRemote } from './use-remote.js'
 
-export const CALLBACKS_HINTS = '↑↓ move  Enter attempts  p replay  y curl  x all payments'
+export const CALLBACKS_HINTS = '↑↓ move  Enter attempts  / filter  p replay  y curl  x clear  [ ] pages'
 export const CALLBACK_DETAIL_HINTS = 'Esc back  p replay  y copy as curl  ↑↓ scroll'
 
 /** Every callback delivery, newest first, or one payment's; Enter shows its attempts and body. */
@@ -32,10 +34,15 @@ export function CallbacksView({
   const [selected, select] = useState<string>()
   const [open, setOpen] = useState<string>()
   useEffect(() => onOpenChange?.(open !== undefined), [open, onOpenChange])
-  const list = useRemote(
-    () => ui.client.callbacks({ ...(paymentId ? { payment_id: paymentId } : {}), per_page: '100' }),
-    [paymentId, ui.tick],
-  )
+  const [filter, setFilter] = useState<PaymentFilter>({})
+  const [page, setPage] = useState(1)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter starts at its first page
+  useEffect(() => setPage(1), [JSON.stringify(filter), paymentId])
+  // The sandbox filters and searches every delivery; the console shows one page of its answer.
+  const query = callbackQuery(filter, paymentId, page)
+  const list = useRemote(() => ui.client.callbacks(query), [JSON.stringify(query), ui.tick])
+  const total = list.data?.total ?? 0
+  const pages = Math.max(1, Math.ceil(total / 100))
   const detail = useRemote(
     () => (open ? ui.client.callback(open) : Promise.resolve(undefined)),
     [open, ui.tick],
@@ -54,7 +61,26 @@ export function CallbacksView({
   useInput(
     (input, key) => {
       if (open && (key.escape || key.leftArrow)) return setOpen(undefined)
-      if (!open && input === 'x') return clearPayment()
+      if (!open) {
+        const keys = keysOf(input, key)
+        const turn = keys.filter((k) => k === ']').length - keys.filter((k) => k === '[').length
+        if (turn) return setPage((p) => Math.max(1, Math.min(pages, p + turn)))
+        if (input === 'x') {
+          setFilter({})
+          return clearPayment()
+        }
+        if (input === '/')
+          return ui.prompt({
+            label: 'Filter callbacks',
+            initial: describeFilter(filter).replace(/"/g, ''),
+            hint: 'merchant:KEY state:failed order:NUMBER kind:refund, or part of a payment, order or delivery id',
+            onSubmit: (text) => {
+              const parsed = parseFilter(text)
+              if ('problem' in parsed) ui.notify(parsed.problem, 'bad')
+              else setFilter(parsed.filter)
+            },
+          })
+      }
       if (!current) return
       if (input === 'p') replay(current)
       else if (input === 'y') void copyCurl(current)
@@ -99,11 +125,19 @@ export function CallbacksView({
     <Box flexDirection="column" height={ui.height}>
       <Text>
         <Text {...theme.tone('muted')}>{paymentId ? `payment ${paymentId}  (x: all)` : 'all payments'}</Text>
-        <Text {...theme.tone('muted')}>{`  ${items.length} of ${list.data?.total ?? 0}`}</Text>
+        {describeFilter(filter) ? <Text>{`  filter ${describeFilter(filter)}`}</Text> : null}
+        <Text {...theme.tone('muted')}>
+          {`  ${pageSummary(page, items.length, total)}${pages > 1 ? `  page ${page}/${pages} ([ ])` : ''}`}
+        </Text>
         {list.error ? <Text {...theme.tone('bad')}>{`  ${list.error}`}</Text> : null}
       </Text>
       <Text {...theme.tone('muted')}>
-        {cell('  created     state         kind        tries last   payment  order', ui.width)}
+        {cell(
+          ui.width >= 120
+            ? `  created     state         kind        tries last   ${'payment'.padEnd(36)} ${'merchant'.padEnd(18)} order`
+            : '  created     state         kind        tries last   payment  order',
+          ui.width,
+        )}
       </Text>
       {items.slice(start, end).map((d, i) => (
         <CallbackRow key={d.id} delivery={d} selected={start + i === index} width={ui.width} />
@@ -129,8 +163,10 @@ function CallbackRow({
     <Text wrap="truncate" {...(selected ? theme.tone('accent') : {})}>
       {selected ? '> ' : '  '}
       {cell(shortTime(d.created_at), 11)} <StatusText status={d.state} width={13} /> {cell(d.kind, 11)}{' '}
-      {cell(String(d.attempts.length), 5)} {cell(code, 6)} {cell(shortId(d.payment_id), 8)}{' '}
-      {cell(d.order_id, Math.max(6, width - 64))}
+      {cell(String(d.attempts.length), 5)} {cell(code, 6)}{' '}
+      {width >= 120
+        ? `${cell(d.payment_id, 36)} ${cell(d.merchant_key, 18)} ${cell(d.order_id, Math.max(6, width - 120))}`
+        : `${cell(shortId(d.payment_id), 8)} ${cell(d.order_id, Math.max(6, width - 64))}`}
     </Text>
   )
 }

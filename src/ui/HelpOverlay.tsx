@@ -1,23 +1,42 @@
 import { Box, Text } from 'ink'
 import { cell } from './format.js'
+import { BINDINGS, type Scope } from './keys.js'
 import { useTheme } from './theme.js'
 
-const HELP: [string, string][] = [
-  ['Everywhere', '1-6/Tab views  r reload  t clock  i import  Esc back  q quit'],
-  ['Lists', '↑↓ j k move  PgUp PgDn g G page/top/end  Enter open'],
-  ['Payments', '/ filter: merchant: status: order: method: text  x clear'],
-  ['Payment', 'a approve APM / pass 3DS / payer back from redirect'],
-  ['', 'd decline APM / fail 3DS  x expire APM  w leave APM pending'],
-  ['', 'c capture  f refund  v void: signed, sent as the merchant'],
-  ['', 'e export JSON  y curl of a status lookup  b its callbacks'],
-  ['Callbacks', 'Enter attempts and bodies  p replay  y curl  x all payments'],
-  ['Schedules', 'p pause  s run'],
-  ['Clock', 't advance (90s 15m 2h 1d)  m +1 min  h +1 hour  d +1 day'],
-  ['Scenarios', 'Enter run the selected scenario  g run a tag'],
-  ['Confirm', 'every action asks first: y/Enter runs it, n/Esc cancels'],
+const SECTIONS: [Scope, string][] = [
+  ['everywhere', 'Everywhere'],
+  ['lists', 'Lists'],
+  ['payments', 'Payments'],
+  ['payment', 'Payment'],
+  ['callbacks', 'Callbacks'],
+  ['callback', 'Callback'],
+  ['schedules', 'Schedules'],
+  ['clock', 'Clock'],
+  ['scenarios', 'Scenarios'],
+  ['confirm', 'Confirm'],
 ]
 
-/** Every key, on one screen of 80x24. */
+/** The help rows, from the one key table (keys.ts): a section's bindings joined, wrapped to the width. */
+export function helpRows(width: number): [string, string][] {
+  const room = Math.max(20, width - 15)
+  const rows: [string, string][] = []
+  for (const [scope, title] of SECTIONS) {
+    let line = ''
+    let first = true
+    for (const b of BINDINGS.filter((x) => x.scope === scope)) {
+      const item = `${b.keys} ${b.does}`
+      if (line && line.length + 2 + item.length > room) {
+        rows.push([first ? title : '', line])
+        first = false
+        line = item
+      } else line = line ? `${line}  ${item}` : item
+    }
+    if (line) rows.push([first ? title : '', line])
+  }
+  return rows
+}
+
+/** Every key, from the one table in keys.ts. */
 export function HelpOverlay({ width }: { width: number }) {
   const theme = useTheme()
   return (
@@ -25,7 +44,7 @@ export function HelpOverlay({ width }: { width: number }) {
       <Text {...theme.tone('accent')} bold={theme.colors}>
         Keys (any key closes this help)
       </Text>
-      {HELP.map(([section, keys]) => (
+      {helpRows(width).map(([section, keys]) => (
         <Text key={`${section}${keys}`}>
           <Text {...theme.tone('accent')}>{section.padEnd(11)}</Text>
           {cell(keys, Math.max(10, width - 15))}

@@ -4,10 +4,25 @@ import { cell, cellRight, shortTime } from './format.js'
 import { StatusText } from './StatusText.js'
 import { useTheme } from './theme.js'
 
-/** Column widths of the payments list at a given terminal width (80 columns is the smallest). */
+/**
+ * Column widths of the payments list at a given terminal width (80 columns is the smallest). From
+ * 120 columns the full payment id and the API are shown too (what a support ticket quotes), and
+ * the merchant column widens; the order column takes what is left.
+ */
 export function paymentColumns(width: number) {
-  const fixed = { cursor: 2, time: 11, status: 10, amount: 13, method: 9, merchant: 14 }
-  const used = Object.values(fixed).reduce((a, b) => a + b, 0) + 6
+  const wide = width >= 120
+  const fixed = {
+    cursor: 2,
+    time: 11,
+    status: 10,
+    amount: 13,
+    method: 9,
+    merchant: wide ? 18 : 14,
+    api: wide ? 9 : 0,
+    id: wide ? 36 : 0,
+  }
+  const gaps = wide ? 8 : 6
+  const used = Object.values(fixed).reduce((a, b) => a + b, 0) + gaps
   return { ...fixed, order: Math.max(8, width - used) }
 }
 
@@ -22,6 +37,7 @@ export function PaymentHeader({ width }: { width: number }) {
     cell('method', c.method),
     cell('order', c.order),
     cell('merchant', c.merchant),
+    ...(c.id ? [cell('api', c.api), cell('payment id', c.id)] : []),
   ].join(' ')
   return <Text {...theme.tone('muted')}>{text}</Text>
 }
@@ -45,6 +61,7 @@ export function PaymentRow({
       {cell(shortTime(payment.created_at), c.time)} <StatusText status={payment.status} width={c.status} />{' '}
       {cellRight(amount, c.amount)} {cell(payment.method, c.method)} {cell(payment.order_id, c.order)}{' '}
       {cell(payment.merchant_key, c.merchant)}
+      {c.id ? ` ${cell(payment.api, c.api)} ${cell(payment.id, c.id)}` : ''}
     </Text>
   )
 }

@@ -1,5 +1,7 @@
 import { Box, Text, useInput } from 'ink'
-import { describeFilter, filterQuery, matchesLocally, type PaymentFilter, parseFilter } from './filters.js'
+import { useEffect, useState } from 'react'
+import { describeFilter, filterQuery, type PaymentFilter, pageSummary, parseFilter } from './filters.js'
+import { keysOf } from './keys.js'
 import { PaymentHeader, PaymentRow } from './PaymentRow.js'
 import { useTheme } from './theme.js'
 import { useUi } from './ui-context.js'
@@ -14,16 +16,25 @@ interface Props {
   select: (id: string | undefined) => void
 }
 
-export const PAYMENTS_HINTS = '↑↓ move  Enter open  / filter  x clear filter'
+export const PAYMENTS_HINTS = '↑↓ move  Enter open  / filter  x clear filter  [ ] pages  ? keys'
 
-/** The live payments list, newest first: the sandbox filters merchant, status and order; the console method and text. */
+/**
+ * The live payments list, newest first, 100 at a time. The sandbox applies the whole filter
+ * (merchant, status, order, method, and text searched in every payment id and order id), so a
+ * search finds a payment however old; `[` and `]` page through the rest.
+ */
 export function PaymentsView({ active, filter, setFilter, selected, select }: Props) {
   const ui = useUi()
   const theme = useTheme()
-  const query = filterQuery(filter)
+  const [page, setPage] = useState(1)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new filter starts at its first page
+  useEffect(() => setPage(1), [JSON.stringify(filter)])
+  const query = filterQuery(filter, page)
   const remote = useRemote(() => ui.client.payments(query), [JSON.stringify(query), ui.tick])
   const all = remote.data?.payments ?? []
-  const shown = all.filter((p) => matchesLocally(p, filter))
+  const shown = all
+  const total = remote.data?.total ?? 0
+  const pages = Math.max(1, Math.ceil(total / 100))
   const rows = Math.max(1, ui.height - 3)
   const index = useListCursor({
     ids: shown.map((p) => p.id),
@@ -34,7 +45,10 @@ export function PaymentsView({ active, filter, setFilter, selected, select }: Pr
     onOpen: ui.openPayment,
   })
   useInput(
-    (input) => {
+    (input, key) => {
+      const keys = keysOf(input, key)
+      const turn = keys.filter((k) => k === ']').length - keys.filter((k) => k === '[').length
+      if (turn) return setPage((p) => Math.max(1, Math.min(pages, p + turn)))
       if (input === '/')
         ui.prompt({
           label: 'Filter payments',
@@ -51,8 +65,7 @@ export function PaymentsView({ active, filter, setFilter, selected, select }: Pr
     { isActive: active },
   )
   const { start, end } = windowOf(index, shown.length, rows)
-  const total = remote.data?.total ?? 0
-  const summary = `${shown.length} shown of ${total}${total > all.length ? ` (newest ${all.length} loaded)` : ''}`
+  const summary = `${pageSummary(page, shown.length, total)}${pages > 1 ? `  page ${page}/${pages} ([ ])` : ''}${remote.loading ? '  …' : ''}`
   return (
     <Box flexDirection="column" height={ui.height}>
       <Text>
@@ -67,7 +80,7 @@ export function PaymentsView({ active, filter, setFilter, selected, select }: Pr
       ))}
       {!shown.length && !remote.loading ? (
         <Text {...theme.tone('muted')}>
-          {all.length ? '  No payment matches the filter (x clears it).' : '  No payments yet.'}
+          {describeFilter(filter) ? '  No payment matches the filter (x clears it).' : '  No payments yet.'}
         </Text>
       ) : null}
     </Box>

@@ -1,6 +1,7 @@
 import { Box, Text, useInput } from 'ink'
 import { useState } from 'react'
 import { cell } from './format.js'
+import { textOf } from './keys.js'
 import { useTheme } from './theme.js'
 
 interface Props {
@@ -21,8 +22,11 @@ export function PromptDialog({ label, initial = '', hint, width, onSubmit, onCan
     else if (key.escape) onCancel()
     else if (key.backspace || key.delete) setValue((v) => v.slice(0, -1))
     else if (key.ctrl && input === 'u') setValue('')
-    else if (input && !key.ctrl && !key.meta && !key.upArrow && !key.downArrow && !key.tab)
-      setValue((v) => v + input.replace(/[\r\n]/g, ''))
+    else {
+      // A paste arrives as one chunk, possibly wrapped in bracketed-paste markers: keep its text only.
+      const text = textOf(input, key)
+      if (text) setValue((v) => v + text)
+    }
   })
   const inner = Math.max(10, width - 4)
   return (

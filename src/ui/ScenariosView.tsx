@@ -8,7 +8,7 @@ import { useUi } from './ui-context.js'
 import { useListCursor, windowOf } from './use-list-cursor.js'
 import { useRemote } from './use-remote.js'
 
-export const SCENARIOS_HINTS = '↑↓ move  Enter run scenario  g run a tag'
+export const SCENARIOS_HINTS = '↑↓ move  Enter run scenario  T run a tag  M merchant'
 
 /** Conformance scenarios: start one or a tag against this sandbox and watch each result arrive. */
 export function ScenariosView({ active, source }: { active: boolean; source: ScenarioSource }) {
@@ -16,19 +16,26 @@ export function ScenariosView({ active, source }: { active: boolean; source: Sce
   const theme = useTheme()
   const [selected, select] = useState<string>()
   const [results, setResults] = useState<Record<string, ScenarioResult>>({})
+  const [merchant, setMerchant] = useState<string>()
+  const merchants = useRemote(() => ui.client.merchants(), [])
+  const keys = (merchants.data ?? []).map((m) => m.key)
   const list = useRemote(() => source.list(), [source])
   const items = list.data ?? []
   const rows = Math.max(1, ui.height - 4)
   const start = (selection: { ids?: string[]; tag?: string }, what: string) =>
     ui.confirm({
-      title: `run ${what} against ${ui.client.baseUrl}?`,
+      title: `run ${what} as ${merchant ?? 'the default merchant'} against ${ui.client.baseUrl}?`,
       lines: ['Scenarios create payments and callbacks in this sandbox; results appear here as they come.'],
       run: async () => {
         const seen: ScenarioResult[] = []
-        await source.run(selection, (r) => {
-          seen.push(r)
-          setResults((all) => ({ ...all, [r.id]: r }))
-        })
+        await source.run(
+          selection,
+          (r) => {
+            seen.push(r)
+            setResults((all) => ({ ...all, [r.id]: r }))
+          },
+          merchant,
+        )
         const done = seen.filter((r) => r.status !== 'running')
         const failed = done.filter((r) => r.status === 'failed' || r.status === 'error').length
         return `${what}: ${done.length - failed} passed, ${failed} failed.`
@@ -44,10 +51,24 @@ export function ScenariosView({ active, source }: { active: boolean; source: Sce
   })
   useInput(
     (input) => {
-      if (input === 'g')
+      // `g` is the lists' "top": a tag run is `T`.
+      if (input === 'T')
         ui.prompt({
           label: 'Run every scenario with the tag',
           onSubmit: (tag) => tag.trim() && start({ tag: tag.trim() }, `tag ${tag.trim()}`),
+        })
+      else if (input === 'M')
+        ui.prompt({
+          label: 'Run scenarios as the merchant',
+          initial: merchant ?? '',
+          hint: keys.length ? `one of: ${keys.join(', ')}` : 'a merchant key of this sandbox',
+          onSubmit: (key) => {
+            const k = key.trim()
+            if (!k) return setMerchant(undefined)
+            if (keys.length && !keys.includes(k))
+              return ui.notify(`No merchant "${k}" (${keys.join(', ')})`, 'bad')
+            setMerchant(k)
+          },
         })
     },
     { isActive: active && !source.unavailable },
@@ -66,7 +87,7 @@ export function ScenariosView({ active, source }: { active: boolean; source: Sce
   return (
     <Box flexDirection="column" height={ui.height}>
       <Text {...theme.tone('muted')}>
-        {`${items.length} scenarios  ${
+        {`${items.length} scenarios as ${merchant ?? 'the default merchant'} (M to choose)  ${
           Object.entries(counts)
             .map(([k, v]) => `${v} ${k}`)
             .join(', ') || 'none run yet'

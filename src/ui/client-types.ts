@@ -33,7 +33,15 @@ export interface ClockView {
 export interface PaymentsQuery {
   merchant?: string
   order_id?: string
+  payment_id?: string
   status?: string
+  method?: string
+  api?: string
+  /** Part of a payment id or order id, searched by the sandbox across every payment. */
+  search?: string
+  from?: string
+  to?: string
+  order?: 'asc' | 'desc'
   page?: string
   per_page?: string
 }
@@ -56,6 +64,13 @@ export interface CallbacksQuery {
   payment_id?: string
   order_id?: string
   state?: string
+  kind?: string
+  api?: string
+  /** Part of a delivery, payment or order id, searched by the sandbox across every callback. */
+  search?: string
+  from?: string
+  to?: string
+  order?: 'asc' | 'desc'
   page?: string
   per_page?: string
 }

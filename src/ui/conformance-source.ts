@@ -39,7 +39,7 @@ function liveReporter(onUpdate: (result: ScenarioResult) => void): Reporter {
  */
 export function conformanceSource(
   baseUrl: string,
-  credentials: () => Promise<Credentials | string>,
+  credentials: (merchant?: string) => Promise<Credentials | string>,
 ): ScenarioSource {
   const runner = () => import('../conformance/index.js')
   const gatewayScenarios = async () => {
@@ -52,8 +52,8 @@ export function conformanceSource(
       const { scenarios } = await gatewayScenarios()
       return scenarios.map((s) => ({ id: s.slug, title: s.scenario.title, tags: s.scenario.tags ?? [] }))
     },
-    async run(selection, onUpdate) {
-      const merchant = await credentials()
+    async run(selection, onUpdate, merchantKey) {
+      const merchant = await credentials(merchantKey)
       if (typeof merchant === 'string') throw new Error(merchant)
       const { c, scenarios } = await gatewayScenarios()
       const chosen = selection.ids

@@ -1,13 +1,17 @@
-import type { Payment, PaymentsQuery } from './client-types.js'
+import type { CallbacksQuery, PaymentsQuery } from './client-types.js'
 
-/** The payments list filter: what the sandbox filters, plus what the console filters itself. */
+/**
+ * A list filter. The sandbox applies all of it, across every stored payment or callback (its
+ * indexes answer in milliseconds), so the console never filters a partial list itself.
+ */
 export interface PaymentFilter {
   merchant?: string
+  /** Payment status, or a callback's delivery state. */
   status?: string
   order?: string
-  /** Method identifier (`card`, `vcard`, ...): the control API has no method filter, so the console applies it. */
+  /** Method identifier (`card`, `vcard`, ...); on callbacks, the kind (`sale`, `SALE`, `refund`, ...). */
   method?: string
-  /** Free text: part of an order number or payment id. */
+  /** Free text: part of an order number or payment id (callbacks: or delivery id). */
   text?: string
 }
 
@@ -19,6 +23,8 @@ const KEYS: Record<string, keyof PaymentFilter> = {
   order: 'order',
   o: 'order',
   method: 'method',
+  kind: 'method',
+  state: 'status',
 }
 
 /** `status:settled method:card merchant:demo-merchant order:o-1 text` -> a filter, or the word it cannot read. */
@@ -34,7 +40,9 @@ export function parseFilter(input: string): { filter: PaymentFilter } | { proble
     const key = KEYS[token.slice(0, at).toLowerCase()]
     const value = token.slice(at + 1)
     if (!key)
-      return { problem: `Unknown filter "${token.slice(0, at)}": use merchant:, status:, order:, method:` }
+      return {
+        problem: `Unknown filter "${token.slice(0, at)}": use merchant:, status:, order:, method: (or state:, kind:)`,
+      }
     if (!value) return { problem: `"${token}" needs a value after the colon` }
     filter[key] = value
   }
@@ -50,21 +58,35 @@ export function describeFilter(filter: PaymentFilter): string {
   return parts.join(' ')
 }
 
-/** The query the sandbox filters by (newest 100). */
-export const filterQuery = (filter: PaymentFilter): PaymentsQuery => ({
+/** Rows the console asks for at a time; `]` and `[` page through the rest. */
+export const PAGE_SIZE = 100
+
+/** The payments query: every part of the filter is the sandbox's to apply. */
+export const filterQuery = (filter: PaymentFilter, page = 1): PaymentsQuery => ({
   ...(filter.merchant ? { merchant: filter.merchant } : {}),
   ...(filter.status ? { status: filter.status.toLowerCase() } : {}),
   ...(filter.order ? { order_id: filter.order } : {}),
-  per_page: '100',
+  ...(filter.method ? { method: filter.method.toLowerCase() } : {}),
+  ...(filter.text ? { search: filter.text } : {}),
+  page: String(page),
+  per_page: String(PAGE_SIZE),
 })
 
-/** What the console filters itself, after the sandbox's answer. */
-export function matchesLocally(payment: Payment, filter: PaymentFilter): boolean {
-  if (filter.method && payment.method.toLowerCase() !== filter.method.toLowerCase()) return false
-  if (filter.text) {
-    const text = filter.text.toLowerCase()
-    if (!payment.order_id.toLowerCase().includes(text) && !payment.id.toLowerCase().includes(text))
-      return false
-  }
-  return true
+/** The callbacks query: the same filter words, for deliveries (status: is the state, method: the kind). */
+export const callbackQuery = (filter: PaymentFilter, paymentId?: string, page = 1): CallbacksQuery => ({
+  ...(paymentId ? { payment_id: paymentId } : {}),
+  ...(filter.merchant ? { merchant: filter.merchant } : {}),
+  ...(filter.status ? { state: filter.status.toLowerCase() } : {}),
+  ...(filter.order ? { order_id: filter.order } : {}),
+  ...(filter.method ? { kind: filter.method } : {}),
+  ...(filter.text ? { search: filter.text } : {}),
+  page: String(page),
+  per_page: String(PAGE_SIZE),
+})
+
+/** `101-200 of 5,018` */
+export function pageSummary(page: number, shown: number, total: number): string {
+  if (!total) return '0'
+  const first = (page - 1) * PAGE_SIZE + 1
+  return shown ? `${first}-${first + shown - 1} of ${total}` : `none on page ${page} of ${total}`
 }

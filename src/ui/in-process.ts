@@ -21,6 +21,8 @@ export interface EmbeddedSandbox {
   log: string[]
   /** The configuration's first merchant: scenario runs act as it. */
   merchant?: { merchant_key: string; password: string }
+  /** Every configured merchant: scenario runs act as the one chosen in the console. */
+  merchants: { merchant_key: string; password: string }[]
   close(): Promise<void>
 }
 
@@ -47,6 +49,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   const first = sandbox.loaded.config.merchants[0]
   return {
     ...(first ? { merchant: { merchant_key: first.key, password: first.password } } : {}),
+    merchants: sandbox.loaded.config.merchants.map((m) => ({ merchant_key: m.key, password: m.password })),
     baseUrl: sandbox.baseUrl,
     fetch: (input, init) => handler(new Request(input, init)),
     log,

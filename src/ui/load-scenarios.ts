@@ -6,15 +6,24 @@ import type { ScenarioSource } from './scenario-source.js'
 const DEMO: Credentials = { merchant_key: 'demo-merchant', password: 'demo-password-0123456789abcdef' }
 
 /**
- * Scenario runs act as one merchant, signed with its password. An embedded or --data console knows
- * the configuration; over --url the control API never tells a password, so it comes from --key
- * and --password, or is the documented demo merchant's when the sandbox has that merchant.
+ * Scenario runs act as the merchant chosen in the console (`M` on the scenarios view), signed
+ * with its password. An embedded or --data console knows every configured merchant's; over --url
+ * the control API never tells a password, so it comes from --key and --password, or is the
+ * documented demo merchant's when the sandbox has that merchant.
  */
-export function loadScenarioSource(client: ControlClient, known?: Credentials): ScenarioSource {
-  return conformanceSource(client.baseUrl, async () => {
-    if (known) return known
+export function loadScenarioSource(
+  client: ControlClient,
+  known?: Credentials | Credentials[],
+): ScenarioSource {
+  const list = known === undefined ? [] : Array.isArray(known) ? known : [known]
+  return conformanceSource(client.baseUrl, async (key) => {
+    const chosen = key ? list.find((c) => c.merchant_key === key) : list[0]
+    if (chosen) return chosen
     const merchants = await client.merchants()
-    if (merchants.some((m) => m.key === DEMO.merchant_key)) return DEMO
+    const wanted = key ?? DEMO.merchant_key
+    if (wanted === DEMO.merchant_key && merchants.some((m) => m.key === DEMO.merchant_key)) return DEMO
+    if (key)
+      return `Scenario runs sign as ${key}, whose password this console does not know: start it with --key ${key} --password PASSWORD (the control API never tells a password).`
     return `Scenario runs sign as a merchant: start the console with --key KEY --password PASSWORD (the sandbox has ${merchants
       .map((m) => m.key)
       .join(', ')}).`

@@ -19,8 +19,15 @@ export interface ScenarioSource {
   /** Set when scenarios cannot run from this console: the view shows it instead of a list. */
   unavailable?: string
   list(): Promise<ScenarioInfo[]>
-  /** Runs the scenarios (by id or by tag) against the console's sandbox, reporting each as it goes. */
-  run(selection: { ids?: string[]; tag?: string }, onUpdate: (result: ScenarioResult) => void): Promise<void>
+  /**
+   * Runs the scenarios (by id or by tag) against the console's sandbox as `merchant` (its key;
+   * default: the console's first known merchant), reporting each as it goes.
+   */
+  run(
+    selection: { ids?: string[]; tag?: string },
+    onUpdate: (result: ScenarioResult) => void,
+    merchant?: string,
+  ): Promise<void>
 }
 
 export const unavailableScenarios = (why: string): ScenarioSource => ({

@@ -1,4 +1,5 @@
 import { useInput } from 'ink'
+import { keysOf } from './keys.js'
 
 /**
  * ↑↓ j k PgUp PgDn g G over a list of `count` items, the selection kept by id so that a list
@@ -18,14 +19,26 @@ export function useListCursor(options: {
   useInput(
     (input, key) => {
       if (!ids.length) return
-      const go = (to: number) => select(ids[Math.max(0, Math.min(ids.length - 1, to))])
-      if (key.downArrow || input === 'j') go(index + 1)
-      else if (key.upArrow || input === 'k') go(index - 1)
+      const clamp = (to: number) => Math.max(0, Math.min(ids.length - 1, to))
+      const go = (to: number) => select(ids[clamp(to)])
+      if (key.downArrow) go(index + 1)
+      else if (key.upArrow) go(index - 1)
       else if (key.pageDown) go(index + page)
       else if (key.pageUp) go(index - page)
-      else if (input === 'g' || key.home) go(0)
-      else if (input === 'G' || key.end) go(ids.length - 1)
+      else if (key.home) go(0)
+      else if (key.end) go(ids.length - 1)
       else if (key.return && onOpen) onOpen(ids[index] as string)
+      else {
+        // A held key arrives as one chunk (`jjjj`): each character is one press.
+        let at = index
+        for (const k of keysOf(input, key)) {
+          if (k === 'j') at = clamp(at + 1)
+          else if (k === 'k') at = clamp(at - 1)
+          else if (k === 'g') at = 0
+          else if (k === 'G') at = ids.length - 1
+        }
+        if (at !== index) go(at)
+      }
     },
     { isActive: active },
   )

@@ -21,7 +21,7 @@ describe('payments list', () => {
     const { t } = await threePayments()
     const ui = renderApp(inProcessClient(t))
     const frame = await ui.waitForText('order-settled')
-    expect(frame).toContain('3 shown of 3')
+    expect(frame).toContain('1-3 of 3')
     const rows = frame.split('\n').filter((l) => l.includes('demo-merchant'))
     expect(rows.map((r) => /(\w+)\s+([\d.]+) (\w{3}) (\w+)\s+(\S+)/.exec(r)?.slice(1))).toEqual([
       ['settled', '10.00', 'USD', 'card', 's2s-1'],
@@ -33,40 +33,41 @@ describe('payments list', () => {
     expect(frame.split('\n').length).toBeLessThanOrEqual(23)
   })
 
-  it('filters by status and order on the sandbox, and by method and text in the console', async () => {
+  // Issue 14: "search and filters run on the server across all payments".
+  it('filters by status, order, method and text on the sandbox', async () => {
     const { t } = await threePayments()
     const ui = renderApp(inProcessClient(t))
     await ui.waitForText('order-settled')
     await ui.press('/')
     await ui.waitForText('Filter payments')
     await ui.press('status:3ds', KEY.enter)
-    let frame = await ui.waitForText('1 shown of 1')
+    let frame = await ui.waitForText('1-1 of 1')
     expect(frame).toContain('filter status:3ds')
     expect(frame).toContain('order-3ds')
     expect(frame).not.toContain('order-settled')
     await ui.press('x')
-    frame = await ui.waitForText('3 shown of 3')
+    frame = await ui.waitForText('1-3 of 3')
     expect(frame).toContain('filter none')
     await ui.press('/')
     await ui.waitForText('Filter payments')
     await ui.press('method:card settled', KEY.enter)
-    frame = await ui.waitForText('1 shown of 3')
+    frame = await ui.waitForText('1-1 of 1')
     expect(frame).toContain('order-settled')
     await ui.press('/')
     await ui.waitForText('Filter payments')
     expect(ui.frame()).toContain('> method:card settled_') // the prompt starts from the current filter
     await ui.press('\u0015', 'colour:red', KEY.enter) // Ctrl+U clears it first
     frame = await ui.waitForText('Unknown filter "colour"')
-    expect(frame).toContain('1 shown of 3')
+    expect(frame).toContain('1-1 of 1')
   })
 
   it('updates live when the sandbox reports a new payment', async () => {
     const { t } = await threePayments()
     const ui = renderApp(inProcessClient(t))
-    await ui.waitForText('3 shown of 3')
+    await ui.waitForText('1-3 of 3')
     await cardPayment(t, { order: 'order-new' })
     const frame = await ui.waitForText('order-new')
-    expect(frame).toContain('4 shown of 4')
+    expect(frame).toContain('1-4 of 4')
   })
 })
 
@@ -90,7 +91,7 @@ describe('payment detail', () => {
     expect(end).toMatch(/sale\s+success\s+25\.00/)
     expect(end).toContain('Callbacks (')
     await ui.press(KEY.escape)
-    await ui.waitForText('3 shown of 3')
+    await ui.waitForText('1-3 of 3')
   })
 
   it('shows custom_data and the page a waiting payer is on', async () => {
