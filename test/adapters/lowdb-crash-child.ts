@@ -24,9 +24,25 @@ process.stdout.write(`ready ${i}\n`)
 for (;;) {
   const end = i + 1 + (i % 17)
   for (; i < end; i++) {
-    store.put('records', { id: `r${i}`, i, pad: 'x'.repeat(200) })
-    store.put('meta', { id: 'meta', last: i })
-    if (i >= 50 && (i - 50) % 7 === 0) store.delete('records', `r${i - 50}`)
+    // Odd rounds as one commit (one journal line: a kill keeps all of it or none), even ones as
+    // single puts and deletes, so both paths meet the kill.
+    const ops = [
+      {
+        collection: 'records',
+        kind: 'put' as const,
+        id: `r${i}`,
+        record: { id: `r${i}`, i, pad: 'x'.repeat(200) },
+      },
+      { collection: 'meta', kind: 'put' as const, id: 'meta', record: { id: 'meta', last: i } },
+      ...(i >= 50 && (i - 50) % 7 === 0
+        ? [{ collection: 'records', kind: 'delete' as const, id: `r${i - 50}` }]
+        : []),
+    ]
+    if (i % 2 === 1) void store.commit(ops)
+    else
+      for (const op of ops)
+        if (op.kind === 'delete') store.delete('records', op.id)
+        else store.put(op.collection as 'records', op.record as Row)
   }
   await store.flush()
   process.stdout.write(`flushed ${i - 1}\n`)
