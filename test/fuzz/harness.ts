@@ -307,6 +307,9 @@ export function sign(schema: string, b: Record<string, unknown>): Record<string,
     's2s-card/void-request': transaction,
     's2s-card/creditvoid-request': transaction,
     's2s-card/get-trans-status-request': transaction,
+    's2s-card/get-trans-details-request': transaction,
+    's2s-card/retry-request': initial,
+    's2s-card/credit2card-request': () => c.credit2card(PASSWORD, card),
     's2s-card/get-trans-status-by-order-request': () =>
       c.byOrder(S2S_EMAIL, PASSWORD, str(b.order_id) ?? '', { cardNumber: S2S_CARD }),
     's2s-apm/sale-request': apmPayment,
@@ -316,6 +319,11 @@ export function sign(schema: string, b: Record<string, unknown>): Record<string,
     's2s-apm/void-request': apmTransaction,
     's2s-apm/get-trans-status-request': apmTransaction,
     's2s-apm/creditvoid-request': () => a.creditvoid(str(b.trans_id) ?? '', PASSWORD),
+    's2s-apm/debit2virtual-complete-request': apmTransaction,
+    's2s-apm/credit2virtual-request': () =>
+      a.credit2virtual(str(b.order_id) ?? '', str(b.order_amount), str(b.order_currency) ?? '', PASSWORD),
+    's2s-apm/credit2crypto-request': () =>
+      a.credit2virtual(str(b.order_id) ?? '', str(b.order_amount), str(b.order_currency) ?? '', PASSWORD),
   }[schema]
   return hash ? { ...b, hash: hash() } : b
 }
