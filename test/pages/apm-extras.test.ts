@@ -109,4 +109,34 @@ describe('extra page fields on the simulator page', () => {
     )
     expect(String(ok.headers.location)).toMatch(/^https:\/\/shop\.test\/success\?/)
   })
+
+  // Issue 17: the extra-fields page shows the fields the method needs and those the payer already gave.
+  it('walletTR: the member ID entered on the hosted page is shown back; nothing more is asked', async () => {
+    const t = pagesGateway()
+    const { path } = await payWith(t, 'walletTR', {}, form({ memberId: 'M-778899' }))
+    const html = (await t.call('GET', path)).raw
+    const shown = text(html)
+    expect(shown).toContain('Nothing more is needed: approve the payment.')
+    expect(shown).toContain('The details you gave Member ID M-778899')
+    expect(html).not.toContain('name="field[memberId]"')
+  })
+
+  it('walletTR without the member ID (S2S) asks for it on the simulator page and keeps it once approved', async () => {
+    const t = pagesGateway()
+    const sale = await t.call('POST', '/post-va', qs.stringify(saleForm({ brand: 'walletTR' })))
+    const path = new URL(String(sale.body.redirect_url)).pathname
+    const html = (await t.call('GET', path)).raw
+    expect(text(html)).toContain('E-wallet needs these details to take the payment.')
+    expect(html).toContain('name="field[memberId]"')
+    const ok = await t.call(
+      'POST',
+      `${path}/outcome`,
+      qs.stringify({ outcome: 'approve', field: { memberId: 'M-1' } }),
+    )
+    expect(ok.status).not.toBe(422)
+    const payment = t.store.get('payments', String(sale.body.trans_id)) as {
+      apm: { parameters?: Record<string, unknown> }
+    }
+    expect(payment.apm.parameters).toMatchObject({ memberId: 'M-1' })
+  })
 })

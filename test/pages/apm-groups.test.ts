@@ -157,4 +157,32 @@ describe('APM simulator pages, one per behaviour group', () => {
     const p = (await payWith(t, 'sepa')).paymentId
     expect((t.store.get('payments', p) as ApmPayment).apm.group).toBe('redirect')
   })
+
+  // Issue 17: each group's page shows what the method asks of the payer, and nothing that does not apply.
+  it('app confirmation without a phone (pyk-pix) shows no phone rows; the amount is formatted for the language', async () => {
+    const t = pagesGateway()
+    const { path } = await payWith(t, 'pyk-pix', { billing_address: { language: 'fr' } })
+    const shown = text((await t.call('GET', path)).raw)
+    expect(shown).toContain('Confirmez le paiement de 12,50 € dans l’application Pix.')
+    expect(shown).not.toContain('Format du numéro')
+    expect(shown).not.toContain('12.50 EUR')
+    expect((await t.call('GET', path)).raw).not.toContain('id="apm-phone"')
+  })
+
+  it('payment details and the QR payload are worded in the payer language, with the amount as the header shows it', async () => {
+    const t = pagesGateway()
+    const details = await payWith(t, 'paycash-mexico', { billing_address: { language: 'de' } })
+    const shown = text((await t.call('GET', details.path)).raw)
+    expect(shown).toContain('Zahlen Sie 12,50 € mit diesen Angaben.')
+    expect(shown).toMatch(
+      /Empfänger Paysandbox Test Beneficiary Anbieter PayCash Kontonummer \d{16} Referenz PSB\d{11} Betrag 12,50 €/,
+    )
+    const qr = await payWith(t, 'pix', {
+      billing_address: { language: 'ja' },
+      parameters: { pix: { document_number: '12345678909' } },
+    })
+    const qrText = text((await t.call('GET', qr.path)).raw)
+    expect(qrText).toContain('Pix アプリでコードを読み取り、€12.50 を支払ってください。')
+    expect(qrText).toMatch(/000201010212\S*br\.gov\.bcb\.pix/)
+  })
 })
