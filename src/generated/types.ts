@@ -5553,6 +5553,14 @@ export interface S2SCardSaleRequest1 {
    */
   channel_id?: string
   callback_url?: S2SCardCallbackUrl
+  /**
+   * Device wallet the `payment_token` comes from (platform-facts 4: "digital_wallet (googlepay/applepay) + payment_token"); with it the card data is not sent and the request is signed with Formula 8 (decisions.md section 1).
+   */
+  digital_wallet?: 'googlepay' | 'applepay'
+  /**
+   * The wallet's payment token as the merchant obtained it (2.2.3: "the merchant must obtain the wallet payment token and send it in the SALE request"). (sandbox) Any token is accepted and stands for the test card 4111111111111111 (a DPAN): the SALE succeeds.
+   */
+  payment_token?: string
   hash: S2SCardHash
   [k: string]: unknown | undefined
 }

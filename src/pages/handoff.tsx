@@ -97,7 +97,9 @@ export function afterPayment(page: PageContext, session: Session, payment: Payme
   const step = stepPath(page, payment)
   if (step) return seeOther(step)
   if (payment.status === 'decline') {
-    if (typeof session.request.error_url === 'string') return handoff(page, session, 'error', payment)
+    // decisions.md 5: a Hosted Payment Fields payer goes back to return_url whatever the outcome.
+    const back = session.hosted_fields && typeof session.request.return_url === 'string'
+    if (back || typeof session.request.error_url === 'string') return handoff(page, session, 'error', payment)
     return seeOther(pagePath(page, sessionPagePath(session)))
   }
   return handoff(page, session, 'success', payment)

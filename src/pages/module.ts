@@ -1,6 +1,16 @@
 import type { EngineModule, RouteDefinition } from '../core/engine/modules.js'
 import { cancelCheckout, showCheckout } from './handlers/checkout.js'
-import { createHpfDemo, payHpf, showHpf, showHpfDemo } from './handlers/hpf.js'
+import {
+  collectHostedFieldsRoute,
+  createHpfDemo,
+  hostedFieldScript,
+  hostedFieldsSdk,
+  hpfDemoScript,
+  payHpf,
+  showHostedField,
+  showHpf,
+  showHpfDemo,
+} from './handlers/hpf.js'
 import { payByCard, payByMethod } from './handlers/pay.js'
 import { completeStep, showStep } from './handlers/payer-step.js'
 import { generalTerms, hostedScript, hpfScript } from './handlers/static.js'
@@ -47,5 +57,18 @@ export const hostedPagesModule: EngineModule = {
     route('GET', '/terms', generalTerms, 'General Terms & Conditions page'),
     route('GET', '/assets/hosted.js', hostedScript, "The hosted pages' client script"),
     route('GET', '/assets/hpf.js', hpfScript, "The Hosted Payment Fields' client script"),
+    // decisions.md 5: the platform's Hosted Payment Fields script and the frames it puts on the merchant's page.
+    route('GET', '/sdk/hosted-fields.js', hostedFieldsSdk, 'The HostedFields script for merchant pages'),
+    route('GET', '/sdk/hosted-fields/:token/:field', showHostedField, 'One Hosted Payment Field frame'),
+    {
+      method: 'POST',
+      path: '/sdk/hosted-fields/:token/collect',
+      api: 'checkout',
+      handler: collectHostedFieldsRoute,
+      summary: "The card field's frame sends the fields' values into the session (collectIframesData)",
+      request: 'sandbox/hpf-collect-request.schema.json',
+    },
+    route('GET', '/assets/hosted-field.js', hostedFieldScript, "A Hosted Payment Field frame's script"),
+    route('GET', '/assets/hpf-demo.js', hpfDemoScript, "The demo merchant page's script"),
   ],
 }

@@ -28,20 +28,29 @@ describe('Checkout through express', () => {
   })
 
   // Authentication 1: "Every Checkout request carries ... a request signature in `hash`"
-  it('refuses a wrong hash with the catalogue row and stores nothing', async () => {
+  // decisions.md 2: a bad hash is the item `hash: Hash is not valid.` of a 400 answer
+  it('refuses a wrong hash with the platform envelope and stores nothing', async () => {
     const { app, store } = createTestApp()
     const r = await request(app)
       .post('/api/v1/session')
       .send(session({ hash: 'f'.repeat(40) }))
-      .expect(401)
-    expect(r.body).toEqual({ http_code: 401, error_code: 100000, error_message: 'Hash is not valid.' })
+      .expect(400)
+    expect(r.body).toEqual({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'hash: Hash is not valid.' }],
+    })
     expect(store.count('sessions')).toBe(0)
   })
 
   // Endpoints: session token, Hosted Payment Fields payment (header `Token`), then the status lookup by payment_id
   it('pays a session through Hosted Payment Fields and answers its status', async () => {
     const { app } = createTestApp()
-    const token = await request(app).post('/api/v1/session/token').send(session()).expect(200)
+    const token = await request(app)
+      .post('/api/v1/session/token')
+      .send(session({ return_url: 'https://merchant.example/return' }))
+      .expect(200)
     const paid = await request(app)
       .post('/api/v1/processing/purchase/card')
       .set('Token', token.body.token)

@@ -75,8 +75,8 @@ describe('createSandbox config', () => {
         ],
       },
     })
-    // Authentication 1: an unknown merchant_key changes nothing.
-    await expect(createSession(s, 'o-1')).rejects.toThrow(/401/)
+    // Authentication 1: an unknown merchant_key changes nothing (decisions.md 2: a 400 with the merchant_key item).
+    await expect(createSession(s, 'o-1')).rejects.toThrow(/400.*merchant_key: This value is not correct\./)
     expect(s.config.merchants[0]?.key).toBe('my-shop')
   })
 })

@@ -101,8 +101,14 @@ describe('payer helpers refuse what the engine refuses, with the answer the API 
     const s = await fresh()
     const paid = await s.payer.payCheckout(await createSession(s, 'o-done'), card('01/2030'))
     await expect(s.payer.passThreeDs(paid.payment_id)).rejects.toBeInstanceOf(SandboxError)
+    // decisions.md 2: on Checkout the refusal is an errors[] item under error_code 0
     await expect(s.payer.completeRedirect('no-such-payment')).rejects.toMatchObject({
-      body: { http_code: 400, error_code: 100000, error_message: 'Payment not found.' },
+      body: {
+        http_code: 400,
+        error_code: 0,
+        error_message: 'Request data is invalid.',
+        errors: [{ error_code: 100000, error_message: 'Payment not found.' }],
+      },
     })
   })
 

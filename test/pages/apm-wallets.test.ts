@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { assertWalletAllows, walletFlow } from '../../src/core/apm/wallets.js'
 import type { SandboxMerchant } from '../../src/core/engine/context.js'
-import { errorEntry, GatewayError } from '../../src/core/engine/errors.js'
+import { answerForm, GatewayError } from '../../src/core/engine/errors.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 import type { Payment } from '../../src/core/engine/model.js'
 import { attr, openSession, tag } from './helpers.js'
@@ -99,9 +99,14 @@ describe('device wallets (2.2.3)', () => {
       payment_id: paymentId,
       hash,
     })
-    const row = errorEntry('WALLET_VIRTUAL_FLOW_CAPTURE')
+    // decisions.md 2: on Checkout the refusal is an errors[] item under error_code 0
+    const row = answerForm('WALLET_VIRTUAL_FLOW_CAPTURE', 'checkout')
     expect(r.status).toBe(row.http_code)
-    expect(r.body).toMatchObject({ error_code: row.error_code, error_message: row.error_message })
+    expect(r.body).toMatchObject({
+      error_code: row.error_code,
+      error_message: row.error_message,
+      errors: [row.item],
+    })
     expect((t.store.get('payments', paymentId) as Payment).status).toBe('pending')
     expect(t.store.count('transactions')).toBe(before)
   })

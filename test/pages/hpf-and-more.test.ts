@@ -14,6 +14,8 @@ async function hpfToken(t: T, overrides: Record<string, unknown> = {}): Promise<
     operation: 'purchase',
     order,
     success_url: `${SHOP}/success`,
+    // decisions.md 5: the session-token request requires return_url
+    return_url: `${SHOP}/return`,
     hash: checkoutSignatures.session(order, PASSWORD),
     ...overrides,
   })
@@ -43,23 +45,35 @@ describe('Hosted Payment Fields (/hpf/<session token>)', () => {
     const challenged = await t.call('POST', `/hpf/${token}/pay`, form({ ...CARD, card_exp: '05/30' }))
     expect(challenged.headers.location).toMatch(/^\/acs\//)
     const passed = await t.call('POST', challenged.headers.location ?? '', 'result=pass')
-    expect(passed.headers.location).toMatch(/^https:\/\/shop\.test\/success\?payment_id=/)
+    // decisions.md 5: after 3DS the payer of Hosted Payment Fields comes back to return_url
+    expect(passed.headers.location).toMatch(/^https:\/\/shop\.test\/return\?payment_id=/)
     const after = await t.call('GET', `/hpf/${token}`)
     expect(after.raw).toContain('Payment successful')
     expect(dataOf(after.raw).hpfResult).toMatchObject({ type: 'result', status: 'settled' })
   })
 
-  it('serves a copyable demo page and can make a demo session token', async () => {
+  // decisions.md 5: the demo is a merchant page built only on /sdk/hosted-fields.js
+  it('serves a copyable demo page built on the HostedFields script, and makes a demo session token', async () => {
     const t = pagesGateway()
     const demo = await t.call('GET', '/hpf/demo')
     expect(demo.status).toBe(200)
-    expect(demo.raw).toContain('http://sandbox.test/api/v1/session/token')
-    expect(demo.raw).toContain('&lt;iframe src=&quot;http://sandbox.test/hpf/&lt;SESSION_TOKEN&gt;')
-    const made = await t.call('POST', '/hpf/demo', '')
+    expect(demo.raw).toContain('{base_url}/api/v1/session/token')
+    expect(demo.raw).toContain('hostedFields.collectIframesData()')
+    expect(demo.raw).toContain('<script src="/sdk/hosted-fields.js" defer=""></script>')
+    const made = await t.call('POST', '/hpf/demo', '', { host: '127.0.0.1:4321' })
     expect(made.headers.location).toMatch(/^\/hpf\/demo\?token=[0-9a-f]+$/)
-    const token = new URL(`http://x${made.headers.location}`).searchParams.get('token')
-    expect((await t.call('GET', `/hpf/${token}`)).status).toBe(200)
-    expect((await t.call('GET', made.headers.location ?? '')).raw).toContain(`src="/hpf/${token}"`)
+    const token = new URL(`http://x${made.headers.location}`).searchParams.get('token') as string
+    const page = await t.call('GET', made.headers.location ?? '')
+    expect(dataOf(page.raw)).toMatchObject({
+      page: 'hpf-demo',
+      token,
+      endpoint: '/api/v1/processing/purchase/card',
+    })
+    expect(tag(page.raw, 'card-number')).toBeDefined()
+    // The demo's return_url follows the host the browser used (localhost and 127.0.0.1 alike).
+    const session = t.store.findBy('sessions', 'token', token)[0]
+    expect(session?.request.return_url).toBe('http://127.0.0.1:4321/hpf/demo')
+    expect(session?.request.success_url).toBeUndefined()
   })
 })
 

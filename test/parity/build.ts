@@ -65,6 +65,8 @@ export const session = (number: string, extra: Record<string, unknown> = {}) => 
   methods: ['card'],
   order: order(number),
   success_url: 'https://shop.test/ok',
+  // decisions.md 5: the session-token request requires return_url (ignored by the hosted-page session)
+  return_url: 'https://shop.test/back',
   hash: checkout.session(order(number), PASSWORD),
   ...extra,
 })

@@ -28,7 +28,7 @@ export const CHECKOUT_STEPS: Step[] = [
   },
   {
     name: 'session: wrong hash',
-    status: 401,
+    status: 400, // decisions.md 2: the item hash: Hash is not valid.
     request: () => post('/api/v1/session', session('p-x', { hash: 'f'.repeat(40) })),
   },
   {
@@ -122,7 +122,7 @@ export const CHECKOUT_STEPS: Step[] = [
   },
   {
     name: 'refund: wrong hash',
-    status: 401,
+    status: 400,
     request: (s) => post('/api/v1/payment/refund', { ...withAmount(s.paid, '2.00'), hash: '0'.repeat(40) }),
   },
   {

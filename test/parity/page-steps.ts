@@ -139,6 +139,22 @@ export const PAGE_STEPS: Step[] = [
     capture: keep('hpfPage', 'token'),
   },
   { name: 'HPF page', status: 200, request: (s) => get(`/hpf/${s.hpfPage}`) },
+  // decisions.md 5: the platform's script, one field's frame, the frames' collect
+  { name: 'HostedFields script', status: 200, request: () => get('/sdk/hosted-fields.js') },
+  { name: 'hosted field frame', status: 200, request: (s) => get(`/sdk/hosted-fields/${s.hpfPage}/card`) },
+  { name: 'hosted field script', status: 200, request: () => get('/assets/hosted-field.js') },
+  { name: 'HPF demo script', status: 200, request: () => get('/assets/hpf-demo.js') },
+  {
+    name: 'hosted fields: collect',
+    status: 200,
+    request: (s) =>
+      post(`/sdk/hosted-fields/${s.hpfPage}/collect`, {
+        card_number: '4111111111111111',
+        card_exp_month: '01',
+        card_exp_year: '2030',
+        card_cvv2: '123',
+      }),
+  },
   { name: 'HPF page: pay', status: 200, request: (s) => post(`/hpf/${s.hpfPage}/pay`, card('01')) },
   { name: 'terms', status: 200, request: () => get('/terms') },
   { name: 'hosted script', status: 200, request: () => get('/assets/hosted.js') },

@@ -144,9 +144,17 @@ describe('Hosted Payment Fields card payment (Endpoints; decisions.md §6)', () 
     if (ok) expectValid(PURCHASE, data)
     else expectInvalidAt(PURCHASE, data, 'card_cvv2', '3 or 4 digits')
   })
-  // decisions.md §6: card_number, card_exp_month, card_exp_year have no `?` (required).
-  it.each(['card_number', 'card_exp_month', 'card_exp_year'])('refuses a payment without %s', (field) => {
-    expectInvalidAt(PURCHASE, withField(card, field, undefined), field, 'This value should not be blank.')
+  // decisions.md 5: the payment request carries no card data (the fields put it into the session); the
+  // card the frames send is checked by its own schema, where every field is required.
+  it('takes a payment body without card data, and requires every card field when the frames send one', () => {
+    expectValid(PURCHASE, { with_hosted_fields: true, name: 'Jane Doe', email: 'jane@shop.example' })
+    for (const field of ['card_number', 'card_exp_month', 'card_exp_year'])
+      expectInvalidAt(
+        'sandbox/hpf-collect-request',
+        withField(card, field, undefined),
+        field,
+        'This value should not be blank.',
+      )
   })
   // 2.5: "For a MOTO value: the card security code is optional" -> the schema leaves card_cvv2 to the engine.
   it('accepts a payment without card_cvv2 (MOTO sessions)', () => {

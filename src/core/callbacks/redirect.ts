@@ -40,12 +40,22 @@ export function redirectFor(
   const merchant = ctx.merchant(payment.merchant_key)
   const session = payment.session_id ? ctx.store.get('sessions', payment.session_id) : undefined
   if (!merchant || !session) return undefined
-  const base = str(session.request[URL_FIELD[outcome]])
+  const base = str(session.request[urlField(session, outcome)])
   if (!base) return undefined
   const params = redirectParams(payment, merchant, options.transactionId ?? latestTransactionId(ctx, payment))
   const mid = merchant.mids.find((m) => m.id === payment.mid_id)
   const target = effectiveUrlTarget(mid, session)
   return { url: appendQuery(base, params), params, ...(target ? { target } : {}) }
+}
+
+/**
+ * decisions.md 5: a Hosted Payment Fields session names `return_url` (required there) for the
+ * payer's way back after 3DS or a redirect, whatever the outcome; success_url and error_url are
+ * optional on it and serve only when return_url is absent.
+ */
+function urlField(session: Session, outcome: RedirectOutcome): string {
+  const back = session.hosted_fields && (outcome === 'success' || outcome === 'error')
+  return back && str(session.request.return_url) ? 'return_url' : URL_FIELD[outcome]
 }
 
 export function redirectParams(

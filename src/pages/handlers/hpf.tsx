@@ -1,10 +1,13 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { sessionRoute } from '../../core/checkout/session.js'
 import { sessionRequest } from '../../core/checkout/session-access.js'
 import { GatewayError } from '../../core/engine/errors.js'
-import type { GatewayResponse } from '../../core/engine/http.js'
+import { type GatewayResponse, jsonResponse } from '../../core/engine/http.js'
 import type { Session } from '../../core/engine/model.js'
 import type { OperationHandler } from '../../core/engine/modules.js'
 import { isMotoType } from '../../core/payments/card.js'
+import { collectHostedFields } from '../../core/payments/hosted-fields.js'
 import { payWithCard } from '../../core/payments/payer.js'
 import { checkoutSignatures } from '../../core/signatures/index.js'
 import { formatAmount } from '../amount.js'
@@ -12,6 +15,7 @@ import { readCardForm } from '../card-form.js'
 import type { PageError } from '../ErrorSummary.js'
 import { engineErrors } from '../form-input.js'
 import { handoff, stepPath } from '../handoff.js'
+import { fieldCss, HOSTED_FIELD_KINDS, HostedFieldFrame } from '../HostedFieldFrame.js'
 import { HpfDemoPage } from '../HpfDemoPage.js'
 import { HpfPage } from '../HpfPage.js'
 import { hpfSessionByToken, type PageContext, pageContext, paymentOf, sessionState } from '../page-context.js'
@@ -114,26 +118,54 @@ export const payHpf: OperationHandler = ({ ctx, request, params, body }) => {
 
 const DEMO_MERCHANT = 'demo-merchant'
 
-/** GET /hpf/demo */
+/** GET /hpf/demo: with `?token=` the fields live; with `?payment_id=` the payer back from 3DS at return_url. */
 export const showHpfDemo: OperationHandler = ({ ctx, request }) => {
   const page = pageContext(ctx, request)
   const token = request.query.token?.slice(0, 200)
-  const result = request.query.result?.slice(0, 20)
+  const paymentId = request.query.payment_id?.slice(0, 100)
+  // Reading only: the demo shows what the merchant's return_url receives and the payment's status.
+  const payment = paymentId ? ctx.store.get('payments', paymentId) : undefined
+  const returned =
+    paymentId !== undefined
+      ? {
+          payment_id: paymentId,
+          status: payment?.status ?? 'unknown',
+          ...(payment?.decline_reason ? { reason: payment.decline_reason } : {}),
+        }
+      : undefined
   return pageResponse(
     200,
     <HpfDemoPage
       base={page.base}
-      baseUrl={ctx.baseUrl}
       {...(token ? { token } : {})}
-      {...(result ? { result } : {})}
+      {...(returned ? { returned } : {})}
       canCreate={ctx.merchant(DEMO_MERCHANT) !== undefined}
     />,
   )
 }
 
 /**
- * POST /hpf/demo: a session token for the built-in demo merchant (decisions.md 6), made through
- * the session-token endpoint's own handler, so the demo shows exactly what a merchant gets.
+ * The address the browser used (`Host`), so the demo works at localhost and 127.0.0.1 alike: the
+ * return_url of its session brings the payer back to the host they started on. A Host that is not
+ * a plain host[:port] falls back to the configured base_url.
+ */
+function requestOrigin(
+  ctx: Parameters<OperationHandler>[0]['ctx'],
+  host: string | undefined,
+  base: string,
+): string {
+  if (host && /^[A-Za-z0-9.-]{1,253}(:[0-9]{1,5})?$|^\[[0-9A-Fa-f:.]{2,45}\](:[0-9]{1,5})?$/.test(host)) {
+    const scheme = new URL(ctx.baseUrl).protocol
+    return `${scheme}//${host}${base}`
+  }
+  return ctx.baseUrl
+}
+
+/**
+ * POST /hpf/demo: the demo merchant's server side: a session token for the built-in demo merchant
+ * (decisions.md 6), made through the session-token endpoint's own handler, so the demo shows
+ * exactly what a merchant gets. `return_url` (required, decisions.md 5) brings the payer back
+ * after 3DS.
  */
 export const createHpfDemo: OperationHandler = async ({ ctx, request }) => {
   const page = pageContext(ctx, request)
@@ -154,13 +186,55 @@ export const createHpfDemo: OperationHandler = async ({ ctx, request }) => {
       operation: 'purchase',
       methods: ['card'],
       order,
-      success_url: `${ctx.baseUrl}/hpf/demo?result=success`,
-      error_url: `${ctx.baseUrl}/hpf/demo?result=declined`,
-      url_target: '_parent',
+      return_url: `${requestOrigin(ctx, request.headers.host, page.base)}/hpf/demo`,
       hash: checkoutSignatures.session(order, merchant.password),
     },
   })
   const token = (JSON.parse(created.body) as { token?: string }).token
   if (created.status !== 200 || !token) return notFound(page)
   return seeOther(`${page.base}/hpf/demo?token=${encodeURIComponent(token)}`)
+}
+
+/** A client script, read once (plain JavaScript, no build step). */
+function asset(name: string): OperationHandler {
+  const body = readFileSync(join(import.meta.dirname, '..', 'assets', name), 'utf8')
+  return (): GatewayResponse => ({
+    status: 200,
+    headers: {
+      'content-type': 'text/javascript; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      // The merchant's page, on its own origin, loads the SDK with a plain <script> tag.
+      'cross-origin-resource-policy': 'cross-origin',
+    },
+    body,
+  })
+}
+
+/** GET /sdk/hosted-fields.js: the `HostedFields` API for the merchant's page (decisions.md 5). */
+export const hostedFieldsSdk = asset('hosted-fields.js')
+/** GET /assets/hosted-field.js: the script inside each field's frame. */
+export const hostedFieldScript = asset('hosted-field.js')
+/** GET /assets/hpf-demo.js: the demo merchant's own page script, built only on the SDK. */
+export const hpfDemoScript = asset('hpf-demo.js')
+
+/** GET /sdk/hosted-fields/:token/:field: one field's frame (card, expiry or cvv). */
+export const showHostedField: OperationHandler = ({ ctx, request, params }) => {
+  const kind = HOSTED_FIELD_KINDS.find((k) => k === params.field)
+  const token = params.token ?? ''
+  const page = pageContext(ctx, request)
+  if (!kind || !hpfSessionByToken(ctx, token)) return notFound(page)
+  return pageResponse(
+    200,
+    <HostedFieldFrame kind={kind} token={token} base={page.base} css={fieldCss(request.query.style)} />,
+  )
+}
+
+/**
+ * POST /sdk/hosted-fields/:token/collect: the card frame sends the three fields' values into the
+ * session (decisions.md 5). Answers `{"result":"success"}`; field problems in the Checkout envelope.
+ */
+export const collectHostedFieldsRoute: OperationHandler = ({ ctx, params, body }) => {
+  collectHostedFields(ctx, params.token ?? '', body)
+  return jsonResponse(200, { result: 'success' })
 }
