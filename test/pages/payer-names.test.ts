@@ -25,7 +25,7 @@ const sampleId = (entry: MethodCatalogueEntry): string => {
   return candidate ?? base
 }
 
-const GROUP_LABELS = Object.values(catalogue.groups).map((g) => g.label.toLowerCase())
+const GROUP_LABELS = Object.values(catalogue.groups).flatMap((g) => (g ? [g.label.toLowerCase()] : []))
 const JARGON = new RegExp(
   `\\((?:${GROUP_LABELS.map((l) => l.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})\\)`,
   'i',
