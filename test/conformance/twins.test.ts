@@ -76,7 +76,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'nested-order-number': {
     scenarios: ['merchant-callback-flat-keys'],
-    says: /\$\.state: expected "paid", found "new"[\s\S]*#0 sale\/settled \(success\) → attempt 1: HTTP 200 "OK"/,
+    says: /did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 400 "invalid hash"/,
     section: /Events/,
   },
   'ignores-reversals': {
