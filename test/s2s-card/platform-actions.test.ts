@@ -333,3 +333,29 @@ describe('SHA256 mode per merchant (decisions.md §1)', () => {
     )
   })
 })
+
+describe('SALE with a device wallet token (2.2.3; decisions.md §1 Formula 8)', () => {
+  // 2.2.3: "the merchant must obtain the wallet payment token and send it in the SALE request";
+  // decisions.md §1: "8 | SALE with `digital_wallet` + `payment_token` | rev(payer_email) + password".
+  it('pays without card data, signed with Formula 8, and reports digital_wallet', async () => {
+    const t = setup()
+    const { card_number, card_exp_month, card_exp_year, card_cvv2, ...noCard } = saleForm()
+    void [card_number, card_exp_month, card_exp_year, card_cvv2]
+    const wallet = { ...noCard, digital_wallet: 'googlepay', payment_token: '{"signature":"MEQ..."}' }
+    const formula8 = md5(upper(`${rev(EMAIL)}${PASSWORD}`))
+    expect((await t.post({ ...wallet, hash: saleHash() })).body.error_message).toBe('Hash is not valid.')
+    const r = await t.post({ ...wallet, hash: formula8 })
+    expect(r.body).toMatchObject({ action: 'SALE', result: 'SUCCESS', status: 'SETTLED' })
+    const id = r.body.trans_id as string
+    expect(callbacksOf(t, id)[0]).toMatchObject({
+      action: 'SALE',
+      digital_wallet: 'googlepay',
+      pan_type: 'dpan',
+    })
+    const { digital_wallet: _w, ...tokenOnly } = wallet
+    const missing = await t.post({ ...tokenOnly, hash: formula8 })
+    expect(errorItems(missing.body)).toEqual([
+      { error_code: 100000, error_message: 'digital_wallet: This value should not be blank.' },
+    ])
+  })
+})

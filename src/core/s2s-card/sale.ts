@@ -1,16 +1,14 @@
 import type { EngineContext, SandboxMerchant } from '../engine/context.js'
-import { authenticate } from '../engine/auth.js'
 import { fail } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
 import type { Payment } from '../engine/model.js'
-import { validated } from '../engine/request-validation.js'
-import { isMotoType } from '../payments/card.js'
+import { declareAction } from '../engine/pipeline.js'
+import { s2sCardSignatures } from '../signatures/index.js'
+import { isMotoType, toStoredCard } from '../payments/card.js'
 import { FieldProblems } from '../payments/field-errors.js'
 import { midOf } from '../payments/outcome.js'
 import { startCardPayment } from '../payments/payer.js'
 import { saveCard } from '../payments/tokens.js'
-import type { S2sCardAction } from './action.js'
-import { requirePaymentHash } from './auth.js'
 import {
   type CardPaymentRequest,
   checkRequiredPayerFields,
@@ -42,41 +40,54 @@ const SCHEMAS: Record<Action, string> = {
  *   step; the test card's own outcome applies and trans_status N, U or R does not decline.
  * - DEBIT always saves the card: "Callbacks for `debit` carry `card_token` in every callback".
  */
-const cardPayment =
-  (action: Action): S2sCardAction =>
-  ({ body, ctx }) => {
-    const request = validated<CardPaymentRequest>(SCHEMAS[action], body, 'bracket')
-    const merchant = authenticate(ctx, request.client_key)
-    requirePaymentHash(merchant, request.hash, request.payer_email, signedCard(request))
-    const problems = new FieldProblems()
-    const entered = readCard(ctx, merchant, request, problems)
-    checkRequiredPayerFields(merchant, request, problems)
-    problems.throwIfAny()
-    // readCard answers undefined only together with a problem, thrown just above.
-    const card = entered as RequestCard
+const cardPayment = (action: Action) =>
+  declareAction<CardPaymentRequest>(
+    {
+      schema: SCHEMAS[action],
+      pathStyle: 'bracket',
+      credential: 'client_key',
+      // 2.2.3 and decisions.md §1 Formula 8: a SALE with `digital_wallet` + `payment_token` carries no card.
+      signature: (request, merchant) =>
+        action === 'SALE' && walletOf(request)
+          ? s2sCardSignatures.wallet(request.payer_email, merchant)
+          : s2sCardSignatures.payment(request.payer_email, merchant, signedCard(request)),
+    },
+    ({ ctx, input: request, merchant }) => {
+      const wallet = action === 'SALE' ? walletOf(request) : undefined
+      const problems = new FieldProblems()
+      const entered = wallet
+        ? { card: toStoredCard(WALLET_DPAN) }
+        : readCard(ctx, merchant, request, problems)
+      checkRequiredPayerFields(merchant, request, problems)
+      problems.throwIfAny()
+      // readCard answers undefined only together with a problem, thrown just above.
+      const card = entered as RequestCard
 
-    const held = action === 'AUTH' || (action === 'SALE' && request.auth === 'Y')
-    const moto = action !== 'DEBIT' && isMotoType(request.moto_type)
-    const recurringInit = request.recurring_init === 'Y'
-    const zero = isZeroAmount(request.order_amount)
-    // 2.1.1: zero only "on an authorization-only request or on the request that initializes a recurring chain".
-    if (zero && !held && !recurringInit)
-      throw fail(action === 'DEBIT' ? 'S2S_CARD_OPERATION_ZERO_AMOUNT' : 'S2S_CARD_SALE_ZERO_AMOUNT')
-    const mid = routeS2s(merchant, { auth: held, moto, zeroAmount: zero, currency: request.order_currency })
+      const held = action === 'AUTH' || (action === 'SALE' && request.auth === 'Y')
+      const moto = action !== 'DEBIT' && isMotoType(request.moto_type)
+      const recurringInit = request.recurring_init === 'Y'
+      const zero = isZeroAmount(request.order_amount)
+      // 2.1.1: zero only "on an authorization-only request or on the request that initializes a recurring chain".
+      if (zero && !held && !recurringInit)
+        throw fail(action === 'DEBIT' ? 'S2S_CARD_OPERATION_ZERO_AMOUNT' : 'S2S_CARD_SALE_ZERO_AMOUNT')
+      const mid = routeS2s(merchant, { auth: held, moto, zeroAmount: zero, currency: request.order_currency })
 
-    const payment = newS2sPayment(ctx, merchant, mid, request, {
-      action,
-      operation: action === 'DEBIT' ? 'debit' : 'purchase',
-      held,
-      card: card.card,
-      payer: payerOf(request),
-    })
-    applyRequestOptions(ctx, merchant, payment, request, card, action)
-    const mpi = action === 'SALE' && !held ? request.mpi_data : undefined
-    if (mpi) payment.three_ds = externalThreeDs(mpi)
-    startCardPayment(ctx, payment, { skipThreeDs: moto || mpi !== undefined })
-    return paymentAnswer(ctx, action, payment)
-  }
+      const payment = newS2sPayment(ctx, merchant, mid, request, {
+        action,
+        operation: action === 'DEBIT' ? 'debit' : 'purchase',
+        held,
+        card: card.card,
+        payer: payerOf(request),
+      })
+      applyRequestOptions(ctx, merchant, payment, request, card, action)
+      // Read back by the callbacks and status answers (`digital_wallet`, `pan_type` dpan).
+      if (wallet) Object.assign(payment, { digital_wallet: wallet })
+      const mpi = action === 'SALE' && !held ? request.mpi_data : undefined
+      if (mpi) payment.three_ds = externalThreeDs(mpi)
+      startCardPayment(ctx, payment, { skipThreeDs: moto || mpi !== undefined })
+      return paymentAnswer(ctx, action, payment)
+    },
+  )
 
 /** Token, recurring, MOTO and card-on-file options of the request, recorded on the new payment. */
 function applyRequestOptions(
@@ -102,6 +113,21 @@ function applyRequestOptions(
   // 2.6 card-on-file: who started the payment; `sequence` and `source` follow from the payment itself.
   if (request.payer_present) payment.initiator = request.payer_present === 'Y' ? 'cardholder' : 'merchant'
 }
+
+/** The wallet of a SALE paid with a device-wallet `payment_token` (the schema requires both together). */
+function walletOf(request: CardPaymentRequest): string | undefined {
+  const { digital_wallet: wallet, payment_token: token } = request as {
+    digital_wallet?: string
+    payment_token?: string
+  }
+  return token !== undefined && wallet !== undefined ? wallet : undefined
+}
+
+/**
+ * (sandbox) What a wallet's payment token stands for once decrypted: the test card as a DPAN with
+ * a success month (decisions.md §4), so a wallet SALE succeeds without 3DS.
+ */
+const WALLET_DPAN = { number: '4111111111111111', expMonth: '01', expYear: '2039' }
 
 export const sale = cardPayment('SALE')
 export const auth = cardPayment('AUTH')
