@@ -73,8 +73,6 @@ export const tuiCommand: CommandModule<object, Args> = {
     process.env.CONTINUOUS_INTEGRATION = 'false'
     const controlToken = args['control-token'] ?? process.env.PAYSANDBOX_CONTROL_TOKEN
     const { runTui } = await import('../../src/ui/run.js')
-    const { ConfigError, ServeError } = await import('../../src/adapters/serve.js')
-    const { StoreFileError } = await import('../../src/adapters/store/snapshot.js')
     try {
       await runTui({
         ...(args.url !== undefined ? { url: args.url } : {}),
@@ -86,6 +84,9 @@ export const tuiCommand: CommandModule<object, Args> = {
         ...(controlToken ? { controlToken } : {}),
       })
     } catch (error) {
+      // Loaded only now: with --url the console never loads the engine (start-up under a second).
+      const { ConfigError, ServeError } = await import('../../src/adapters/serve.js')
+      const { StoreFileError } = await import('../../src/adapters/store/snapshot.js')
       if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)
         throw new UsageError(error.message)
       throw error
