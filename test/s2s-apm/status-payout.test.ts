@@ -289,3 +289,28 @@ describe('S2S APM CREDIT2VIRTUAL and CREDIT2CRYPTO (decisions.md §6: payouts)',
     })
   })
 })
+
+describe('S2S APM callback_url (decisions.md §3)', () => {
+  // "S2S APM on SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, CREDIT2VIRTUAL, CREDIT2CRYPTO: at most 255 characters, a bad
+  // URL is a 400, and it replaces the notification URL for every later callback of that payment".
+  it('sends the callbacks of a payment to its callback_url and refuses one too long', async () => {
+    const t = setup()
+    const url = 'https://merchant.example.com/apm-cb'
+    const r = await sale(t, { callback_url: url })
+    await t.post(followUp('CREDITVOID', r.trans_id, { amount: '1.00' }))
+    await t.callbacks()
+    expect(t.store.findBy('deliveries', 'payment_id', r.trans_id).map((d) => d.url)).toEqual([url, url])
+    for (const form of [
+      debit2virtualForm,
+      () => payoutForm({ callback_url: `https://x.example/${'a'.repeat(250)}` }),
+    ]) {
+      const body =
+        form === debit2virtualForm
+          ? debit2virtualForm({ callback_url: `https://x.example/${'a'.repeat(250)}` })
+          : form()
+      const refused = await t.post(body)
+      expect(refused.status).toBe(400)
+      expect(JSON.stringify(refused.body.errors)).toContain('callback_url: ')
+    }
+  })
+})
