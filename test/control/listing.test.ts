@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { createMemoryStore } from '../../src/adapters/index.js'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createLowdbStore, createMemoryStore } from '../../src/adapters/index.js'
 import { createQueryIndex } from '../../src/adapters/store/query-index.js'
 import { controlModule } from '../../src/core/control/index.js'
 import { type Collections, type Payment, STORE_INDEXES } from '../../src/core/engine/model.js'
@@ -97,6 +100,26 @@ describe('store listings (issue 14: "listings filtered, sorted and paginated in 
         limit: [1, 20, 100][Math.floor(r() * 3)] as number,
       }
       expect(store.query?.('payments', q), JSON.stringify(q)).toEqual(oracle(all, q))
+    }
+  })
+
+  // Issue 14: "Delivery is at-least-once across restarts": the listing indexes are rebuilt from the data file.
+  it('answers the same listings after a restart on the same data file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paysandbox-listing-'))
+    try {
+      const file = join(dir, 'data.json')
+      const first = await createLowdbStore<Collections>({ file, indexes: STORE_INDEXES })
+      const r = rng(7)
+      for (let i = 0; i < 300; i++) first.put('payments', randomPayment(r, i))
+      const q: StoreQuery = { where: { merchant_key: 'm-b' }, search: 'ord-1', limit: 50 }
+      const before = first.query?.('payments', q)
+      await first.close()
+      const again = await createLowdbStore<Collections>({ file, indexes: STORE_INDEXES })
+      expect(again.query?.('payments', q)).toEqual(before)
+      expect(before?.total).toBeGreaterThan(0)
+      await again.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
     }
   })
 
