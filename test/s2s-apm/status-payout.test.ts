@@ -300,14 +300,8 @@ describe('S2S APM callback_url (decisions.md §3)', () => {
     await t.post(followUp('CREDITVOID', r.trans_id, { amount: '1.00' }))
     await t.callbacks()
     expect(t.store.findBy('deliveries', 'payment_id', r.trans_id).map((d) => d.url)).toEqual([url, url])
-    for (const form of [
-      debit2virtualForm,
-      () => payoutForm({ callback_url: `https://x.example/${'a'.repeat(250)}` }),
-    ]) {
-      const body =
-        form === debit2virtualForm
-          ? debit2virtualForm({ callback_url: `https://x.example/${'a'.repeat(250)}` })
-          : form()
+    const long = `https://x.example/${'a'.repeat(250)}`
+    for (const body of [debit2virtualForm({ callback_url: long }), payoutForm({ callback_url: long })]) {
       const refused = await t.post(body)
       expect(refused.status).toBe(400)
       expect(JSON.stringify(refused.body.errors)).toContain('callback_url: ')
