@@ -2,7 +2,7 @@ import { Box, Text, useInput } from 'ink'
 import { useEffect, useState } from 'react'
 import { callbackLines } from './callback-lines.js'
 import type { DeliveryView } from './client-types.js'
-import { curlCommand } from './curl.js'
+import { curlCommand, curlLines } from './curl.js'
 import { cell, shortId, shortTime } from './format.js'
 import { callbackQuery, describeFilter, type PaymentFilter, pageSummary, parseFilter } from './filters.js'
 import { keysOf } from './keys.js'
@@ -103,7 +103,9 @@ export function CallbacksView({
       ui.copy(curl)
       ui.showText(
         'curl: this callback, as the sandbox POSTs it (copied if the terminal allows)',
-        wrap(curl, ui.width - 2).map((l) => [{ text: l }]),
+        curlLines(d.url, d.request.content_type, d.request.body).flatMap((line) =>
+          wrap(line, ui.width - 2).map((l) => [{ text: l }]),
+        ),
       )
     } catch (error) {
       ui.notify((error as Error).message, 'bad')

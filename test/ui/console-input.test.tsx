@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { curlCommand, curlLines } from '../../src/ui/curl.js'
 import { helpRows } from '../../src/ui/HelpOverlay.js'
 import { BINDINGS, conflicts, keysOf, textOf } from '../../src/ui/keys.js'
 import { payment } from '../callbacks/harness.js'
@@ -43,6 +44,20 @@ describe('console keys (issue 14: "key bindings without conflicts (one table, sh
     expect(textOf('a\rb\tc', {})).toBe('abc')
     expect(keysOf('jjj', {})).toEqual(['j', 'j', 'j'])
     expect(keysOf('j', { ctrl: true })).toEqual([])
+  })
+})
+
+describe('curl of a callback (issue 14: "the curl view copies as one line")', () => {
+  it('copies one line, and shows one argument a line, each ending in a shell continuation', () => {
+    const body = "id=p-1&order_number=O'1&custom_data%5Bx%5D=a+b"
+    const one = curlCommand('http://m.test/cb', 'application/x-www-form-urlencoded; charset=utf-8', body)
+    expect(one).not.toContain('\n')
+    const lines = curlLines('http://m.test/cb', 'application/x-www-form-urlencoded; charset=utf-8', body)
+    expect(lines.slice(0, -1).every((l) => l.endsWith(' \\'))).toBe(true)
+    expect(lines.at(-1)?.endsWith('\\')).toBe(false)
+    // The fields, as curl joins its --data-raw arguments with `&`, are the body sent.
+    const fields = lines.flatMap((l) => [...l.matchAll(/--data-raw '((?:[^']|'\\'')*)'/g)].map((m) => m[1]))
+    expect(fields.map((f) => f?.replace(/'\\''/g, "'")).join('&')).toBe(body)
   })
 })
 
