@@ -13,6 +13,7 @@ interface Args {
   'allow-host'?: string[]
   retain?: number
   'base-path'?: string
+  strict?: boolean
 }
 
 /** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (decisions.md §6). */
@@ -60,6 +61,11 @@ export const serveCommand: CommandModule<object, Args> = {
         describe:
           'Serve every route under this prefix, as white-label deployments do (e.g. /payment: /payment/post, /payment/api/v1/session)',
       })
+      .option('strict', {
+        type: 'boolean',
+        describe:
+          'Refuse what the platform documents differently instead of serving it with a Sandbox-Warning header (decisions.md 7)',
+      })
       .example('$0 serve', 'demo merchant on http://localhost:8080')
       .example('$0 serve --port 9000 --config merchants.json --data sandbox-data.json', 'your own merchants')
       .epilogue(
@@ -84,6 +90,7 @@ export const serveCommand: CommandModule<object, Args> = {
         ...(args['allow-host'] ? { allowHosts: args['allow-host'] } : {}),
         ...(args.retain !== undefined ? { retain: args.retain } : {}),
         ...(args['base-path'] !== undefined ? { basePath: basePathOption(args['base-path']) } : {}),
+        ...(args.strict !== undefined ? { strict: args.strict } : {}),
       })
     } catch (error) {
       if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)

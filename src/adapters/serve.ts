@@ -54,6 +54,8 @@ export interface ServeOptions {
   retain?: number
   /** decisions.md §2: every route under this prefix (`/payment`), the {base_url} included. */
   basePath?: string
+  /** decisions.md §7: refuse what would be served with a Sandbox-Warning (`serve --strict`). Default: the config's `strict`. */
+  strict?: boolean
 }
 
 /** A control token must be this long at least: guessable tokens protect nothing. */
@@ -112,7 +114,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
       ids: createRandomIds(),
       transport: createFetchTransport(),
       logger,
-      config: loaded.config,
+      config: options.strict !== undefined ? { ...loaded.config, strict: options.strict } : loaded.config,
       baseUrl,
     },
     options.modules ?? DEFAULT_MODULES,
