@@ -116,3 +116,16 @@ export function unknownMethodHint(id: string, aliases?: MethodAliases): string {
     ? ` Did you mean: ${near.join(', ')}?`
     : ' The identifiers are those of the interface, section 2.2.'
 }
+
+/**
+ * decisions.md 2: the device wallets' public identifiers (`digital_wallet` in callbacks and status
+ * answers, "googlepay, applepay"): `applepay` for wallet1, `googlepay` for wallet2, whichever name
+ * the payment used. Undefined for every other method.
+ */
+export function walletName(id: string | undefined): 'applepay' | 'googlepay' | undefined {
+  if (!id) return undefined
+  const canonical = canonicalMethodId(id)
+  if (canonical === 'wallet1') return 'applepay'
+  if (canonical === 'wallet2') return 'googlepay'
+  return undefined
+}
