@@ -87,7 +87,9 @@ describe('S2S CARD callback', () => {
 
   it('reports a decline with decline_reason and status DECLINED', () => {
     const p = card({ status: 'decline' })
-    expect(build(p, transaction(p, 'sale', 'fail', { decline_reason: 'Declined by processing.' }))).toMatchObject({
+    expect(
+      build(p, transaction(p, 'sale', 'fail', { decline_reason: 'Declined by processing.' })),
+    ).toMatchObject({
       result: 'DECLINED',
       status: 'DECLINED',
       decline_reason: 'Declined by processing.',
