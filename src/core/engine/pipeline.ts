@@ -124,3 +124,27 @@ export function declareTokenRoute<I = Record<string, unknown>>(
     },
   }
 }
+
+/** What an S2S module's dispatch table calls for one action (the module writes the answer). */
+export type ActionInput = { body: Record<string, unknown>; ctx: EngineContext; request?: GatewayRequest }
+
+/** An S2S action with its declared pipeline: the same steps as `declareRoute`, for one `action`. */
+export type DeclaredAction = ((input: ActionInput) => Record<string, unknown>) & {
+  pipeline: Pipeline<unknown, unknown>
+}
+
+export function declareAction<I, L = undefined>(
+  pipeline: Pipeline<I, L>,
+  operation: (prepared: {
+    input: I
+    merchant: SandboxMerchant
+    loaded: L
+    ctx: EngineContext
+  }) => Record<string, unknown>,
+): DeclaredAction {
+  const run = ({ body, ctx }: ActionInput) => {
+    const { input, merchant, loaded } = prepare(pipeline, ctx, body)
+    return operation({ input, merchant, loaded, ctx })
+  }
+  return Object.assign(run, { pipeline: pipeline as Pipeline<unknown, unknown> })
+}

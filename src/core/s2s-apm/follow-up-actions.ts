@@ -3,8 +3,8 @@ import type {
   S2SApmCreditvoidRequest,
   S2SApmVoidRequest,
 } from '../../generated/types.js'
-import { authenticate, requireHash } from '../engine/auth.js'
-import { validated } from '../engine/request-validation.js'
+import { declareAction } from '../engine/pipeline.js'
+import type { ApmPayment } from '../apm/types.js'
 import { checkedAmount } from '../payments/ledger.js'
 import { capturePayment, refundPayment, voidPayment } from '../payments/follow-ups.js'
 import { s2sApmSignatures } from '../signatures/index.js'
@@ -22,64 +22,67 @@ import { paymentAnswer } from './response.js'
  */
 
 /** States: "PENDING | CAPTURE ... with the authorization `trans_id` | ... | settled (funds taken)". */
-const capture: S2sApmAction = ({ ctx, body }) => {
-  const request = validated<S2SApmCaptureRequest>('s2s-apm/capture-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant))
-  const payment = loadMerchantPayment(
-    ctx,
-    merchant,
-    request.trans_id,
-    'S2S_APM_CAPTURE_TRANSACTION_NOT_FOUND',
-  )
-  // No amount on an S2S APM CAPTURE: the whole authorization is captured.
-  const transaction = capturePayment(ctx, payment, { api: 's2s-apm' })
-  return paymentAnswer('CAPTURE', payment, transaction)
-}
+const capture = declareAction<S2SApmCaptureRequest, ApmPayment>(
+  {
+    schema: 's2s-apm/capture-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    signature: (request, merchant) => s2sApmSignatures.transaction(request.trans_id, merchant),
+    load: (ctx, request, merchant) =>
+      loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_CAPTURE_TRANSACTION_NOT_FOUND'),
+  },
+  ({ ctx, loaded: payment }) => {
+    // No amount on an S2S APM CAPTURE: the whole authorization is captured.
+    const transaction = capturePayment(ctx, payment, { api: 's2s-apm' })
+    return paymentAnswer('CAPTURE', payment, transaction)
+  },
+)
 
 /** Endpoints: "VOID applies only to SETTLED payments"; States: SETTLED VOID "Same financial day only". */
-const voidAction: S2sApmAction = ({ ctx, body }) => {
-  const request = validated<S2SApmVoidRequest>('s2s-apm/void-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant))
-  const payment = loadMerchantPayment(
-    ctx,
-    merchant,
-    request.trans_id,
-    'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND',
-  )
-  const transaction = voidPayment(ctx, payment, { api: 's2s-apm' })
-  return paymentAnswer('VOID', payment, transaction)
-}
+const voidAction = declareAction<S2SApmVoidRequest, ApmPayment>(
+  {
+    schema: 's2s-apm/void-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    signature: (request, merchant) => s2sApmSignatures.transaction(request.trans_id, merchant),
+    load: (ctx, request, merchant) =>
+      loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
+  },
+  ({ ctx, loaded: payment }) => {
+    const transaction = voidPayment(ctx, payment, { api: 's2s-apm' })
+    return paymentAnswer('VOID', payment, transaction)
+  },
+)
 
 /**
  * States: a held authorization is released in full (REVERSAL, "Full amount only"); a SETTLED
  * payment is refunded in full or in part (REFUND), each refund its own transaction, whose id is
  * the `creditvoid_id` of the answer and of the callback ("`trans_id` stays the original payment id").
  */
-const creditvoid: S2sApmAction = ({ ctx, body }) => {
-  const request = validated<S2SApmCreditvoidRequest>('s2s-apm/creditvoid-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.creditvoid(request.trans_id, merchant))
-  const payment = loadMerchantPayment(
-    ctx,
-    merchant,
-    request.trans_id,
-    'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND',
-  )
-  checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_APM_OPERATION_ZERO_AMOUNT')
-  const transaction = refundPayment(ctx, payment, {
-    api: 's2s-apm',
-    ...(request.amount === undefined ? {} : { amount: request.amount }),
-  })
-  return {
-    action: 'CREDITVOID',
-    result: 'ACCEPTED',
-    order_id: payment.order_id,
-    trans_id: payment.id,
-    creditvoid_id: transaction.id,
-  }
-}
+const creditvoid = declareAction<S2SApmCreditvoidRequest, ApmPayment>(
+  {
+    schema: 's2s-apm/creditvoid-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    signature: (request, merchant) => s2sApmSignatures.creditvoid(request.trans_id, merchant),
+    load: (ctx, request, merchant) =>
+      loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
+  },
+  ({ ctx, input: request, loaded: payment }) => {
+    checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_APM_OPERATION_ZERO_AMOUNT')
+    const transaction = refundPayment(ctx, payment, {
+      api: 's2s-apm',
+      ...(request.amount === undefined ? {} : { amount: request.amount }),
+    })
+    return {
+      action: 'CREDITVOID',
+      result: 'ACCEPTED',
+      order_id: payment.order_id,
+      trans_id: payment.id,
+      creditvoid_id: transaction.id,
+    }
+  },
+)
 
 export const followUpActions: Record<string, S2sApmAction> = {
   CAPTURE: capture,

@@ -1,8 +1,7 @@
 import type { S2SApmGetTransStatusRequest } from '../../generated/types.js'
-import { authenticate, requireHash } from '../engine/auth.js'
-import { validated } from '../engine/request-validation.js'
+import type { ApmPayment } from '../apm/types.js'
+import { declareAction } from '../engine/pipeline.js'
 import { s2sApmSignatures } from '../signatures/index.js'
-import type { S2sApmAction } from './action.js'
 import { loadMerchantPayment } from './common.js'
 import { paymentAnswer } from './response.js'
 
@@ -11,12 +10,16 @@ import { paymentAnswer } from './response.js'
  * `trans_id` is a transaction entity (Errors: 101000 "Transaction does not exist.", the per-entity
  * pattern, assumed for S2S APM). Reads only.
  */
-export const statusAction: S2sApmAction = ({ ctx, body }) => {
-  const request = validated<S2SApmGetTransStatusRequest>('s2s-apm/get-trans-status-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant))
-  const payment = loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_STATUS_TRANSACTION_NOT_FOUND')
-  return {
+export const statusAction = declareAction<S2SApmGetTransStatusRequest, ApmPayment>(
+  {
+    schema: 's2s-apm/get-trans-status-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    signature: (request, merchant) => s2sApmSignatures.transaction(request.trans_id, merchant),
+    load: (ctx, request, merchant) =>
+      loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_STATUS_TRANSACTION_NOT_FOUND'),
+  },
+  ({ loaded: payment }) => ({
     ...paymentAnswer('GET_TRANS_STATUS', payment, undefined, {
       result: 'SUCCESS',
       date: payment.updated_at,
@@ -24,5 +27,5 @@ export const statusAction: S2sApmAction = ({ ctx, body }) => {
     }),
     brand: payment.method,
     ...(payment.custom_data ? { custom_data: payment.custom_data } : {}),
-  }
-}
+  }),
+)

@@ -51,29 +51,15 @@ export function cardRefOf(payment: Payment): CardRef {
   return { cardToken: payment.card_token ?? '' }
 }
 
-/** Formula 1 (SALE, AUTH, DEBIT, CARD2CARD): over the request's own e-mail (when sent) and card (or card_token). */
-export function requirePaymentHash(
-  merchant: SandboxMerchant,
-  hash: string,
-  payerEmail: string | undefined,
-  card: CardRef,
-): void {
-  requireHash(hash, s2sCardSignatures.payment(payerEmail, merchant, card))
-}
-
 /** Formula 1 for RECURRING_SALE, RECURRING_DEBIT, RETRY: over the initial payment's e-mail and card. */
-export function requireRecurringHash(merchant: SandboxMerchant, hash: string, initial: Payment): void {
-  requireHash(hash, s2sCardSignatures.payment(payerEmailOf(initial), merchant, cardRefOf(initial)))
+export function recurringSignature(merchant: SandboxMerchant, initial: Payment): string {
+  return s2sCardSignatures.payment(payerEmailOf(initial), merchant, cardRefOf(initial))
 }
 
 /**
  * Formula 2 (CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS, GET_TRANS_DETAILS): over the payment's
  * trans_id and original data; Formula 6 when the payment is a CREDIT2CARD.
  */
-export function requireTransactionHash(merchant: SandboxMerchant, hash: string, payment: Payment): void {
-  requireHash(hash, transactionSignature(merchant, payment))
-}
-
 export function transactionSignature(merchant: SandboxMerchant, payment: Payment): string {
   return payment.action === 'CREDIT2CARD'
     ? s2sCardSignatures.credit2cardTransaction(merchant, payment.id, cardRefOf(payment))
@@ -88,18 +74,4 @@ export function requireOrderHash(
   payment: Payment,
 ): void {
   requireHash(hash, s2sCardSignatures.byOrder(payerEmailOf(payment), merchant, orderId, cardRefOf(payment)))
-}
-
-/** Formula 5 (CREDIT2CARD): over the password and the recipient card (or its token). */
-export function requireCredit2CardHash(merchant: SandboxMerchant, hash: string, card: CardRef): void {
-  requireHash(hash, s2sCardSignatures.credit2card(merchant, card))
-}
-
-/** Formula 8 (SALE with digital_wallet + payment_token): over the e-mail and the password. */
-export function requireWalletHash(
-  merchant: SandboxMerchant,
-  hash: string,
-  payerEmail: string | undefined,
-): void {
-  requireHash(hash, s2sCardSignatures.wallet(payerEmail, merchant))
 }

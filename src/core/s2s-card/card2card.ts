@@ -1,8 +1,9 @@
 import type { S2SCardCard2CardRequest } from '../../generated/types.js'
-import { authenticate } from '../engine/auth.js'
 import { fail } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
 import type { StoredCard } from '../engine/model.js'
+import { declareAction } from '../engine/pipeline.js'
+import { s2sCardSignatures } from '../signatures/index.js'
 import { validated } from '../engine/request-validation.js'
 import { luhnValid, toStoredCard } from '../payments/card.js'
 import { authorizeCard } from '../payments/connector.js'
@@ -10,8 +11,6 @@ import { FieldProblems } from '../payments/field-errors.js'
 import { commit } from '../payments/ledger.js'
 import { applyOutcome } from '../payments/outcome.js'
 import { startCardPayment } from '../payments/payer.js'
-import type { S2sCardAction } from './action.js'
-import { requirePaymentHash } from './auth.js'
 import { checkRequiredPayerFields, payerOf, type RequestCard, readCard } from './card-request.js'
 import { newS2sPayment, routeS2s } from './new-payment.js'
 import { paymentAnswer } from './response.js'
@@ -60,46 +59,50 @@ function platformNames(body: Record<string, unknown>): Record<string, unknown> {
  * Formula 1 over the payer's e-mail (when sent) and card (decisions.md §1). A payout: it cannot be
  * refunded or voided later.
  */
-export const card2card: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardCard2CardRequest>(
-    's2s-card/card2card-request',
-    platformNames(body),
-    'bracket',
-  )
-  const merchant = authenticate(ctx, request.client_key)
-  requirePaymentHash(merchant, request.hash, request.payer_email, { cardNumber: request.payer_card_number })
-  const problems = new FieldProblems()
-  const sender = readCard(
-    ctx,
-    merchant,
-    {
-      card_number: request.payer_card_number,
-      card_exp_month: request.payer_card_exp_month,
-      card_exp_year: request.payer_card_exp_year,
-    },
-    problems,
-  )
-  if (!luhnValid(request.payee_card_number)) problems.addRow('S2S_CARD_RECIPIENT_CARD_INVALID')
-  checkRequiredPayerFields(merchant, request, problems)
-  problems.throwIfAny()
-  if (isZeroAmount(request.order_amount)) throw fail('S2S_CARD_OPERATION_ZERO_AMOUNT')
-  const mid = routeS2s(merchant, {
-    auth: false,
-    moto: false,
-    zeroAmount: false,
-    currency: request.order_currency,
-  })
+export const card2card = declareAction<S2SCardCard2CardRequest>(
+  {
+    schema: 's2s-card/card2card-request',
+    validate: (body) =>
+      validated<S2SCardCard2CardRequest>('s2s-card/card2card-request', platformNames(body), 'bracket'),
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    signature: (request, merchant) =>
+      s2sCardSignatures.payment(request.payer_email, merchant, { cardNumber: request.payer_card_number }),
+  },
+  ({ ctx, input: request, merchant }) => {
+    const problems = new FieldProblems()
+    const sender = readCard(
+      ctx,
+      merchant,
+      {
+        card_number: request.payer_card_number,
+        card_exp_month: request.payer_card_exp_month,
+        card_exp_year: request.payer_card_exp_year,
+      },
+      problems,
+    )
+    if (!luhnValid(request.payee_card_number)) problems.addRow('S2S_CARD_RECIPIENT_CARD_INVALID')
+    checkRequiredPayerFields(merchant, request, problems)
+    problems.throwIfAny()
+    if (isZeroAmount(request.order_amount)) throw fail('S2S_CARD_OPERATION_ZERO_AMOUNT')
+    const mid = routeS2s(merchant, {
+      auth: false,
+      moto: false,
+      zeroAmount: false,
+      currency: request.order_currency,
+    })
 
-  const payment = newS2sPayment(ctx, merchant, mid, request, {
-    action: 'CARD2CARD',
-    operation: 'credit',
-    held: false,
-    card: (sender as RequestCard).card,
-    payer: payerOf(request),
-  })
-  const refusal = recipientRefusal(recipientCard(request.payee_card_number))
-  if (refusal)
-    commit(ctx, payment, undefined, applyOutcome(ctx, payment, { kind: 'decline', reason: refusal }, 'PAY'))
-  else startCardPayment(ctx, payment, { skipThreeDs: false })
-  return paymentAnswer(ctx, 'CARD2CARD', payment)
-}
+    const payment = newS2sPayment(ctx, merchant, mid, request, {
+      action: 'CARD2CARD',
+      operation: 'credit',
+      held: false,
+      card: (sender as RequestCard).card,
+      payer: payerOf(request),
+    })
+    const refusal = recipientRefusal(recipientCard(request.payee_card_number))
+    if (refusal)
+      commit(ctx, payment, undefined, applyOutcome(ctx, payment, { kind: 'decline', reason: refusal }, 'PAY'))
+    else startCardPayment(ctx, payment, { skipThreeDs: false })
+    return paymentAnswer(ctx, 'CARD2CARD', payment)
+  },
+)

@@ -1,16 +1,14 @@
 import type { S2SCardCredit2CardRequest } from '../../generated/types.js'
-import { authenticate } from '../engine/auth.js'
 import { fail } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
-import { validated } from '../engine/request-validation.js'
+import { declareAction } from '../engine/pipeline.js'
+import { s2sCardSignatures } from '../signatures/index.js'
 import { luhnValid } from '../payments/card.js'
 import { FieldProblems } from '../payments/field-errors.js'
 import { commit } from '../payments/ledger.js'
 import { applyOutcome } from '../payments/outcome.js'
 import { findSavedCard } from '../payments/tokens.js'
 import type { StoredCard } from '../engine/model.js'
-import type { S2sCardAction } from './action.js'
-import { requireCredit2CardHash } from './auth.js'
 import { recipientCard, recipientRefusal } from './card2card.js'
 import { newS2sPayment, routeS2s } from './new-payment.js'
 import { paymentAnswer } from './response.js'
@@ -42,48 +40,55 @@ const PAYEE_FIELDS = [
  * simulated acquirer refuses its brand (decisions.md §4: 4601541833776519 succeeds). A payout
  * cannot be refunded or voided; its status lookups and callbacks are signed with Formula 6.
  */
-export const credit2card: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardCredit2CardRequest>('s2s-card/credit2card-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  const signed =
-    request.card_token !== undefined
-      ? { cardToken: request.card_token }
-      : { cardNumber: request.card_number ?? '' }
-  requireCredit2CardHash(merchant, request.hash, signed)
-  const problems = new FieldProblems()
-  let card: StoredCard | undefined
-  if (request.card_token !== undefined) {
-    card = findSavedCard(ctx, merchant.key, request.card_token)?.card
-    if (!card) problems.addRow('S2S_CARD_CARD_TOKEN_UNKNOWN')
-  } else if (!luhnValid(request.card_number ?? '')) {
-    problems.addRow('S2S_CARD_RECIPIENT_CARD_INVALID')
-  } else {
-    card = recipientCard(request.card_number ?? '')
-  }
-  problems.throwIfAny()
-  if (isZeroAmount(request.order_amount)) throw fail('S2S_CARD_OPERATION_ZERO_AMOUNT')
-  const mid = routeS2s(merchant, {
-    auth: false,
-    moto: false,
-    zeroAmount: false,
-    currency: request.order_currency,
-  })
-  const payee: Record<string, string> = {}
-  for (const field of PAYEE_FIELDS) {
-    const value = (request as Record<string, unknown>)[field]
-    if (typeof value === 'string' && value !== '') payee[field] = value
-  }
-  const recipient = card as StoredCard
-  const payment = newS2sPayment(ctx, merchant, mid, request, {
-    action: 'CREDIT2CARD',
-    operation: 'credit',
-    held: false,
-    card: recipient,
-    payer: payee,
-  })
-  if (request.card_token !== undefined) payment.card_token = request.card_token
-  const refusal = recipientRefusal(recipient)
-  const outcome = refusal ? { kind: 'decline' as const, reason: refusal } : { kind: 'approve' as const }
-  commit(ctx, payment, undefined, applyOutcome(ctx, payment, outcome, 'PAY'))
-  return paymentAnswer(ctx, 'CREDIT2CARD', payment)
-}
+export const credit2card = declareAction<S2SCardCredit2CardRequest>(
+  {
+    schema: 's2s-card/credit2card-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    signature: (request, merchant) =>
+      s2sCardSignatures.credit2card(
+        merchant,
+        request.card_token !== undefined
+          ? { cardToken: request.card_token }
+          : { cardNumber: request.card_number ?? '' },
+      ),
+  },
+  ({ ctx, input: request, merchant }) => {
+    const problems = new FieldProblems()
+    let card: StoredCard | undefined
+    if (request.card_token !== undefined) {
+      card = findSavedCard(ctx, merchant.key, request.card_token)?.card
+      if (!card) problems.addRow('S2S_CARD_CARD_TOKEN_UNKNOWN')
+    } else if (!luhnValid(request.card_number ?? '')) {
+      problems.addRow('S2S_CARD_RECIPIENT_CARD_INVALID')
+    } else {
+      card = recipientCard(request.card_number ?? '')
+    }
+    problems.throwIfAny()
+    if (isZeroAmount(request.order_amount)) throw fail('S2S_CARD_OPERATION_ZERO_AMOUNT')
+    const mid = routeS2s(merchant, {
+      auth: false,
+      moto: false,
+      zeroAmount: false,
+      currency: request.order_currency,
+    })
+    const payee: Record<string, string> = {}
+    for (const field of PAYEE_FIELDS) {
+      const value = (request as Record<string, unknown>)[field]
+      if (typeof value === 'string' && value !== '') payee[field] = value
+    }
+    const recipient = card as StoredCard
+    const payment = newS2sPayment(ctx, merchant, mid, request, {
+      action: 'CREDIT2CARD',
+      operation: 'credit',
+      held: false,
+      card: recipient,
+      payer: payee,
+    })
+    if (request.card_token !== undefined) payment.card_token = request.card_token
+    const refusal = recipientRefusal(recipient)
+    const outcome = refusal ? { kind: 'decline' as const, reason: refusal } : { kind: 'approve' as const }
+    commit(ctx, payment, undefined, applyOutcome(ctx, payment, outcome, 'PAY'))
+    return paymentAnswer(ctx, 'CREDIT2CARD', payment)
+  },
+)

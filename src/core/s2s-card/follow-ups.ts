@@ -4,12 +4,10 @@ import type {
   S2SCardCreditvoidRequest,
   S2SCardVoidRequest,
 } from '../../generated/types.js'
-import { authenticate } from '../engine/auth.js'
-import { validated } from '../engine/request-validation.js'
+import type { Payment } from '../engine/model.js'
+import { declareAction } from '../engine/pipeline.js'
 import { capturePayment, refundPayment, voidPayment } from '../payments/follow-ups.js'
-import type { S2sCardAction } from './action.js'
-
-import { requireTransactionHash } from './auth.js'
+import { transactionSignature } from './auth.js'
 import { loadPayment } from './lookup.js'
 import { baseAnswer } from './response.js'
 
@@ -29,50 +27,71 @@ const amountAndParameters = (request: { amount?: string; parameters?: Record<str
  * the authorized amount; a partial capture settles that amount and releases the rest, so a second
  * capture is refused ("Capture is not allowed."). Test month 03: DECLINED, the hold stays PENDING.
  */
-export const capture: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardCaptureRequest>('s2s-card/capture-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_CAPTURE_TRANSACTION_NOT_FOUND')
-  requireTransactionHash(merchant, request.hash, payment)
-  checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
-  const tx = capturePayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
-  const answer = baseAnswer('CAPTURE', payment, tx)
-  if (tx.status === 'fail' && tx.decline_reason) answer.decline_reason = tx.decline_reason
-  return answer
-}
+export const capture = declareAction<S2SCardCaptureRequest, Payment>(
+  {
+    schema: 's2s-card/capture-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_CAPTURE_TRANSACTION_NOT_FOUND'),
+    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
+    signatureAfterLoad: true,
+  },
+  ({ ctx, input: request, loaded: payment }) => {
+    checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
+    const tx = capturePayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
+    const answer = baseAnswer('CAPTURE', payment, tx)
+    if (tx.status === 'fail' && tx.decline_reason) answer.decline_reason = tx.decline_reason
+    return answer
+  },
+)
 
 /** VOID: a SETTLED payment on its financial day only; "Void is not allowed." otherwise. */
-export const voidAction: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardVoidRequest>('s2s-card/void-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND')
-  requireTransactionHash(merchant, request.hash, payment)
-  const tx = voidPayment(ctx, payment, {
-    api: 's2s-card',
-    ...(request.parameters ? { parameters: request.parameters } : {}),
-  })
-  return baseAnswer('VOID', payment, tx)
-}
+export const voidAction = declareAction<S2SCardVoidRequest, Payment>(
+  {
+    schema: 's2s-card/void-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
+    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
+    signatureAfterLoad: true,
+  },
+  ({ ctx, input: request, loaded: payment }) => {
+    const tx = voidPayment(ctx, payment, {
+      api: 's2s-card',
+      ...(request.parameters ? { parameters: request.parameters } : {}),
+    })
+    return baseAnswer('VOID', payment, tx)
+  },
+)
 
 /**
  * CREDITVOID: full or partial refund of a SETTLED payment (REFUND), full release of a held
  * authorization (REVERSAL), reversal of a debit. Answered ACCEPTED with `creditvoid_id`, the new
  * transaction's id (`trans_id` stays the payment's); the callback reports the resulting status.
  */
-export const creditvoid: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardCreditvoidRequest>('s2s-card/creditvoid-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND')
-  requireTransactionHash(merchant, request.hash, payment)
-  checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
-  const tx = refundPayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
-  return {
-    action: 'CREDITVOID',
-    result: 'ACCEPTED',
-    order_id: payment.order_id,
-    trans_id: payment.id,
-    creditvoid_id: tx.id,
-    amount: tx.amount,
-    currency: payment.order.currency,
-  }
-}
+export const creditvoid = declareAction<S2SCardCreditvoidRequest, Payment>(
+  {
+    schema: 's2s-card/creditvoid-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
+    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
+    signatureAfterLoad: true,
+  },
+  ({ ctx, input: request, loaded: payment }) => {
+    checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
+    const tx = refundPayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
+    return {
+      action: 'CREDITVOID',
+      result: 'ACCEPTED',
+      order_id: payment.order_id,
+      trans_id: payment.id,
+      creditvoid_id: tx.id,
+      amount: tx.amount,
+      currency: payment.order.currency,
+    }
+  },
+)

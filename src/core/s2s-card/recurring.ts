@@ -1,10 +1,8 @@
 import type { S2SCardRecurringDebitRequest, S2SCardRecurringSaleRequest } from '../../generated/types.js'
-import { authenticate } from '../engine/auth.js'
 import type { EngineContext, SandboxMerchant } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
-import { validated } from '../engine/request-validation.js'
-import type { S2sCardAction } from './action.js'
-import { requireRecurringHash } from './auth.js'
+import { declareAction } from '../engine/pipeline.js'
+import { recurringSignature } from './auth.js'
 import { chargeRecurring, type InitialPayment, isRecurringInitial } from './charge-recurring.js'
 import { paymentAnswer } from './response.js'
 
@@ -43,25 +41,29 @@ function initialOf(ctx: EngineContext, merchant: SandboxMerchant, request: Recur
  * SALE over the initial payment's payer_email and card. Its `custom_data` is this request's and
  * comes back in this payment's callback (2.1).
  */
-const recurringAction =
-  (action: 'RECURRING_SALE' | 'RECURRING_DEBIT'): S2sCardAction =>
-  ({ body, ctx }) => {
-    const schema = action === 'RECURRING_SALE' ? 'recurring-sale-request' : 'recurring-debit-request'
-    const request = validated<RecurringRequest>(`s2s-card/${schema}`, body, 'bracket')
-    const merchant = authenticate(ctx, request.client_key)
-    const initial = initialOf(ctx, merchant, request)
-    requireRecurringHash(merchant, request.hash, initial)
-    const payment = chargeRecurring(ctx, initial, {
-      amount: request.order_amount,
-      order_id: request.order_id,
-      order_description: request.order_description,
-      ...(request.custom_data ? { custom_data: request.custom_data } : {}),
-      ...(request.schedule_id ? { schedule_id: request.schedule_id } : {}),
-      ...(request.callback_url ? { callback_url: request.callback_url } : {}),
-      ...('auth' in request && request.auth === 'Y' ? { auth: true } : {}),
-    })
-    return paymentAnswer(ctx, action, payment)
-  }
+const recurringAction = (action: 'RECURRING_SALE' | 'RECURRING_DEBIT') =>
+  declareAction<RecurringRequest, ReturnType<typeof initialOf>>(
+    {
+      schema: `s2s-card/${action === 'RECURRING_SALE' ? 'recurring-sale-request' : 'recurring-debit-request'}`,
+      pathStyle: 'bracket',
+      credential: 'client_key',
+      load: (ctx, request, merchant) => initialOf(ctx, merchant, request),
+      signature: (_request, merchant, initial) => recurringSignature(merchant, initial),
+      signatureAfterLoad: true,
+    },
+    ({ ctx, input: request, loaded: initial }) => {
+      const payment = chargeRecurring(ctx, initial, {
+        amount: request.order_amount,
+        order_id: request.order_id,
+        order_description: request.order_description,
+        ...(request.custom_data ? { custom_data: request.custom_data } : {}),
+        ...(request.schedule_id ? { schedule_id: request.schedule_id } : {}),
+        ...(request.callback_url ? { callback_url: request.callback_url } : {}),
+        ...('auth' in request && request.auth === 'Y' ? { auth: true } : {}),
+      })
+      return paymentAnswer(ctx, action, payment)
+    },
+  )
 
 export const recurringSale = recurringAction('RECURRING_SALE')
 export const recurringDebit = recurringAction('RECURRING_DEBIT')

@@ -1,11 +1,10 @@
 import type { S2SCardRetryRequest } from '../../generated/types.js'
 import { applyCharge } from '../checkout/operations/charge.js'
 import { chargeOutcome } from '../checkout/operations/charge-outcome.js'
-import { authenticate } from '../engine/auth.js'
 import { fail } from '../engine/errors.js'
-import { validated } from '../engine/request-validation.js'
-import type { S2sCardAction } from './action.js'
-import { requireRecurringHash } from './auth.js'
+import type { Payment } from '../engine/model.js'
+import { declareAction } from '../engine/pipeline.js'
+import { recurringSignature } from './auth.js'
 import { SOFT_DECLINE } from './charge-recurring.js'
 import { loadPayment } from './lookup.js'
 
@@ -16,15 +15,22 @@ import { loadPayment } from './lookup.js'
  * ACCEPTED (decisions.md §2) and the outcome comes as the payment's callback (action
  * RECURRING_SALE, platform-facts 3). Anything else: "Retry is not allowed.".
  */
-export const retry: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardRetryRequest>('s2s-card/retry-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_RETRY_PAYMENT_NOT_FOUND')
-  requireRecurringHash(merchant, request.hash, payment)
-  if (!payment.card || payment.status !== 'decline' || payment.scenario !== SOFT_DECLINE)
-    throw fail('S2S_CARD_RETRY_NOT_ALLOWED')
-  delete payment.scenario
-  const kind = payment.operation === 'debit' ? 'debit' : 'recurring'
-  applyCharge(ctx, payment, 'RETRY', kind, chargeOutcome(payment.card, ctx.clock.now()), false)
-  return { action: 'RETRY', result: 'ACCEPTED', order_id: payment.order_id, trans_id: payment.id }
-}
+export const retry = declareAction<S2SCardRetryRequest, Payment>(
+  {
+    schema: 's2s-card/retry-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_RETRY_PAYMENT_NOT_FOUND'),
+    signature: (_request, merchant, payment) => recurringSignature(merchant, payment),
+    signatureAfterLoad: true,
+  },
+  ({ ctx, loaded: payment }) => {
+    if (!payment.card || payment.status !== 'decline' || payment.scenario !== SOFT_DECLINE)
+      throw fail('S2S_CARD_RETRY_NOT_ALLOWED')
+    delete payment.scenario
+    const kind = payment.operation === 'debit' ? 'debit' : 'recurring'
+    applyCharge(ctx, payment, 'RETRY', kind, chargeOutcome(payment.card, ctx.clock.now()), false)
+    return { action: 'RETRY', result: 'ACCEPTED', order_id: payment.order_id, trans_id: payment.id }
+  },
+)

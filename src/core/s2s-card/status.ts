@@ -9,13 +9,11 @@ import { alwaysFields, mappedCardFields, mappedFields } from '../callbacks/mappi
 import { cardExpiration } from '../callbacks/attributes.js'
 import { compact } from '../callbacks/form.js'
 import { gatherFacts } from '../callbacks/facts.js'
-import { authenticate } from '../engine/auth.js'
 import type { EngineContext, SandboxMerchant } from '../engine/context.js'
 import { fail, GatewayError } from '../engine/errors.js'
 import type { Payment } from '../engine/model.js'
-import { validated } from '../engine/request-validation.js'
-import type { S2sCardAction } from './action.js'
-import { requireOrderHash, requireTransactionHash } from './auth.js'
+import { declareAction } from '../engine/pipeline.js'
+import { requireOrderHash, transactionSignature } from './auth.js'
 import { loadPayment, paymentsOfOrder } from './lookup.js'
 import { baseAnswer, latestTransaction, type S2sAnswer } from './response.js'
 
@@ -68,39 +66,42 @@ function statusCardFields(merchant: SandboxMerchant, payment: Payment): Record<s
 }
 
 /** GET_TRANS_STATUS by `trans_id`; unknown: 101000 "Transaction does not exist.". */
-export const getTransStatus: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardGetTransStatusRequest>(
-    's2s-card/get-trans-status-request',
-    body,
-    'bracket',
-  )
-  const merchant = authenticate(ctx, request.client_key)
-  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND')
-  requireTransactionHash(merchant, request.hash, payment)
-  return statusAnswer(ctx, 'GET_TRANS_STATUS', merchant, payment)
-}
+export const getTransStatus = declareAction<S2SCardGetTransStatusRequest, Payment>(
+  {
+    schema: 's2s-card/get-trans-status-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND'),
+    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
+    signatureAfterLoad: true,
+  },
+  ({ ctx, merchant, loaded: payment }) => statusAnswer(ctx, 'GET_TRANS_STATUS', merchant, payment),
+)
 
 /**
  * GET_TRANS_STATUS_BY_ORDER: the newest payment of the order; unknown: 101000 "Order does not
  * exist.". The hash names the order with a payment's payer_email and card; an order retried with
  * another card is still the merchant's, so the hash may be built from any of its payments.
  */
-export const getTransStatusByOrder: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardGetTransStatusByOrderRequest>(
-    's2s-card/get-trans-status-by-order-request',
-    body,
-    'bracket',
-  )
-  const merchant = authenticate(ctx, request.client_key)
-  const payments = paymentsOfOrder(ctx, merchant, request.order_id)
-  const [newest] = payments
-  if (!newest) throw fail('S2S_CARD_STATUS_BY_ORDER_ORDER_NOT_FOUND')
-  const signed = payments.some((p) =>
-    acceptsHash(() => requireOrderHash(merchant, request.hash, request.order_id, p)),
-  )
-  if (!signed) requireOrderHash(merchant, request.hash, request.order_id, newest)
-  return statusAnswer(ctx, 'GET_TRANS_STATUS_BY_ORDER', merchant, newest)
-}
+export const getTransStatusByOrder = declareAction<S2SCardGetTransStatusByOrderRequest>(
+  {
+    schema: 's2s-card/get-trans-status-by-order-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    // No declared signature: Formula 7 may be built from any payment of the order (checked below).
+  },
+  ({ ctx, input: request, merchant }) => {
+    const payments = paymentsOfOrder(ctx, merchant, request.order_id)
+    const [newest] = payments
+    if (!newest) throw fail('S2S_CARD_STATUS_BY_ORDER_ORDER_NOT_FOUND')
+    const signed = payments.some((p) =>
+      acceptsHash(() => requireOrderHash(merchant, request.hash, request.order_id, p)),
+    )
+    if (!signed) requireOrderHash(merchant, request.hash, request.order_id, newest)
+    return statusAnswer(ctx, 'GET_TRANS_STATUS_BY_ORDER', merchant, newest)
+  },
+)
 
 function acceptsHash(check: () => void): boolean {
   try {
@@ -146,27 +147,30 @@ const detailOf = (tx: Transaction) => ({
  * masked `card` and every transaction of the payment, oldest first. Signed with Formula 2 (Formula
  * 6 for a CREDIT2CARD); unknown: 101000 "Transaction does not exist." (a transaction entity).
  */
-export const getTransDetails: S2sCardAction = ({ body, ctx }) => {
-  const request = validated<S2SCardGetTransDetailsRequest>(
-    's2s-card/get-trans-details-request',
-    body,
-    'bracket',
-  )
-  const merchant = authenticate(ctx, request.client_key)
-  const payment = loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND')
-  requireTransactionHash(merchant, request.hash, payment)
-  const payer = payment.payer ?? {}
-  const name = [payer.payer_first_name, payer.payer_last_name].filter(Boolean).join(' ')
-  return {
-    ...statusAnswer(ctx, 'GET_TRANS_DETAILS', merchant, payment),
-    ...compact({
-      name: name || undefined,
-      mail: payer.payer_email,
-      ip: payment.customer_ip,
-      card: payment.card?.masked,
-    }),
-    amount: payment.order.amount,
-    currency: payment.order.currency,
-    transactions: ctx.store.findBy('transactions', 'payment_id', payment.id).map(detailOf),
-  }
-}
+export const getTransDetails = declareAction<S2SCardGetTransDetailsRequest, Payment>(
+  {
+    schema: 's2s-card/get-trans-details-request',
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND'),
+    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
+    signatureAfterLoad: true,
+  },
+  ({ ctx, merchant, loaded: payment }) => {
+    const payer = payment.payer ?? {}
+    const name = [payer.payer_first_name, payer.payer_last_name].filter(Boolean).join(' ')
+    return {
+      ...statusAnswer(ctx, 'GET_TRANS_DETAILS', merchant, payment),
+      ...compact({
+        name: name || undefined,
+        mail: payer.payer_email,
+        ip: payment.customer_ip,
+        card: payment.card?.masked,
+      }),
+      amount: payment.order.amount,
+      currency: payment.order.currency,
+      transactions: ctx.store.findBy('transactions', 'payment_id', payment.id).map(detailOf),
+    }
+  },
+)
