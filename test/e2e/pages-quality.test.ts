@@ -276,7 +276,9 @@ describe('phones: 320 px wide with long values', () => {
     await page.waitForURL(/\/acs\//)
     expect(await fits(page)).toBe(true)
     await page.close()
-    for (const [method, session] of GROUPS) {
+    // The simulator pages with the most to show (codes, addresses, details, phone rows, fields).
+    const wordy = ['pix', 'paycash-mexico', 'moov-money', 'beeline', 'ptn-email', 'awcc']
+    for (const [method, session] of GROUPS.filter(([m]) => wordy.includes(m))) {
       const sim = await open(await long({ methods: [method], ...session }), narrow)
       const terms = sim.getByRole('checkbox')
       if (await terms.count()) await terms.check()
