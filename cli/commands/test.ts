@@ -88,6 +88,13 @@ export const testCommand: CommandModule<object, Args> = {
     if (args.out && !(args.reporter ?? []).some((r) => r === 'json' || r === 'junit'))
       throw new UsageError('--out writes a json or junit report: add --reporter json or --reporter junit')
     const controlToken = args['control-token'] ?? process.env.PAYSANDBOX_CONTROL_TOKEN
+    // The first line before the kit (engine, schemas) loads: a run shows it is alive at once. Not
+    // when stdout carries a json or junit report, which must stay one document.
+    const reportOnStdout = !args.out && (args.reporter ?? []).some((r) => r === 'json' || r === 'junit')
+    if (!reportOnStdout)
+      process.stdout.write(
+        `paysandbox test: ${args.merchant ? `merchant mode, adapter ${args.merchant}` : `gateway mode against ${args.gateway ?? 'the built-in sandbox'}`}: starting\n`,
+      )
     const kit = await import('../../src/conformance/index.js')
     const reporters = await makeReporters(args, kit)
     try {
@@ -110,6 +117,8 @@ export const testCommand: CommandModule<object, Args> = {
         ...(args.port !== undefined ? { port: args.port } : {}),
         ...(args['step-timeout'] ? { stepTimeoutMs: args['step-timeout'] * 1000 } : {}),
         reporters: reporters.list,
+        // The reported duration is the wall time of the command, start-up included.
+        startedAt: 0,
       })
       await reporters.close()
       process.exitCode = summary.infrastructure ? EXIT.INFRASTRUCTURE : summary.failed ? EXIT.FAILED : EXIT.OK

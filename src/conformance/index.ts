@@ -1,6 +1,11 @@
 import '../schema-files.js'
 import { availableParallelism } from 'node:os'
-import { probeGateway } from './gateway-mode.js'
+import {
+  GatewayMisconfigured,
+  type GatewayReadiness,
+  gatewayReadiness,
+  probeGateway,
+} from './gateway-mode.js'
 import { filterScenarios, forMode, runScenarios } from './runner.js'
 import { loadAdapter, type MerchantClient, startMerchant } from './merchant.js'
 import { BUNDLED_SCENARIOS, loadScenarios, ScenarioLoadError } from './load.js'
@@ -34,6 +39,11 @@ export interface TestOptions {
   port?: number
   /** A step that takes longer fails (default 30 s). */
   stepTimeoutMs?: number
+  /**
+   * When the run started, as a `performance.now()` value (0: the process start, as the CLI
+   * passes): the reported duration is the wall time from then. Default: when runTest is called.
+   */
+  startedAt?: number
 }
 
 /** A problem with the options or the files: exit code 2. */
@@ -41,6 +51,7 @@ export class ConfigurationError extends Error {}
 
 /** Loads, selects and runs scenarios in the mode the options choose; the summary says how it went. */
 export async function runTest(options: TestOptions): Promise<RunSummary> {
+  const startedAt = options.startedAt ?? performance.now()
   if (options.merchantFile && options.gateway)
     throw new ConfigurationError('give either --merchant or --gateway, not both')
   const mode: Mode = options.merchantFile ? 'merchant' : 'gateway'
@@ -69,6 +80,11 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
   const host = await startSandboxHost(options.port ?? 0)
   let merchant: MerchantClient | undefined
   try {
+    let readiness: GatewayReadiness | undefined
+    if (gateway?.url)
+      readiness = await gatewayReadiness(gateway, `${host.url}/callbacks`).catch((error: unknown) => {
+        throw error instanceof GatewayMisconfigured ? new ConfigurationError(error.message) : error
+      })
     if (adapter)
       merchant = await startMerchant(adapter.adapter, adapter.dir, { gatewayUrl: `${host.url}/run/current` })
     const target = merchant
@@ -86,6 +102,8 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
       ...(options.stepTimeoutMs ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
       reporters: options.reporters,
       target,
+      startedAt,
+      ...(readiness ? { blocked: readiness.blocked, notes: readiness.notes } : {}),
     })
   } finally {
     await merchant?.stop()

@@ -23,6 +23,15 @@ export interface RunOptions {
   reporters: Reporter[]
   /** Shown by reporters: what is being tested. */
   target: string
+  /**
+   * When the run started (a `performance.now()` value): the summary's duration is the wall time
+   * from then, start-up included. Default: when runScenarios is called.
+   */
+  startedAt?: number
+  /** Why a scenario cannot run against this target (an external gateway's missing settings). */
+  blocked?: (scenario: LoadedScenario) => string | undefined
+  /** Lines reporters show before the run (what the target lacks). */
+  notes?: string[]
 }
 
 /** Scenarios a mode runs: merchant mode the merchant-facing ones, gateway mode the gateway-facing ones. */
@@ -45,12 +54,17 @@ export function filterScenarios(
 }
 
 export async function runScenarios(options: RunOptions): Promise<RunSummary> {
-  const started = performance.now()
+  const started = options.startedAt ?? performance.now()
   const queue = [...options.scenarios]
   const results: ScenarioResult[] = []
   let infrastructure: string | undefined
   for (const r of options.reporters)
-    r.start({ total: queue.length, target: options.target, mode: options.mode })
+    r.start({
+      total: queue.length,
+      target: options.target,
+      mode: options.mode,
+      ...(options.notes?.length ? { notes: options.notes } : {}),
+    })
   const limit = options.merchant?.sequential ? 1 : Math.max(1, options.concurrency ?? availableParallelism())
   const worker = async () => {
     for (let next = queue.shift(); next; next = queue.shift()) {
@@ -112,7 +126,7 @@ async function runOne(
     ...(options.gateway ? { gateway: options.gateway } : {}),
     ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}),
   }
-  const why = unsupported(loaded, contextOptions)
+  const why = unsupported(loaded, contextOptions) ?? options.blocked?.(loaded)
   if (why) return notRun(loaded, options.mode, `skipped: ${why}`)
   for (const r of options.reporters) r.scenarioStarted?.(loaded)
   const started = performance.now()

@@ -54,7 +54,7 @@ export interface RunSummary {
 
 /** How the run reports: each reporter gets every event; `finish` returns when its output is written. */
 export interface Reporter {
-  start(info: { total: number; target: string; mode: Mode }): void
+  start(info: { total: number; target: string; mode: Mode; notes?: string[] }): void
   scenarioStarted?(scenario: LoadedScenario): void
   stepFinished?(scenario: LoadedScenario, step: StepResult): void
   scenarioFinished(result: ScenarioResult): void

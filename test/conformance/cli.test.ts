@@ -7,7 +7,8 @@ import { scenarioDir } from './helpers.js'
 
 const root = join(import.meta.dirname, '..', '..')
 
-function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string; ms: number }> {
+  const started = performance.now()
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [join(root, 'bin', 'paysandbox.js'), ...args], {
       cwd: root,
@@ -17,7 +18,7 @@ function cli(...args: string[]): Promise<{ code: number | null; out: string; err
     let err = ''
     child.stdout.on('data', (c: Buffer) => (out += c.toString()))
     child.stderr.on('data', (c: Buffer) => (err += c.toString()))
-    child.on('close', (code) => resolve({ code, out, err }))
+    child.on('close', (code) => resolve({ code, out, err, ms: performance.now() - started }))
   })
 }
 
@@ -57,6 +58,10 @@ describe('paysandbox test: exit codes', () => {
     expect(r.code).toBe(1)
     const xml = readFileSync(out, 'utf8')
     expect(xml).toContain('<testsuites name="paysandbox" tests="2" failures="1"')
+    // Issue 16 point 5: the reported time is the wall time of the command (start-up included).
+    const reported = Number(/<testsuites [^>]*time="([\d.]+)"/.exec(xml)?.[1])
+    expect(reported).toBeGreaterThanOrEqual(r.ms / 1000 / 3)
+    expect(reported).toBeLessThanOrEqual(r.ms / 1000)
     expect(r.out).toContain('FAIL bad')
   })
 

@@ -68,8 +68,47 @@ describe('gateway mode against a running paysandbox (--gateway URL --key --passw
     )
     expect(summary.failed, text).toBe(0)
     const skipped = summary.results.filter((r) => r.status === 'skipped')
-    for (const r of skipped) expect(r.reason, r.slug).toMatch(/^skipped: needs /)
-    expect(summary.passed).toBeGreaterThanOrEqual(summary.results.length - 5)
+    // Issue 16 point 3: the shared clock is never moved; those scenarios say why they did not run.
+    const clock = skipped.filter((r) => /^skipped: moves the clock, which is shared/.test(r.reason ?? ''))
+    for (const r of skipped) expect(r.reason, r.slug).toMatch(/^skipped: (needs |moves the clock)/)
+    expect(summary.passed).toBeGreaterThanOrEqual(summary.results.length - clock.length - 5)
+    expect(text).not.toContain('note: ')
+  })
+
+  it('never leaves the sandbox clock moved, and names missing merchant settings in one line before running', async () => {
+    const clock = async () =>
+      ((await (await fetch(`http://127.0.0.1:${sandbox.port}/sandbox/clock`)).json()) as { now_ms: number })
+        .now_ms
+    const before = await clock()
+    const started = performance.now()
+    // The kit listens on another port than the one the merchant's notification_url names.
+    const { summary, text } = await test(
+      { url: `http://127.0.0.1:${sandbox.port}`, key: KEY, password: PASSWORD },
+      { names: ['checkout-purchase-card-settled', 'checkout-callback-retried', 'checkout-session-created'] },
+    )
+    expect(await clock()).toBe(before)
+    const lines = text.split('\n')
+    expect(lines[1]).toMatch(
+      new RegExp(
+        `^note: gateway http://127\\.0\\.0\\.1:${sandbox.port}: merchant ${KEY}'s notification_url is http://127\\.0\\.0\\.1:${port}/callbacks, not the kit's http://127\\.0\\.0\\.1:\\d+/callbacks`,
+      ),
+    )
+    const reasons = Object.fromEntries(summary.results.map((r) => [r.slug, `${r.status} ${r.reason ?? ''}`]))
+    expect(reasons['checkout-purchase-card-settled']).toMatch(
+      /^skipped skipped: merchant gw-merchant's notification_url/,
+    )
+    expect(reasons['checkout-callback-retried']).toMatch(/moves the clock, which is shared/)
+    expect(reasons['checkout-session-created']).toMatch(/^passed/)
+    // Skipped before running: no 5 s wait for a callback that cannot come.
+    expect(performance.now() - started).toBeLessThan(5000)
+  })
+
+  it('stops before running, with one line, when the gateway has no such merchant', async () => {
+    await expect(
+      test({ url: `http://127.0.0.1:${sandbox.port}`, key: 'nobody', password: PASSWORD }),
+    ).rejects.toThrow(
+      `the gateway at http://127.0.0.1:${sandbox.port} has no merchant "nobody" (it has: ${KEY})`,
+    )
   })
 
   it('a wrong password is a deviation on every signed request, reported with the row', async () => {
@@ -78,7 +117,7 @@ describe('gateway mode against a running paysandbox (--gateway URL --key --passw
       { port, names: ['checkout-session-created'] },
     )
     expect(summary.failed).toBe(1)
-    expect(text).toMatch(/expected a successful answer, got HTTP 401 .*"Hash is not valid\."/)
+    expect(text).toMatch(/expected a successful answer, got HTTP 400 .*"hash: Hash is not valid\."/)
   })
 })
 

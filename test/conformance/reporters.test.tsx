@@ -1,7 +1,7 @@
 import { render } from 'ink-testing-library'
 import { describe, expect, it } from 'vitest'
 import { jsonReporter } from '../../src/conformance/reporters/json.js'
-import { junitReporter, xml } from '../../src/conformance/reporters/junit.js'
+import { classname, junitReporter, xml } from '../../src/conformance/reporters/junit.js'
 import { LiveRun } from '../../src/conformance/reporters/live.js'
 import { plainReporter } from '../../src/conformance/reporters/plain.js'
 import type { Reporter, RunSummary, ScenarioResult } from '../../src/conformance/types.js'
@@ -97,6 +97,15 @@ describe('reporters', () => {
     expect(wellFormed(out)).toBe(true)
     expect(out).toContain('<testsuites name="paysandbox" tests="3" failures="1" skipped="1" time="1.234">')
     expect(out).toContain('name="bad-one: Fails &lt;badly&gt; &amp; &quot;loudly&quot;"')
+    // Issue 16 point 5: class and suite names without dots, which viewers split into packages.
+    expect(out).toContain('<testsuite name="paysandbox_gateway_mode"')
+    expect(out).toContain('classname="a"')
+    expect(out).not.toMatch(/classname="[^"]*\./)
+    expect(classname({ tags: ['checkout', 'refund', 'signature'], slug: 'merchant-partial-refund' })).toBe(
+      'checkout_refund',
+    )
+    expect(classname({ tags: ['s2s-card', 'recurring'], slug: 'x' })).toBe('s2s_card_recurring')
+    expect(classname({ tags: [], slug: 'errors-zero-amount' })).toBe('errors')
     expect(out).toMatch(
       /<failure message="2\. refund: the answer to POST \/api\/v1\/payment\/refund: - expected error/,
     )

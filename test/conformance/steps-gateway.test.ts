@@ -89,7 +89,7 @@ describe('merchant.start and payer steps (gateway mode: the kit is the merchant)
       { step: 'clock.advance', seconds: 120 },
       { step: 'payer.card', outcome: 'success' },
     ])
-    expect(failure?.message).toMatch(/expected a successful answer, got HTTP 400 .*Session has expired\./)
+    expect(failure?.message).toMatch(/expected a successful answer, got HTTP 401 .*Session has expired\./)
   })
 })
 

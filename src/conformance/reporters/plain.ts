@@ -9,8 +9,9 @@ export function plainReporter(
   options: { verbose?: boolean } = {},
 ): Reporter {
   return {
-    start({ total, target, mode }) {
+    start({ total, target, mode, notes }) {
       write(`paysandbox test: ${total} scenario${total === 1 ? '' : 's'} in ${mode} mode against ${target}\n`)
+      for (const note of notes ?? []) write(`note: ${note}\n`)
     },
     scenarioFinished(result: ScenarioResult) {
       const mark = result.status === 'passed' ? 'PASS' : result.status === 'failed' ? 'FAIL' : 'SKIP'
