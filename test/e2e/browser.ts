@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium } from 'playwright-core'
 
@@ -91,20 +91,89 @@ export interface Browser {
   close(): Promise<void>
 }
 
+/**
+ * Test files running browsers at once, across every vitest worker: one per two CPUs (one on a
+ * 2-core CI machine); the browsers of one file share its slot. A slot is a directory made atomically under the temporary directory, holding the pid
+ * of the process that took it; a slot whose process is gone is taken over. Waiting for a slot
+ * polls; nothing depends on how long it takes.
+ */
+const SLOTS = Math.max(1, Math.floor(availableParallelism() / 2))
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** This test file's slot, shared by every browser the file opens (a test may open a second one). */
+let mine: { users: number; release: () => void } | undefined
+
+async function takeSlot(): Promise<() => void> {
+  if (!mine) mine = { users: 0, release: await takeFreeSlot() }
+  const slot = mine
+  slot.users++
+  let released = false
+  return () => {
+    if (released) return
+    released = true
+    if (--slot.users === 0) {
+      slot.release()
+      if (mine === slot) mine = undefined
+    }
+  }
+}
+
+async function takeFreeSlot(): Promise<() => void> {
+  for (;;) {
+    for (let n = 0; n < SLOTS; n++) {
+      const dir = join(tmpdir(), `paysandbox-browser-slot-${n}`)
+      try {
+        mkdirSync(dir)
+      } catch {
+        const owner = Number(readFileSync(join(dir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0)
+        // Being written (no pid yet) or held by a live process: try the next slot.
+        if (!owner || alive(owner)) continue
+        rmSync(dir, { recursive: true, force: true })
+        continue
+      }
+      writeFileSync(join(dir, 'pid'), String(process.pid))
+      return () => rmSync(dir, { recursive: true, force: true })
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 /** A fresh profile each time, so no test sees another's cookies or cache. */
 export async function launchBrowser(options: { locale?: string } = {}): Promise<Browser> {
+  const release = await takeSlot()
   const profile = mkdtempSync(join(tmpdir(), 'paysandbox-chromium-'))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: chromiumPath(),
-    headless: true,
-    args: ARGS,
-    locale: options.locale ?? 'en-US',
-  })
+  let context: BrowserContext
+  try {
+    context = await chromium.launchPersistentContext(profile, {
+      executablePath: chromiumPath(),
+      headless: true,
+      args: ARGS,
+      locale: options.locale ?? 'en-US',
+    })
+  } catch (error) {
+    release()
+    throw error
+  }
+  // Generous bounds for a loaded machine: waits end as soon as the page is there.
+  context.setDefaultTimeout(60_000)
+  context.setDefaultNavigationTimeout(60_000)
   return {
     context,
     async close() {
-      await context.close()
-      rmSync(profile, { recursive: true, force: true })
+      try {
+        await context.close()
+      } finally {
+        rmSync(profile, { recursive: true, force: true })
+        release()
+      }
     },
   }
 }

@@ -4,8 +4,13 @@ import type { Page } from 'playwright-core'
 import type { SandboxConfig, SandboxMerchant } from '../../src/core/engine/context.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 import { createSandbox, type Sandbox } from '../../src/index.js'
+import { vi } from 'vitest'
 import { demoConfig } from '../helpers/engine.js'
 import { type Browser, launchBrowser } from './browser.js'
+
+// Browser steps on a loaded 2-core machine: bounds, not expected durations (waits end when the
+// page is there). A file may also wait for a browser slot (browser.ts) before its first test.
+vi.setConfig({ testTimeout: 120_000, hookTimeout: 600_000 })
 
 export const PASSWORD = 'demo-password-0123456789abcdef'
 
