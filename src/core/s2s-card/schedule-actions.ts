@@ -7,10 +7,10 @@ import type {
   S2SCardScheduleInfoRequest,
   S2SCardUpdateScheduleRequest,
 } from '../../generated/types.js'
-import { authenticate, requireHash } from '../engine/auth.js'
 import type { EngineContext, SandboxMerchant } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import type { Chain, Schedule } from '../engine/model.js'
+import { declareAction, type Pipeline } from '../engine/pipeline.js'
 import { validated } from '../engine/request-validation.js'
 import { liveSchedule } from '../schedules/chains.js'
 import {
@@ -64,77 +64,99 @@ const answer = (action: string, scheduleId: string) => ({
   schedule_id: scheduleId,
 })
 
-interface ScheduleRequest<T> {
-  request: T
-  merchant: SandboxMerchant
-  schedule: Schedule
-}
+type ScheduleFields = { client_key: string; schedule_id: string; hash: string }
 
-/** Validated, authenticated and signed; the merchant's live schedule, or its not-found row. */
-function scheduleRequest<T extends { client_key: string; schedule_id: string; hash: string }>(
-  ctx: EngineContext,
-  body: Record<string, unknown>,
+/**
+ * The declared pipeline of the actions on an existing schedule: its schema, `client_key`, Formula
+ * 4 over schedule_id + password, then the merchant's live schedule or the action's not-found row.
+ * `delays` is refused first where the action takes schedule parameters (6.7.0: deprecated).
+ */
+function schedulePipeline<T extends ScheduleFields>(
   action: ScheduleAction,
-): ScheduleRequest<T> {
-  const request = validated<T>(SCHEMAS[action], body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sCardSignatures.schedule(request.schedule_id, merchant))
-  const schedule = liveSchedule(ctx, merchant.key, request.schedule_id)
-  if (!schedule) throw fail(notFoundRow(action))
-  return { request, merchant, schedule }
-}
-
-const createSchedule: S2sCardAction = ({ body, ctx }) => {
-  refuseDelays(body)
-  const request = validated<S2SCardCreateScheduleRequest>('s2s-card/create-schedule-request', body, 'bracket')
-  const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sCardSignatures.createSchedule(merchant))
-  const now = ctx.clock.now()
-  const schedule: Schedule = {
-    id: ctx.ids.uuid(),
-    merchant_key: merchant.key,
-    state: 'running',
-    params: withDayOfMonth(mergeParams({}, sentParams(request)), request),
-    created_at: now,
-    updated_at: now,
+  refuseDelaysFirst = false,
+): Pipeline<T, Schedule> {
+  return {
+    schema: SCHEMAS[action],
+    pathStyle: 'bracket',
+    ...(refuseDelaysFirst
+      ? {
+          validate: (body: Record<string, unknown>) => {
+            refuseDelays(body)
+            return validated<T>(SCHEMAS[action], body, 'bracket')
+          },
+        }
+      : {}),
+    credential: 'client_key',
+    signature: (request, merchant) => s2sCardSignatures.schedule(request.schedule_id, merchant),
+    load: (ctx, request, merchant) => {
+      const schedule = liveSchedule(ctx, merchant.key, request.schedule_id)
+      if (!schedule) throw fail(notFoundRow(action))
+      return schedule
+    },
   }
-  ctx.store.put('schedules', schedule)
-  return answer('CREATE_SCHEDULE', schedule.id)
 }
 
-const updateScheduleAction: S2sCardAction = ({ body, ctx }) => {
-  refuseDelays(body)
-  const { request, schedule } = scheduleRequest<S2SCardUpdateScheduleRequest>(ctx, body, 'UPDATE_SCHEDULE')
-  updateSchedule(ctx, schedule, withDayOfMonth(sentParams(request), request))
-  return answer('UPDATE_SCHEDULE', schedule.id)
-}
+const createSchedule = declareAction<S2SCardCreateScheduleRequest>(
+  {
+    schema: 's2s-card/create-schedule-request',
+    validate: (body) => {
+      refuseDelays(body)
+      return validated<S2SCardCreateScheduleRequest>('s2s-card/create-schedule-request', body, 'bracket')
+    },
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    signature: (_request, merchant) => s2sCardSignatures.createSchedule(merchant),
+  },
+  ({ ctx, input: request, merchant }) => {
+    const now = ctx.clock.now()
+    const schedule: Schedule = {
+      id: ctx.ids.uuid(),
+      merchant_key: merchant.key,
+      state: 'running',
+      params: withDayOfMonth(mergeParams({}, sentParams(request)), request),
+      created_at: now,
+      updated_at: now,
+    }
+    ctx.store.put('schedules', schedule)
+    return answer('CREATE_SCHEDULE', schedule.id)
+  },
+)
+
+const updateScheduleAction = declareAction(
+  schedulePipeline<S2SCardUpdateScheduleRequest>('UPDATE_SCHEDULE', true),
+  ({ ctx, input: request, loaded: schedule }) => {
+    updateSchedule(ctx, schedule, withDayOfMonth(sentParams(request), request))
+    return answer('UPDATE_SCHEDULE', schedule.id)
+  },
+)
 
 /** An action that only changes the schedule's state. */
-const stateAction =
-  (
-    action: 'DELETE_SCHEDULE' | 'PAUSE' | 'RUN',
-    apply: (ctx: EngineContext, schedule: Schedule) => void,
-  ): S2sCardAction =>
-  ({ body, ctx }) => {
-    const { request, schedule } = scheduleRequest<
-      S2SCardDeleteScheduleRequest | S2SCardPauseRequest | S2SCardRunRequest
-    >(ctx, body, action)
-    apply(ctx, schedule)
-    // PAUSE_SCHEDULE / RUN_SCHEDULE (the platform's names, decisions.md §6) are answered as sent.
-    return answer(request.action, schedule.id)
-  }
+const stateAction = (
+  action: 'DELETE_SCHEDULE' | 'PAUSE' | 'RUN',
+  apply: (ctx: EngineContext, schedule: Schedule) => void,
+) =>
+  declareAction(
+    schedulePipeline<S2SCardDeleteScheduleRequest | S2SCardPauseRequest | S2SCardRunRequest>(action),
+    ({ ctx, input: request, loaded: schedule }) => {
+      apply(ctx, schedule)
+      // PAUSE_SCHEDULE / RUN_SCHEDULE (the platform's names, decisions.md §6) are answered as sent.
+      return answer(request.action, schedule.id)
+    },
+  )
 
 /** SCHEDULE_INFO: the parameters, `state`, `delays: null` and `paused` Y/N (decisions.md §6). */
-const scheduleInfoAction: S2sCardAction = ({ body, ctx }) => {
-  const { schedule } = scheduleRequest<S2SCardScheduleInfoRequest>(ctx, body, 'SCHEDULE_INFO')
-  const dayOfMonth = schedule.params.day_of_month
-  return {
-    ...answer('SCHEDULE_INFO', schedule.id),
-    ...scheduleInfo(schedule),
-    ...(dayOfMonth ? { day_of_month: dayOfMonth } : {}),
-    paused: schedule.state === 'paused' ? 'Y' : 'N',
-  }
-}
+const scheduleInfoAction = declareAction(
+  schedulePipeline<S2SCardScheduleInfoRequest>('SCHEDULE_INFO'),
+  ({ loaded: schedule }) => {
+    const dayOfMonth = schedule.params.day_of_month
+    return {
+      ...answer('SCHEDULE_INFO', schedule.id),
+      ...scheduleInfo(schedule),
+      ...(dayOfMonth ? { day_of_month: dayOfMonth } : {}),
+      paused: schedule.state === 'paused' ? 'Y' : 'N',
+    }
+  },
+)
 
 /** decisions.md §6: `day_of_month` of a monthly schedule, kept with its parameters as sent. */
 function withDayOfMonth(params: Record<string, string>, request: { day_of_month?: string }) {
@@ -146,22 +168,24 @@ function withDayOfMonth(params: Record<string, string>, request: { day_of_month?
  * leaves the schedule. A pair that names no chain still attached to this schedule (unknown, another
  * merchant's, another schedule's, already descheduled, or a wrong token) is "Incorrect transaction".
  */
-const deschedule: S2sCardAction = ({ body, ctx }) => {
-  const { request, merchant, schedule } = scheduleRequest<S2SCardDescheduleRequest>(ctx, body, 'DESCHEDULE')
-  const firstId = request.recurring_first_trans_id ?? request.recurring_init_trans_id
-  // decisions.md §6: "`DESCHEDULE` takes `recurring_token`"; the initial payment's id is optional.
-  const chain =
-    firstId !== undefined
-      ? ctx.store.get('chains', firstId)
-      : ctx.store
-          .findBy('chains', 'schedule_id', schedule.id)
-          .find((c) => ctx.store.get('payments', c.id)?.recurring?.token === request.recurring_token)
-  if (!chain || !attachedTo(ctx, chain, merchant, schedule, request.recurring_token)) {
-    throw fail('S2S_CARD_DESCHEDULE_INCORRECT_TRANSACTION')
-  }
-  descheduleChain(ctx, chain)
-  return answer('DESCHEDULE', schedule.id)
-}
+const deschedule = declareAction(
+  schedulePipeline<S2SCardDescheduleRequest>('DESCHEDULE'),
+  ({ ctx, input: request, merchant, loaded: schedule }) => {
+    const firstId = request.recurring_first_trans_id ?? request.recurring_init_trans_id
+    // decisions.md §6: "`DESCHEDULE` takes `recurring_token`"; the initial payment's id is optional.
+    const chain =
+      firstId !== undefined
+        ? ctx.store.get('chains', firstId)
+        : ctx.store
+            .findBy('chains', 'schedule_id', schedule.id)
+            .find((c) => ctx.store.get('payments', c.id)?.recurring?.token === request.recurring_token)
+    if (!chain || !attachedTo(ctx, chain, merchant, schedule, request.recurring_token)) {
+      throw fail('S2S_CARD_DESCHEDULE_INCORRECT_TRANSACTION')
+    }
+    descheduleChain(ctx, chain)
+    return answer('DESCHEDULE', schedule.id)
+  },
+)
 
 function attachedTo(
   ctx: EngineContext,
