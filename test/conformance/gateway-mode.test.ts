@@ -34,7 +34,7 @@ describe('gateway mode against the built-in sandbox (default)', () => {
     expect(summary.failed, text).toBe(0)
     expect(summary.skipped, text).toBe(0)
     expect(summary.passed).toBeGreaterThanOrEqual(40)
-  })
+  }, 90_000)
 })
 
 describe('gateway mode against a running paysandbox (--gateway URL --key --password)', () => {
@@ -167,6 +167,30 @@ describe('gateway mode against a gateway that deviates', () => {
     expect(text).toMatch(
       /FAIL checkout-3ds-failed[\s\S]*?step 1\. merchant\.start checkout:[\s\S]*?expected a successful answer, got HTTP 400/,
     )
+  })
+
+  it('sends the APM group scenarios with their variables expanded (issue 16: run_id went out unexpanded)', async () => {
+    const bodies: string[] = []
+    const recorder = createServer((req, res) => {
+      let body = ''
+      req.on('data', (c: Buffer) => (body += c.toString()))
+      req.on('end', () => {
+        if (req.url?.startsWith('/sandbox/')) return void res.writeHead(404).end()
+        bodies.push(body)
+        res.writeHead(400, { 'content-type': 'application/json' }).end('{"result":"ERROR"}')
+      })
+    })
+    await new Promise<void>((r) => recorder.listen(0, '127.0.0.1', () => r()))
+    try {
+      await test(
+        { url: `http://127.0.0.1:${(recorder.address() as AddressInfo).port}`, key: 'k', password: 'p' },
+        { names: ['apm-group-qr'] },
+      )
+      const identifier = new URLSearchParams(bodies[0]).get('identifier')
+      expect(identifier).toMatch(/^payer-[0-9a-f]{8}$/)
+    } finally {
+      await new Promise<void>((r) => recorder.close(() => r()))
+    }
   })
 
   it('fails a step that does not finish within the step time limit', async () => {

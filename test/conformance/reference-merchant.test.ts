@@ -220,11 +220,15 @@ describe('reference merchant: Checkout hosted page', () => {
     expect((await inspect(orderId)).state).toBe('failed')
   })
 
-  it('sends amounts with the currency decimals (JPY has none)', async () => {
+  it('sends amounts by the currency exponent as the platform requires (JPY as 1000.00, ISK as 1000)', async () => {
+    // decisions.md 2: exponent 0 is an integer, except UGX, JPY, KRW and CLP, required as `100.00`.
     const order = newOrder('1000', 'JPY')
     const started = await start(order)
     expect(started.redirect_url).toMatch(/\/auth\//)
-    expect((await inspect(order.number)).amount).toBe('1000')
+    expect((await inspect(order.number)).amount).toBe('1000.00')
+    const krona = newOrder('1000', 'ISK')
+    expect((await start(krona)).redirect_url).toMatch(/\/auth\//)
+    expect((await inspect(krona.number)).amount).toBe('1000')
   })
 })
 
