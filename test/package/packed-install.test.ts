@@ -10,7 +10,8 @@
  * test --help; tui --help; --version).
  */
 import { type ChildProcess, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -105,10 +106,11 @@ beforeAll(() => {
   expect(Object.keys(installed.dependencies)).not.toContain('esbuild')
 }, 600_000)
 
-afterAll(() => {
+afterAll(async () => {
   for (const child of children) if (child.exitCode === null) child.kill('SIGKILL')
-  if (work) rmSync(work, { recursive: true, force: true })
-})
+  // The scratch project holds a whole node_modules (vitest, jest, typescript): removing it takes a while.
+  if (work) await rm(work, { recursive: true, force: true })
+}, 300_000)
 
 /** The ```ts block of the README's "In a merchant's own test suite" section. */
 function readmeMerchantExample(): string {
