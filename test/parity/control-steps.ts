@@ -93,6 +93,12 @@ export const CONTROL_STEPS: Step[] = [
   { name: 'callback replay', status: 202, request: (s) => post(`/sandbox/callbacks/${s.delivery}/replay`) },
   { name: 'callback replay: unknown', status: 404, request: () => post('/sandbox/callbacks/nope/replay') },
   {
+    name: 'callbacks: search',
+    status: 200,
+    request: () => get('/sandbox/callbacks?search=order&state=acknowledged'),
+  },
+  { name: 'callback URLs', status: 200, request: () => get('/sandbox/callback-urls') },
+  {
     name: 'events stream',
     status: 200,
     request: () => ({ method: 'GET', path: '/sandbox/events', stream: true }),
