@@ -134,7 +134,7 @@ describe('paysandbox tui in an 80x24 tmux pane against a running sandbox', () =>
     tmux('send-keys', '-t', 'tui', '-l', 'order:order-e2e-2')
     await sleep(250)
     await keys('Enter')
-    await waitForPane('1 shown of 1')
+    await waitForPane('1-1 of 1')
     await keys('Enter')
     const detail = await waitForPane(`Payment ${id}`)
     expect(detail).toContain('3DS')
