@@ -896,29 +896,22 @@ export type MethodCatalogueOperation = 'purchase' | 'debit' | 'credit'
  */
 export type CheckoutCaptureResponse = CheckoutCaptureResponse1
 /**
- * Card payout to a saved card (POST /api/v1/payment/card/credit, Endpoints). The fields are the interface's list; custom_data is accepted on credit (2.1). order_amount has exactly the decimals of order_currency. Signature: order_id + order_amount + order_currency + order_description + password (decisions.md section 1).
+ * Card payout (POST /api/v1/payment/card/credit, Endpoints). decisions.md 2 (the platform's card-credit page): "Identify the card either by card_number or by a card_token"; there is no operation parameter; the answer only confirms the payout was accepted, the outcome arrives as a `type=credit` callback. custom_data is accepted on credit (2.1). order_amount follows order_currency (decisions.md 2 Amounts). Signature: order_id + order_amount + order_currency + order_description + password (decisions.md section 1).
  */
-export type CheckoutCreditRequest = OrderAmountMatchesCurrency & CheckoutCreditRequest1
-/**
- * Answer to a card credit. The interface shows none; the sandbox answers like the other Checkout payment operations (decisions.md section 2): `{payment_id, status, date, order, reason?}` with the lowercase status of the payout (settled, pending, decline); `reason` is required on a decline. The outcome is also reported by a `type=credit` callback (6.6.4).
- */
-export type CheckoutCreditResponse = CheckoutCreditResponse1
-/**
- * The order as the gateway returns it in void, recurring, credit and status responses: the values the merchant sent (order.number is the `order_id` of later operations, 2.1.1).
- */
-export type CheckoutOrderRecord = AmountMatchesCurrency & {
-  /**
-   * Merchant order identifier.
-   */
-  number: string
-  amount: Amount
-  currency: CurrencyCode
-  /**
-   * Order description.
-   */
-  description: string
-  [k: string]: unknown | undefined
-}
+export type CheckoutCreditRequest = OrderAmountMatchesCurrency &
+  (
+    | {
+        card_token: unknown
+        [k: string]: unknown | undefined
+      }
+    | {
+        card_number: unknown
+        card_exp_month: unknown
+        card_exp_year: unknown
+        [k: string]: unknown | undefined
+      }
+  ) &
+  CheckoutCreditRequest1
 /**
  * Answer to a Hosted Payment Fields payment (decisions.md 5, after the platform's white-label SDKs): `result` (success, decline, redirect, waiting, undefined) and `payment_id`; for `redirect` the page to send the payer to (`redirect_url`, with `redirect_params` to post when not empty, and `redirect_method`); `return_url_query_params`, the parameters the merchant's return_url receives (payment_id, trans_id, order_id, hash); `decline_message` on a decline. The sandbox also answers the Checkout `status` and `reason` (its earlier fields). The final outcome also arrives by callback.
  */
@@ -944,6 +937,22 @@ export type CheckoutRecurringOrder = AmountMatchesCurrency & {
  * Answer to a recurring payment (decisions.md section 2): `{status: "settled"|"declined", reason?, payment_id, date, schedule_id?, order}`. The word `declined` is decisions.md's, unlike the `decline` payment status; `reason` is required when declined.
  */
 export type CheckoutRecurringResponse = CheckoutRecurringResponse1
+/**
+ * The order as the gateway returns it in void, recurring, credit and status responses: the values the merchant sent (order.number is the `order_id` of later operations, 2.1.1).
+ */
+export type CheckoutOrderRecord = AmountMatchesCurrency & {
+  /**
+   * Merchant order identifier.
+   */
+  number: string
+  amount: Amount
+  currency: CurrencyCode
+  /**
+   * Order description.
+   */
+  description: string
+  [k: string]: unknown | undefined
+}
 /**
  * Checkout session request (2.1, POST /api/v1/session). Where the interface is silent: the mandatory fields are merchant_key, operation, order (number, amount, currency, description: all four enter the signature, decisions.md section 1), success_url and hash, as on the platform; `methods` may be omitted (the hosted page then offers every method enabled for the merchant) but when sent it must list at least one identifier, each once. `session_expiry` is in minutes, 1 to 720, default 60 (decisions.md section 5). A zero order.amount is allowed by the form: whether it is accepted depends on auth, recurring_init and the MID (2.1.1), which the engine checks. `customer.ip` is meaningful only on the session-token request and is ignored here. `parameters` may also arrive in bracket form (`parameters[card][x]`), which the engine folds into the object before validation. Fields the interface does not list are ignored, not refused.
  */
@@ -1968,6 +1977,7 @@ export interface PaySandboxSchemas {
   SandboxHpfCollectRequest?: CheckoutHostedFieldsCardEntry
   SandboxMerchantAdapter?: SandboxMerchantAdapter
   SandboxMerchantRequestRequest?: SandboxMerchantRequestRequest
+  SandboxPayerCardRequest?: SandboxPayerCardRequest
   SandboxPayerReturnRequest?: SandboxPayerReturnRequest
   SandboxPaymentExport?: SandboxPaymentExport
   SandboxPaymentsQuery?: SandboxPaymentsQuery
@@ -2571,7 +2581,23 @@ export interface CheckoutCreditRequest1 {
   /**
    * Token of the saved card that receives the payout.
    */
-  card_token: string
+  card_token?: string
+  /**
+   * Number of the card that receives the payout (instead of card_token).
+   */
+  card_number?: string
+  /**
+   * Expiry month of card_number.
+   */
+  card_exp_month?: string
+  /**
+   * Expiry year of card_number.
+   */
+  card_exp_year?: string
+  /**
+   * Name on the card of card_number.
+   */
+  card_holder?: string
   /**
    * Recipient first name; overrides the name stored with the token.
    */
@@ -2593,18 +2619,15 @@ export interface CheckoutCreditRequest1 {
 export interface CustomData {
   [k: string]: unknown | undefined
 }
-export interface CheckoutCreditResponse1 {
+/**
+ * Answer to a card credit (decisions.md section 2, the platform's card-credit page: "The response only confirms that the payout was accepted. The final outcome arrives in a callback with type=credit"): `{payment_id, result: "accepted"}`. The payout's status is then read from the `type=credit` callback or a status request.
+ */
+export interface CheckoutCreditResponse {
   /**
    * Payment id of the payout.
    */
   payment_id: string
-  status: CheckoutPaymentStatus
-  date: CheckoutDateTime
-  order: CheckoutOrderRecord
-  /**
-   * Why the payout was declined.
-   */
-  reason?: string
+  result: 'accepted'
   [k: string]: unknown | undefined
 }
 export interface CheckoutHpfCardPaymentResponse1 {
@@ -6459,6 +6482,17 @@ export interface SandboxMerchantRequestRequest {
    * With capture or refund: a partial amount, as the merchant would send it; absent means the full amount.
    */
   amount?: string
+}
+/**
+ * (sandbox) Body of POST /sandbox/sessions/{token}/card (decisions.md 6: payer actions): the card a payer enters on the hosted page of the session its page token names (or in the Hosted Payment Fields of a session token). The engine checks the card as the page does; the test card's expiry month picks the outcome (decisions.md 4).
+ */
+export interface SandboxPayerCardRequest {
+  card_number: string
+  card_exp_month: string
+  card_exp_year: string
+  card_cvv2?: string
+  card_holder?: string
+  payer_email?: string
 }
 /**
  * (sandbox) Body of POST /sandbox/payments/{id}/redirect (decisions.md 6: payer actions) and of the schedule pause and run routes: empty, or an empty JSON object. The redirect route brings the payer of a card payment in status redirect back from the redirect page; the card's own outcome applies (test month 12 succeeds, 12/2039 declines).

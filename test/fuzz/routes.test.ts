@@ -37,6 +37,10 @@ const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; 
     query: true,
   },
   'POST /sandbox/payments/:id/3ds': { schema: 'sandbox/three-ds-request', valid: { result: 'pass' } },
+  'POST /sandbox/sessions/:token/card': {
+    schema: 'sandbox/payer-card-request',
+    valid: { card_number: '4111111111111111', card_exp_month: '01', card_exp_year: '2030' },
+  },
   'POST /sandbox/payments/:id/redirect': { schema: 'sandbox/payer-return-request', valid: {} },
   'POST /sandbox/schedules/:id/pause': { schema: 'sandbox/payer-return-request', valid: {} },
   'POST /sandbox/schedules/:id/run': { schema: 'sandbox/payer-return-request', valid: {} },

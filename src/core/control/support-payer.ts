@@ -1,4 +1,8 @@
-import type { SandboxPayerReturnRequest, SandboxThreeDsRequest } from '../../generated/types.js'
+import type {
+  SandboxPayerCardRequest,
+  SandboxPayerReturnRequest,
+  SandboxThreeDsRequest,
+} from '../../generated/types.js'
 import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { s2sStatus } from '../engine/format.js'
@@ -38,10 +42,12 @@ export function payerRoutes(ctx: EngineContext): RouteDefinition[] {
       path: '/sandbox/sessions/:token/card',
       summary:
         'The payer pays a Checkout session by card, as on its hosted page (the page token of redirect_url, or a Hosted Payment Fields session token); answers as the Hosted Payment Fields payment does',
+      request: 'sandbox/payer-card-request.schema.json',
       api: 'sandbox',
       handler: ({ params, body }) => {
+        const card = validated<SandboxPayerCardRequest>('sandbox/payer-card-request', body)
         const session = payerSession(ctx, params.token ?? '')
-        const { payment, redirect_url } = payWithCard(ctx, session, body)
+        const { payment, redirect_url } = payWithCard(ctx, session, { ...card })
         return jsonResponse(200, {
           payment_id: payment.id,
           status: payment.status,
