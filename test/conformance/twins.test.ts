@@ -105,7 +105,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /Endpoints/,
   },
   'out-of-order-regression': {
-    scenarios: ['merchant-callbacks-out-of-order'],
+    scenarios: ['merchant-callbacks-out-of-order', 'merchant-s2s-callbacks-out-of-order'],
     says: /\$\.state: expected "paid", found "pending"[\s\S]*3ds\/3ds \(success\) → attempt 1: HTTP 200/,
     section: /States and transitions/,
   },
