@@ -81,6 +81,16 @@ describe('reporters', () => {
     expect(out).toContain('SKIP skip-one')
     expect(out).toContain('skipped: needs payer control')
     expect(out.trim().split('\n').at(-1)).toBe('3 scenarios: 1 passed, 1 failed, 1 skipped in 1.23 s')
+    // Issue 16 point 3: what an external gateway lacks is said once, before the run.
+    let noted = ''
+    const reporter = plainReporter((t) => (noted += t))
+    reporter.start({
+      total: 1,
+      target: 'g',
+      mode: 'gateway',
+      notes: ['gateway g: merchant m has no MOTO MID'],
+    })
+    expect(noted.split('\n')[1]).toBe('note: gateway g: merchant m has no MOTO MID')
   })
 
   it('json: the whole run as one document', async () => {
@@ -129,6 +139,8 @@ describe('reporters', () => {
     expect(frame).toContain('reproduce: curl')
     expect(frame).toContain('… skip-one  1. merchant.start')
     expect(frame).toContain('2/3 against sandbox · 1 passed · 1 failed · 0 skipped')
+    rerender(<LiveRun state={{ ...state, notes: ['gateway g: merchant m has no MOTO MID'] }} />)
+    expect(lastFrame()).toContain('note: gateway g: merchant m has no MOTO MID')
     rerender(<LiveRun state={{ ...state, running: [], finished: [passed, failed, skipped], summary }} />)
     expect(lastFrame()).toContain('3 scenarios: 1 passed, 1 failed, 1 skipped in 1.23 s')
   })

@@ -12,6 +12,8 @@ export interface LiveState {
   total: number
   target: string
   mode: string
+  /** What the target lacks (an external gateway's missing merchant settings), said before the run. */
+  notes?: string[]
   running: { slug: string; title: string; step?: string }[]
   finished: ScenarioResult[]
   summary?: RunSummary
@@ -48,6 +50,9 @@ export function LiveRun({ state }: { state: LiveState }) {
   const skipped = state.finished.filter((r) => r.status === 'skipped').length
   return (
     <Box flexDirection="column">
+      {(state.notes ?? []).map((note) => (
+        <Text key={note} color="yellow">{`note: ${note}`}</Text>
+      ))}
       <Static items={state.finished}>{(result) => <Finished key={result.slug} result={result} />}</Static>
       {!state.summary &&
         state.running.slice(0, 8).map((r) => (
