@@ -27,7 +27,13 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
     const r = await pay(t, token)
     expect(r.status).toBe(200)
     expect(validate('checkout/hpf-card-payment-response', r.body).valid).toBe(true)
-    expect(r.body).toEqual({ payment_id: expect.any(String), status: 'settled' })
+    // decisions.md 5: `result` (success here), the payment id, and what return_url would receive
+    expect(r.body).toEqual({
+      result: 'success',
+      payment_id: expect.any(String),
+      status: 'settled',
+      return_url_query_params: expect.objectContaining({ payment_id: r.body.payment_id }),
+    })
     const payment = paymentOf(t, r.body.payment_id)
     expect(payment).toMatchObject({
       api: 'checkout',
@@ -61,9 +67,11 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
   it('02 declines with a reason and a failed transaction', async () => {
     const t = gatewayWith()
     const r = await pay(t, await hpfSession(t), { card_exp_month: '02' })
-    expect(r.body).toEqual({
+    expect(r.body).toMatchObject({
+      result: 'decline',
       payment_id: expect.any(String),
       status: 'decline',
+      decline_message: 'Declined by processing.',
       reason: 'Declined by processing.',
     })
     expect(validate('checkout/hpf-card-payment-response', r.body).valid).toBe(true)
@@ -88,10 +96,13 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
   it.each(['05', '06'])('%s leaves the payment in 3ds with the ACS page to visit', async (month) => {
     const t = gatewayWith()
     const r = await pay(t, await hpfSession(t), { card_exp_month: month })
-    expect(r.body).toEqual({
+    expect(r.body).toMatchObject({
+      result: 'redirect',
       payment_id: expect.any(String),
       status: '3ds',
       redirect_url: `http://sandbox.test/acs/${r.body.payment_id}`,
+      redirect_params: [],
+      redirect_method: 'GET',
     })
     expect(validate('checkout/hpf-card-payment-response', r.body).valid).toBe(true)
     expect(paymentOf(t, r.body.payment_id)?.three_ds).toMatchObject({ required: true })
@@ -103,7 +114,8 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
   it.each(['2030', '2039'])('12/%s leaves the payment in redirect with the simulator page', async (year) => {
     const t = gatewayWith()
     const r = await pay(t, await hpfSession(t), { card_exp_month: '12', card_exp_year: year })
-    expect(r.body).toEqual({
+    expect(r.body).toMatchObject({
+      result: 'redirect',
       payment_id: expect.any(String),
       status: 'redirect',
       redirect_url: `http://sandbox.test/redirect-sim/${r.body.payment_id}`,

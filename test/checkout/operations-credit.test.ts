@@ -43,12 +43,8 @@ describe('POST /api/v1/payment/card/credit', () => {
     )
     expect(r.status).toBe(200)
     const id = r.body.payment_id as string
-    expect(r.body).toEqual({
-      payment_id: id,
-      status: 'settled',
-      date: '2026-11-02 10:00:00',
-      order: { number: 'payout-1', amount: '100.00', currency: 'EUR', description: 'Cash out' },
-    })
+    // decisions.md 2: "card credit: accepted only, the outcome comes as a `type=credit` callback"
+    expect(r.body).toEqual({ payment_id: id, result: 'accepted' })
     expect(validate('checkout/credit-response', r.body).valid).toBe(true)
     expect(t.store.get('payments', id)).toMatchObject({
       operation: 'credit',
@@ -72,11 +68,15 @@ describe('POST /api/v1/payment/card/credit', () => {
     })
   })
 
-  it('answers a declined payout with its reason', async () => {
+  it('answers a declined payout as accepted; the payment records the decline and its reason', async () => {
     const t = setup()
     const card = putCard(t, { card: testCard('02') })
     const r = await t.call('POST', CREDIT, body(card.id))
-    expect(r.body).toMatchObject({ status: 'decline', reason: 'Declined by processing.' })
+    expect(r.body).toMatchObject({ result: 'accepted' })
+    expect(t.store.get('payments', String(r.body.payment_id))).toMatchObject({
+      status: 'decline',
+      decline_reason: 'Declined by processing.',
+    })
     expect(validate('checkout/credit-response', r.body).valid).toBe(true)
   })
 

@@ -56,7 +56,8 @@ describe('POST /api/v1/payment/status by payment_id', () => {
       recurring_token: p.recurring?.token,
       schedule_id: 'sched-1',
       order: { number: p.order.number, amount: '10.00', currency: 'USD', description: 'Important gift' },
-      customer: {},
+      // decisions.md 2: customer{name, email}; the name on the card when the session gave none
+      customer: { name: 'John Doe' },
       // 2.5: "`moto_type` is returned in the SALE response, the callback and the status response."
       moto_type: 'phone_moto',
     })

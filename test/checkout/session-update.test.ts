@@ -120,28 +120,19 @@ describe('PUT /api/v1/session/update', () => {
     })
   })
 
-  // Authentication 2: "`PUT /api/v1/session/update` authenticates with the header `Token`"
-  it('answers TOKEN_MISSING, TOKEN_INVALID and SESSION_EXPIRED, changing nothing', async () => {
+  // Authentication 2: "`PUT /api/v1/session/update` authenticates with the header `Token`"; decisions.md 5:
+  // with a bad Token it answers "403 and an HTML page, as the platform answers"
+  it('answers a missing, unknown or expired Token with 403 and an HTML page, changing nothing', async () => {
     const t = gatewayWith()
     const token = await hpfSession(t, { session_expiry: 10 })
     const before = counts(t)
-    const missing = await update(t, undefined, { order_amount: '1.00' })
-    expect(missing.status).toBe(401)
-    expect(missing.body).toEqual({
-      http_code: 401,
-      error_code: 100000,
-      error_message: 'Token header is missing.',
-    })
-    const invalid = await update(t, 'not-a-token', { order_amount: '1.00' })
-    expect(invalid.body).toEqual({ http_code: 401, error_code: 100000, error_message: 'Token is not valid.' })
     await t.clock.advance(10 * MINUTE)
-    const expired = await update(t, token, { order_amount: '1.00' })
-    expect(expired.status).toBe(401)
-    expect(expired.body).toEqual({
-      http_code: 401,
-      error_code: 100000,
-      error_message: 'Session has expired.',
-    })
+    for (const sent of [undefined, 'not-a-token', token]) {
+      const r = await update(t, sent, { order_amount: '1.00' })
+      expect(r.status).toBe(403)
+      expect(r.headers['content-type']).toBe('text/html; charset=utf-8')
+      expect(r.raw).toContain('<title>Forbidden</title>')
+    }
     expect(counts(t)).toEqual(before)
     expect(sessionByToken(t, token)?.request.order).toMatchObject({ amount: '10.00' })
   })

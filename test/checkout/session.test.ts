@@ -111,7 +111,10 @@ describe('session method rules (2.2)', () => {
     const r = await t.call('POST', '/api/v1/session', sessionBody({ methods: ['card', 'no-such-method'] }))
     expect(r.status).toBe(400)
     expect(r.body.error_message).toBe('Request data is invalid.')
-    expect(messages(r.body)).toEqual(['methods[1]: The value you selected is not a valid choice.'])
+    // decisions.md 2: "An unknown identifier's error lists the near matches" (none are near here)
+    expect(messages(r.body)).toEqual([
+      'methods[1]: The value you selected is not a valid choice. The identifiers are those of the interface, section 2.2.',
+    ])
     expect(t.store.count('sessions')).toBe(0)
   })
 

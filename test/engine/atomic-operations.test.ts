@@ -343,8 +343,9 @@ describe('a session paid through the API only with the API token (issue 11 point
       { order_amount: '0.01' },
       { Token: pageToken },
     )
-    expect(update.status).toBe(401)
-    expect(update.body).toMatchObject({ error_message: 'Token is not valid.' })
+    // decisions.md 5: a bad Token on the session update is a 403 HTML page, as the platform answers
+    expect(update.status).toBe(403)
+    expect(update.headers['content-type']).toBe('text/html; charset=utf-8')
     const paid = await t.call('POST', '/api/v1/processing/purchase/card', card, { Token: pageToken })
     expect(paid.status).toBe(401)
     expect(snapshot(t)).toBe(stored)

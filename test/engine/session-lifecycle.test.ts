@@ -100,6 +100,7 @@ describe('sessions move as the table says (decisions.md §5)', () => {
       { order_amount: '1.00' },
       { Token: session?.token ?? '' },
     )
-    expect(r.status).toBe(401)
+    // decisions.md 5: a bad Token on the session update is a 403 HTML page
+    expect(r.status).toBe(403)
   })
 })

@@ -11,16 +11,23 @@ describe('checkout credit (POST /api/v1/payment/card/credit)', () => {
   const credit = fixture('credit-request.minimal')
   // Endpoints: "merchant_key, order_id, order_amount, order_currency, order_description, card_token,
   // payee_first_name (optional), payee_last_name (optional), hash <OPERATION_HASH>."
-  it.each([
-    'merchant_key',
-    'order_id',
-    'order_amount',
-    'order_currency',
-    'order_description',
-    'card_token',
-    'hash',
-  ])('refuses a credit without %s', (field) => {
-    expectInvalidAt(CREDIT, withField(credit, field, undefined), field, 'This value should not be blank.')
+  it.each(['merchant_key', 'order_id', 'order_amount', 'order_currency', 'order_description', 'hash'])(
+    'refuses a credit without %s',
+    (field) => {
+      expectInvalidAt(CREDIT, withField(credit, field, undefined), field, 'This value should not be blank.')
+    },
+  )
+  // decisions.md 2: "Identify the card either by card_number or by a card_token"
+  it('takes the card by card_token or by card_number with its expiry, one of the two', () => {
+    const byNumber = {
+      ...withField(credit, 'card_token', undefined),
+      card_number: '4601541833776519',
+      card_exp_month: '01',
+      card_exp_year: '2038',
+    }
+    expectValid(CREDIT, byNumber)
+    expectInvalidAt(CREDIT, withField(credit, 'card_token', undefined), '', 'either by card_number')
+    expectInvalidAt(CREDIT, { ...byNumber, card_token: 'f'.repeat(64) }, '', 'not both')
   })
   // Endpoints: "payee_first_name (optional), payee_last_name (optional)".
   it('accepts a credit without the optional payee names', () => {

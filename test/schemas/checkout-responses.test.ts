@@ -108,11 +108,12 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
     expectInvalidAt('checkout/recurring-response', withField(declined, 'reason', undefined), 'reason')
     expectInvalidAt('checkout/recurring-response', withField(ok, 'order', undefined), 'order')
   })
-  // Endpoints credit: "Not shown." -> {payment_id, status, date, order, reason?} (schema description).
+  // decisions.md 2: "card credit: accepted only, the outcome comes as a `type=credit` callback"
   it('checks the credit answer', () => {
-    const ok = fixture('credit-response.settled')
-    expectInvalidAt('checkout/credit-response', withField(ok, 'status', 'decline'), 'reason')
-    expectInvalidAt('checkout/credit-response', withField(ok, 'order.currency', 'EURO'), 'order.currency')
+    const ok = fixture('credit-response.accepted')
+    expectValid('checkout/credit-response', ok)
+    expectInvalidAt('checkout/credit-response', withField(ok, 'result', 'settled'), 'result')
+    expectInvalidAt('checkout/credit-response', withField(ok, 'payment_id', undefined), 'payment_id')
   })
 })
 

@@ -1,8 +1,10 @@
-import type { CheckoutHpfCardPaymentResponse } from '../../generated/types.js'
+import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { declareTokenRoute } from '../engine/pipeline.js'
+import { hostedFieldsAnswer } from '../payments/hpf-answer.js'
 import { payWithCard } from '../payments/payer.js'
+import { releaseOf } from '../validation/releases.js'
 
 /**
  * POST /api/v1/processing/{purchase,debit}/card (Endpoints; body per decisions.md 6): the Hosted
@@ -16,15 +18,12 @@ export function cardPaymentRoute(operation: 'purchase' | 'debit'): RouteDefiniti
     path: `/api/v1/processing/${operation}/card`,
     api: 'checkout',
     pipeline: { token: 'session' },
-    handler: ({ input: body, session, ctx }) => {
+    handler: ({ input: body, session, merchant, ctx }) => {
+      // decisions.md 7: Hosted Payment Fields debit is a 6.7.0 addition.
+      if (operation === 'debit' && releaseOf(merchant) === '6.6.5') throw fail('ROUTE_NOT_FOUND')
       const { payment, redirect_url } = payWithCard(ctx, session, body, { operation })
-      const answer: CheckoutHpfCardPaymentResponse = {
-        payment_id: payment.id,
-        status: payment.status,
-        ...(redirect_url ? { redirect_url } : {}),
-        ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
-      }
-      return jsonResponse(200, answer)
+      // decisions.md 5: `result` (success, decline, redirect, waiting, undefined) and the payer's next page.
+      return jsonResponse(200, hostedFieldsAnswer(ctx, payment, redirect_url))
     },
   })
 }

@@ -26,7 +26,7 @@ function load(): Lookup {
 }
 
 /** A merchant's own aliases (`method_aliases` in the configuration): alias -> catalogue identifier. */
-export type MethodAliases = Readonly<Record<string, string>>
+export type MethodAliases = Readonly<Record<string, string | undefined>>
 
 /**
  * The catalogue entry (schemas/catalogue/methods.json) for an identifier, an alias (the public

@@ -1,13 +1,13 @@
 import type { CheckoutSessionTokenRequest } from '../../generated/types.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
-import { fail } from '../engine/errors.js'
+import { errorEntry, fail } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
 import { isMotoType } from '../payments/card.js'
 import { FieldProblems } from '../payments/field-errors.js'
 import { selectMid } from '../payments/routing.js'
 import { findSavedCard } from '../payments/tokens.js'
 import { validate } from '../validation/index.js'
-import { canonicalMethodId, findMethod } from './methods.js'
+import { findMethod, type MethodAliases, resolveMethodId, unknownMethodHint } from './methods.js'
 
 /** A session request as stored: the session and session-token shapes (the latter adds customer.ip). */
 export type SessionRequest = CheckoutSessionTokenRequest
@@ -29,13 +29,18 @@ export function checkSessionRules(
   request: SessionRequest,
 ): SandboxMid {
   const problems = new FieldProblems()
-  checkMethods(request, problems)
-  checkParameters(request, problems)
+  const aliases = merchant.method_aliases
+  checkMethods(request, problems, aliases)
+  checkParameters(request, problems, aliases)
   if (request.card_token !== undefined && !findSavedCard(ctx, merchant.key, request.card_token)) {
     problems.addRow('CHECKOUT_SESSION_CARD_TOKEN_UNKNOWN')
   }
   problems.throwIfAny()
-  return routeSession(merchant, request, (request.methods ?? []).map(canonicalMethodId))
+  return routeSession(
+    merchant,
+    request,
+    (request.methods ?? []).map((id) => resolveMethodId(id, aliases)),
+  )
 }
 
 /**
@@ -62,20 +67,33 @@ export function routeSession(
   return routed.mid
 }
 
-function checkMethods(request: SessionRequest, problems: FieldProblems): void {
+/**
+ * 2.2 with decisions.md 2: identifiers, the catalogue's public aliases (`applepay`, `googlepay`)
+ * and the merchant's `method_aliases`; an unknown one is answered with its closest valid ones.
+ */
+function checkMethods(request: SessionRequest, problems: FieldProblems, aliases?: MethodAliases): void {
   request.methods?.forEach((id, i) => {
-    const entry = findMethod(id)
-    if (!entry) problems.addRow('CHECKOUT_METHOD_UNKNOWN', `methods[${i}]`)
-    else if (!entry.operations.includes(request.operation)) {
+    const entry = findMethod(id, aliases)
+    if (!entry) {
+      const row = errorEntry('CHECKOUT_METHOD_UNKNOWN')
+      problems.items.push({
+        error_code: row.error_code,
+        error_message: `methods[${i}]: ${row.error_message}${unknownMethodHint(id, aliases)}`,
+      })
+    } else if (!entry.operations.includes(request.operation)) {
       problems.addRow('CHECKOUT_METHOD_OPERATION_UNSUPPORTED', `methods[${i}]`)
     }
   })
 }
 
 /** `parameters.<id>` against that method's schema; keys naming no known method are ignored, as extra fields are. */
-export function checkParameters(request: Pick<SessionRequest, 'parameters'>, problems: FieldProblems): void {
+export function checkParameters(
+  request: Pick<SessionRequest, 'parameters'>,
+  problems: FieldProblems,
+  aliases?: MethodAliases,
+): void {
   for (const [id, value] of Object.entries(request.parameters ?? {})) {
-    const schema = findMethod(id)?.parameters_schema
+    const schema = findMethod(id, aliases)?.parameters_schema
     if (!schema) continue
     const result = validate(schema, value)
     if (!result.valid) problems.addSchemaErrors(result.errors, `parameters.${id}`)

@@ -1,9 +1,12 @@
 import type { CheckoutSessionUpdateRequest, CheckoutSessionUpdateResponse } from '../../generated/types.js'
+import { fail, GatewayError } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
+import type { RouteDefinition } from '../engine/modules.js'
 import { declareTokenRoute } from '../engine/pipeline.js'
 import { validated } from '../engine/request-validation.js'
 import { sessionRequest } from './session-access.js'
 import { requireMove } from './session-lifecycle.js'
+import { releaseOf } from '../validation/releases.js'
 import { checkSessionRules, type SessionRequest } from './session-rules.js'
 
 const SCHEMA = 'checkout/session-update-request'
@@ -14,12 +17,14 @@ const SCHEMA = 'checkout/session-update-request'
  * as header authentication comes first on every Token route. The merged session must pass the same
  * rules as a new one (amount decimals against the currency, zero amount, routing).
  */
-export const updateSession = declareTokenRoute<CheckoutSessionUpdateRequest>({
+const route = declareTokenRoute<CheckoutSessionUpdateRequest>({
   method: 'PUT',
   path: '/api/v1/session/update',
   api: 'checkout',
   pipeline: { token: 'session', schema: SCHEMA },
   handler: ({ input: change, session, merchant, ctx }) => {
+    // decisions.md 7: session update is a 6.7.0 addition.
+    if (releaseOf(merchant) === '6.6.5') throw fail('ROUTE_NOT_FOUND')
     requireMove(ctx, session, 'update', 'merchant')
 
     const before = sessionRequest(session)
@@ -43,7 +48,15 @@ export const updateSession = declareTokenRoute<CheckoutSessionUpdateRequest>({
         ? { parameters: { ...before.parameters, ...change.parameters } }
         : {}),
     }
-    checkSessionRules(ctx, merchant, after)
+    try {
+      checkSessionRules(ctx, merchant, after)
+    } catch (error) {
+      // decisions.md 5: a new amount or currency re-selects methods, "else error Not found acceptable methods."
+      const repriced = change.order_amount !== undefined || change.order_currency !== undefined
+      if (repriced && error instanceof GatewayError && error.row?.id === 'ROUTING_NO_MID')
+        throw fail('SESSION_UPDATE_NO_METHODS')
+      throw error
+    }
     ctx.store.put('sessions', { ...session, request: after })
     return jsonResponse(200, {
       result: 'accepted',
@@ -51,3 +64,19 @@ export const updateSession = declareTokenRoute<CheckoutSessionUpdateRequest>({
     } satisfies CheckoutSessionUpdateResponse)
   },
 })
+
+/** Token refusals of this route, answered as the platform does: 403 and an HTML page (decisions.md 5). */
+const TOKEN_REFUSALS = new Set(['TOKEN_MISSING', 'TOKEN_INVALID', 'SESSION_EXPIRED'])
+
+export const updateSession: RouteDefinition = {
+  ...route,
+  handler: (input) => {
+    try {
+      return route.handler(input)
+    } catch (error) {
+      if (error instanceof GatewayError && TOKEN_REFUSALS.has(error.entry.id))
+        throw fail('SESSION_UPDATE_TOKEN_INVALID')
+      throw error
+    }
+  },
+}

@@ -5,7 +5,10 @@ import type { Session } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { declareRoute } from '../engine/pipeline.js'
 import { MINUTE } from '../ports/clock.js'
+import { invalid } from '../engine/errors.js'
 import { checkoutSignatures } from '../signatures/index.js'
+import { releaseOf, releaseProblems } from '../validation/releases.js'
+import { findMethod, resolveMethodId } from './methods.js'
 import { checkSessionRules, type SessionRequest } from './session-rules.js'
 
 /** decisions.md 5: minutes, default 60 (configurable as sessions.default_expiry_minutes). */
@@ -31,6 +34,13 @@ export function sessionRoute(hostedFields: boolean): RouteDefinition {
       signature: (request, merchant) => checkoutSignatures.session(request.order, merchant.password),
     },
     handler: ({ input: request, merchant, ctx, request: http }) => {
+      const schema = hostedFields ? 'checkout/session-token-request' : 'checkout/session-request'
+      const tooNew = releaseProblems(
+        releaseOf(merchant),
+        schema,
+        request as unknown as Record<string, unknown>,
+      )
+      if (tooNew.length) throw invalid(tooNew)
       checkSessionRules(ctx, merchant, request)
       const now = ctx.clock.now()
       const { hash: _signature, ...kept } = request
@@ -45,7 +55,11 @@ export function sessionRoute(hostedFields: boolean): RouteDefinition {
         page_token: ctx.ids.token(),
         merchant_key: merchant.key,
         operation: request.operation,
-        methods: request.methods ?? [],
+        // A merchant's own alias (`method_aliases`) is kept as the catalogue identifier it names,
+        // so every later reader (pages, routing, callbacks) knows the method; catalogue aliases stay as sent.
+        methods: (request.methods ?? []).map((id) =>
+          findMethod(id) ? id : resolveMethodId(id, merchant.method_aliases),
+        ),
         request: kept,
         hosted_fields: hostedFields,
         ...(customerIp ? { customer_ip: customerIp } : {}),

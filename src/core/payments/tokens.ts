@@ -12,7 +12,8 @@ export function saveCard(
   options: { cardOnFile: boolean; payeeFirstName?: string; payeeLastName?: string },
 ): SavedCard {
   const saved: SavedCard = {
-    id: ctx.ids.token(),
+    // decisions.md §2: `card_token` is 64 hexadecimal characters (the platform's "String 64 characters").
+    id: ctx.ids.token(32),
     merchant_key: merchantKey,
     card,
     card_on_file: options.cardOnFile,
@@ -41,5 +42,6 @@ export function findSavedCard(
  */
 export function issueRecurringToken(ctx: EngineContext, payment: Payment): void {
   if (!payment.recurring?.init || payment.recurring.token) return
-  payment.recurring = { ...payment.recurring, token: ctx.ids.token(), init_trans_id: payment.id }
+  // decisions.md §2: `recurring_token` is a UUID, as `trans_id` and `payment_id`.
+  payment.recurring = { ...payment.recurring, token: ctx.ids.uuid(), init_trans_id: payment.id }
 }

@@ -1,4 +1,6 @@
-import type { CheckoutCreditRequest1, CheckoutCreditResponse1 } from '../../../generated/types.js'
+import type { CheckoutCreditRequest1, CheckoutCreditResponse } from '../../../generated/types.js'
+import { cardExpired, luhnValid, toStoredCard } from '../../payments/card.js'
+import { FieldProblems } from '../../payments/field-errors.js'
 import type { SandboxMerchant } from '../../engine/context.js'
 import { fail } from '../../engine/errors.js'
 import { currencyExponent, fromMinor, isZeroAmount } from '../../engine/format.js'
@@ -8,7 +10,6 @@ import { declareRoute } from '../../engine/pipeline.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
-import { now, orderRecord } from './common.js'
 
 /** A MID that pays out in the currency with the card method (payment mode does not apply to payouts). */
 function payoutMid(merchant: SandboxMerchant, currency: string) {
@@ -36,15 +37,18 @@ export const credit = declareRoute<CheckoutCreditRequest1>({
   },
   handler: ({ input: request, merchant, ctx }) => {
     if (isZeroAmount(request.order_amount)) throw fail('CHECKOUT_OPERATION_ZERO_AMOUNT')
-    const saved = ctx.store.get('cards', request.card_token)
-    if (!saved || saved.merchant_key !== merchant.key) throw fail('CHECKOUT_CREDIT_CARD_TOKEN_UNKNOWN')
+    // decisions.md 2: "Identify the card either by card_number or by a card_token".
+    const saved = request.card_token !== undefined ? ctx.store.get('cards', request.card_token) : undefined
+    if (request.card_token !== undefined && (!saved || saved.merchant_key !== merchant.key))
+      throw fail('CHECKOUT_CREDIT_CARD_TOKEN_UNKNOWN')
+    const card = saved?.card ?? enteredCard(request, ctx.clock.now())
     const mid = payoutMid(merchant, request.order_currency)
 
     const at = ctx.clock.now()
     const zero = fromMinor(0n, currencyExponent(request.order_currency))
     const payee: Record<string, string> = {}
-    const first = request.payee_first_name ?? saved.payee_first_name
-    const last = request.payee_last_name ?? saved.payee_last_name
+    const first = request.payee_first_name ?? saved?.payee_first_name
+    const last = request.payee_last_name ?? saved?.payee_last_name
     if (first !== undefined) payee.payee_first_name = first
     if (last !== undefined) payee.payee_last_name = last
     const payment: Payment = {
@@ -65,22 +69,34 @@ export const credit = declareRoute<CheckoutCreditRequest1>({
       auth: false,
       amount_captured: zero,
       amount_refunded: zero,
-      card: saved.card,
-      card_token: saved.id,
+      card,
+      ...(saved ? { card_token: saved.id } : {}),
       payer: payee,
       created_at: at,
       updated_at: at,
     }
     if (request.custom_data) payment.custom_data = request.custom_data
-    applyCharge(ctx, payment, 'CHARGE', 'credit', chargeOutcome(saved.card, at), true)
+    applyCharge(ctx, payment, 'CHARGE', 'credit', chargeOutcome(card, at), true)
 
-    const answer: CheckoutCreditResponse1 = {
-      payment_id: payment.id,
-      status: payment.status,
-      date: now(ctx),
-      order: orderRecord(payment.order),
-      ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
-    }
+    // decisions.md 2: "card credit: accepted only, the outcome comes as a `type=credit` callback".
+    const answer: CheckoutCreditResponse = { payment_id: payment.id, result: 'accepted' }
     return jsonResponse(200, answer)
   },
 })
+
+/** A payout card given by number (no security code on a payout): the Luhn digit and the expiry. */
+function enteredCard(request: CheckoutCreditRequest1, now: number) {
+  const number = request.card_number ?? ''
+  const month = request.card_exp_month ?? ''
+  const year = request.card_exp_year ?? ''
+  const problems = new FieldProblems()
+  if (!luhnValid(number)) problems.addRow('CARD_NUMBER_INVALID')
+  if (cardExpired(month, year, now)) problems.addRow('CARD_EXPIRED')
+  problems.throwIfAny()
+  return toStoredCard({
+    number,
+    expMonth: month,
+    expYear: year,
+    ...(request.card_holder ? { holder: request.card_holder } : {}),
+  })
+}

@@ -1,3 +1,4 @@
+import { walletName } from '../methods.js'
 import type {
   CheckoutDateTime,
   CheckoutOrderRecord,
@@ -53,6 +54,10 @@ export function statusRecord(
   if (payment.recurring?.init && payment.recurring.token) record.recurring_token = payment.recurring.token
   if (payment.schedule_id) record.schedule_id = payment.schedule_id
   if (payment.moto_type) record.moto_type = payment.moto_type as MotoType
+  // decisions.md 2: status answers carry `digital_wallet` (applepay, googlepay) when a device wallet paid.
+  const wallet =
+    walletName(payment.method) ?? walletName((payment as { digital_wallet?: string }).digital_wallet)
+  if (wallet) (record as StatusRecord & { digital_wallet?: string }).digital_wallet = wallet
   return { ...record, ...mappedFields(payment, mapping) }
 }
 
@@ -67,7 +72,7 @@ function customerOf(ctx: EngineContext, payment: Payment): CustomerRecord {
   const given = (sent && typeof sent === 'object' ? sent : {}) as { name?: unknown; email?: unknown }
   const payer = payment.payer ?? {}
   const entered = [payer.payer_first_name, payer.payer_last_name].filter(Boolean).join(' ')
-  const name = typeof given.name === 'string' ? given.name : entered || undefined
+  const name = typeof given.name === 'string' ? given.name : entered || payment.card?.holder || undefined
   const email = typeof given.email === 'string' ? given.email : payer.payer_email
   return { ...(name ? { name } : {}), ...(email ? { email } : {}) }
 }

@@ -6,6 +6,7 @@ import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { validate } from '../../validation/index.js'
+import { releaseOf, releaseProblems } from '../../validation/releases.js'
 import { loadPayment } from './common.js'
 import { statusRecord } from './status-record.js'
 
@@ -53,13 +54,27 @@ export const status = declareRoute<CheckoutStatusRequest2>({
   },
   handler: ({ input: request, merchant, ctx }) => {
     const mapping = merchant.protocol_mapping
+    // decisions.md 7: before 6.7.0 an unknown identifier answered 100000 "This value is not correct.",
+    // and `size` did not exist.
+    const legacy = releaseOf(merchant) === '6.6.5'
+    const tooNew = releaseProblems(
+      releaseOf(merchant),
+      'checkout/status-request',
+      request as Record<string, unknown>,
+    )
+    if (tooNew.length) throw invalid(tooNew)
     if (request.payment_id !== undefined) {
-      const payment = loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_STATUS_PAYMENT_NOT_FOUND')
+      const payment = loadPayment(
+        ctx,
+        merchant,
+        request.payment_id,
+        legacy ? 'LEGACY_STATUS_INVALID_IDENTIFIER' : 'CHECKOUT_STATUS_PAYMENT_NOT_FOUND',
+      )
       return jsonResponse(200, statusRecord(ctx, payment, mapping))
     }
     const payments = paymentsOfOrder(ctx, merchant, request.order_id as string)
     const [newest] = payments
-    if (!newest) throw fail('CHECKOUT_STATUS_ORDER_NOT_FOUND')
+    if (!newest) throw fail(legacy ? 'LEGACY_STATUS_INVALID_IDENTIFIER' : 'CHECKOUT_STATUS_ORDER_NOT_FOUND')
     if (request.size === undefined) return jsonResponse(200, statusRecord(ctx, newest, mapping))
     return jsonResponse(
       200,
