@@ -135,6 +135,8 @@ describe('paysandbox serve', () => {
       methods: ['card'],
       order,
       success_url: 'https://merchant.example/success',
+      // decisions.md 5: the session-token request requires return_url.
+      return_url: 'https://merchant.example/return',
       hash: checkoutSignatures.session(order, PASSWORD),
     })
     const paid = await post(

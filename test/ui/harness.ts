@@ -44,6 +44,8 @@ export async function cardPayment(
     methods: ['card'],
     order,
     success_url: 'https://shop.example/ok',
+    // decisions.md 5: the session-token request requires return_url.
+    return_url: 'https://shop.example/return',
     ...(options.auth ? { auth: true } : {}),
     ...(options.custom_data ? { custom_data: options.custom_data } : {}),
     hash: checkoutSignatures.session(order, DEMO.password),
