@@ -77,8 +77,9 @@ export const CHECKOUT_STEPS: Step[] = [
     }),
   },
   {
+    // decisions.md 2: PUT /session/update with a bad or missing Token is a 403 HTML page.
     name: 'session update: no Token',
-    status: 401,
+    status: 403,
     request: () => ({ method: 'PUT', path: '/api/v1/session/update', body: { order_amount: '12.00' } }),
   },
   {

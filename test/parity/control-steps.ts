@@ -43,10 +43,23 @@ export const CONTROL_STEPS: Step[] = [
     capture: keepToken('c2'),
   },
   {
-    name: 'pay: redirect',
+    // decisions.md 5: a hosted-page session's page token authorizes no API call; its payer pays on
+    // the page, or through the control API as the console and the kit do.
+    name: 'pay: redirect, as the payer on the page',
     status: 200,
-    request: (s) => hpf(s.c2, '12/2030'),
+    request: (s) =>
+      post(`/sandbox/sessions/${s.c2}/card`, {
+        card_number: '4111111111111111',
+        card_exp_month: '12',
+        card_exp_year: '2030',
+        card_cvv2: '123',
+      }),
     capture: keep('c2Paid', 'payment_id'),
+  },
+  {
+    name: 'pay: the page token at the Hosted Payment Fields endpoint',
+    status: 401,
+    request: (s) => hpf(s.c2, '12/2030'),
   },
   { name: 'payer returns', status: 200, request: (s) => post(`/sandbox/payments/${s.c2Paid}/redirect`, {}) },
   {

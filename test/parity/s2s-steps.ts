@@ -55,6 +55,8 @@ export const S2S_STEPS: Step[] = [
           name: 'Monthly',
           interval_length: '1',
           interval_unit: 'month',
+          // decisions.md 6: CREATE_SCHEDULE requires payments_count.
+          payments_count: '12',
           hash: s2sCard.createSchedule(PASSWORD),
         }),
       ),
