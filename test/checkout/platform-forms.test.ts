@@ -93,6 +93,18 @@ describe('amounts per currency exponent (decisions.md §2 Amounts)', () => {
     expect(counts(t)).toEqual(before)
   })
 
+  // decisions.md §7: "Warnings go to the request log, the event stream and the console."
+  it('puts each warning on the event stream too', async () => {
+    const t = gatewayWith()
+    const seen: unknown[] = []
+    const stop = t.gateway.ctx.events.subscribe((event) => {
+      if (event.type === 'warning') seen.push(event)
+    })
+    await session(t, { order: { amount: '25.5', currency: 'USD' } })
+    stop()
+    expect(seen).toMatchObject([{ type: 'warning', warnings: [{ field: 'order.amount', sent: '25.5 USD' }] }])
+  })
+
   it('classifies forms with the shared rule S2S uses too', () => {
     expect(amountForm('100.00', 'JPY')).toEqual({ kind: 'documented' })
     expect(amountForm('100', 'JPY').kind).toBe('lenient')
