@@ -91,7 +91,14 @@ describe('APM outcomes from the simulator page (decisions.md §4: approve, decli
       ['sale', 'undefined', null],
     ])
     // Not a held authorization: no capture, no void.
-    expect((await t.post(followUp('CAPTURE', id))).body.error_message).toBe('Capture is not allowed.')
+    // decisions.md 2: the platform's row 208003 as an errors[] item of the S2S ERROR envelope.
+    const capture = await t.post(followUp('CAPTURE', id))
+    expect(capture.body.errors).toEqual([
+      {
+        error_code: 208003,
+        error_message: 'Not acceptable to request the capture for payment not in pending status.',
+      },
+    ])
     expect(approveApm(t.gateway.ctx, id).status).toBe('settled')
     expect(steps(t, id)).toEqual([
       ['redirect', 'success', null],
@@ -118,11 +125,13 @@ describe('APM outcomes from the simulator page (decisions.md §4: approve, decli
     expect(steps(t, id).at(-1)).toEqual(['sale', 'fail', reason])
   })
 
-  it('works for DEBIT2VIRTUAL too: the charge is a credit', async () => {
+  it('works for DEBIT2VIRTUAL too: a debit from the payer through the brand (decisions.md §6)', async () => {
     const t = setup()
-    const r = await t.post(debit2virtualForm({ brand: 'transactX-inr', identifier: 'acct-1' }))
+    const r = await t.post(debit2virtualForm({ brand: 'bts-ars', identifier: 'acct-1' }))
+    expect(r.body).toMatchObject({ action: 'DEBIT2VIRTUAL', result: 'REDIRECT' })
     expect(approveApm(t.gateway.ctx, String(r.body.trans_id)).status).toBe('settled')
-    expect(steps(t, String(r.body.trans_id)).at(-1)).toEqual(['credit', 'success', null])
+    // The payer is charged: the charge is a sale-like transaction, as on SALE.
+    expect(steps(t, String(r.body.trans_id)).at(-1)).toEqual(['sale', 'success', null])
     expect((await t.callbacks()).at(-1)).toMatchObject({ action: 'DEBIT2VIRTUAL', result: 'SUCCESS' })
   })
 })

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { crc16 } from '../../src/core/apm/emv-qr.js'
 import { type PayerStep, payerStepOf } from '../../src/core/apm/payer-step.js'
-import { debit2virtualForm, sale, setup } from '../s2s-apm/helpers.js'
+import { payoutForm, sale, setup } from '../s2s-apm/helpers.js'
 
 /** The simulator page's data for a fresh SALE (or DEBIT2VIRTUAL) of `brand`. */
-async function stepFor(brand: string, extra: Record<string, unknown> = {}, form?: typeof debit2virtualForm) {
+async function stepFor(brand: string, extra: Record<string, unknown> = {}, form?: typeof payoutForm) {
   const t = setup()
   const r = await sale(t, { brand, identifier: 'payer-account-1', ...extra }, form)
   expect(r.result, brand).toBe('REDIRECT')
@@ -183,10 +183,19 @@ describe('payerStep: crypto addresses', () => {
 })
 
 describe('payerStep of a payout', () => {
-  it('works for DEBIT2VIRTUAL to a payout method (smlpz-out-india: no behaviour described)', async () => {
+  // decisions.md §6: CREDIT2VIRTUAL is the payout (DEBIT2VIRTUAL is now a debit from the payer).
+  it('works for CREDIT2VIRTUAL to a payout method (smlpz-out-india: no behaviour described)', async () => {
+    const t = setup()
     const params = { paymentMethod: 'IMPS', cashAccount: '1', ifscCode: 'HDFC0000001' }
-    const step = await stepFor('smlpz-out-india', { parameters: params }, debit2virtualForm)
-    expect(step).toMatchObject({
+    const r = await sale(
+      t,
+      { brand: 'smlpz-out-india', identifier: 'payer-account-1', parameters: params },
+      payoutForm,
+    )
+    // (sandbox) A payout waits on its simulator page without sending anyone there: UNDEFINED / PENDING.
+    expect(r).toMatchObject({ result: 'UNDEFINED', status: 'PENDING' })
+    expect(r.redirect_url).toBeUndefined()
+    expect(payerStepOf(t.gateway.ctx, r.trans_id)).toMatchObject({
       group: 'none_described',
       outcomes: ['approve', 'decline', 'pending', 'expire'],
     })

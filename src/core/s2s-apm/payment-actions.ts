@@ -123,6 +123,13 @@ function pay(
   // be sent in callback"): an approved payout is answered INIT with status PENDING, its callback SETTLED.
   if (action === 'CREDIT2CRYPTO' && answer.result === 'SUCCESS')
     return { ...answer, result: 'INIT', status: 'PENDING' }
+  // (sandbox) A payout has no payer to send anywhere: one whose outcome waits on its simulator page
+  // (chosen there or through the control API) is answered UNDEFINED / PENDING, as the platform
+  // answers a payout whose final status comes by callback; no redirect fields.
+  if (isPayout(action) && answer.result === 'REDIRECT') {
+    const { redirect_url: _url, redirect_params: _params, redirect_method: _method, ...rest } = answer
+    return { ...rest, result: 'UNDEFINED', status: 'PENDING' }
+  }
   return answer
 }
 
