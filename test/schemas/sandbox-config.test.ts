@@ -85,7 +85,8 @@ describe('defaults', () => {
     })
     expect(filled.sessions).toEqual({ default_expiry_minutes: 60 })
     expect(filled.clock).toEqual({ mode: 'system' })
-    expect(filled.limits).toEqual({ body_bytes: 1048576 })
+    // retain: memory mode keeps at most 10,000 finished payments and sessions (serve --retain).
+    expect(filled.limits).toEqual({ body_bytes: 1048576, retain: 10000 })
     expect(filled.base_url).toBe('http://localhost:8080')
   })
 
