@@ -41,6 +41,11 @@ const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; 
     schema: 'sandbox/payer-card-request',
     valid: { card_number: '4111111111111111', card_exp_month: '01', card_exp_year: '2030' },
   },
+  // decisions.md 5: the Hosted Payment Fields' card frame sends the fields into the session.
+  'POST /sdk/hosted-fields/:token/collect': {
+    schema: 'sandbox/hpf-collect-request',
+    valid: { card_number: '4111111111111111', card_exp_month: '01', card_exp_year: '2030', card_cvv2: '123' },
+  },
   'POST /sandbox/payments/:id/redirect': { schema: 'sandbox/payer-return-request', valid: {} },
   'POST /sandbox/schedules/:id/pause': { schema: 'sandbox/payer-return-request', valid: {} },
   'POST /sandbox/schedules/:id/run': { schema: 'sandbox/payer-return-request', valid: {} },
@@ -311,6 +316,9 @@ async function check(world: FuzzWorld, route: string, c: Case): Promise<string |
   if (!unchanged) return `HTTP ${response.status} but the state changed`
   // A page refuses with an HTML page; a path the router cannot even read gets the plain 404 envelope.
   if (PAGES.has(route) && (response.headers['content-type'] ?? '').startsWith('text/html')) return undefined
+  // decisions.md 5: the session update answers a bad Token with 403 and an HTML page, as the platform does.
+  const html = (response.headers['content-type'] ?? '').startsWith('text/html')
+  if (route === 'PUT /api/v1/session/update' && response.status === 403 && html) return undefined
   let body: { http_code?: unknown; error_code?: unknown; error_message?: unknown }
   try {
     body = JSON.parse(response.body)

@@ -93,15 +93,20 @@ const squash = (id: string) => id.toLowerCase().replace(/[^a-z0-9]/g, '')
  */
 export function suggestMethods(id: string, aliases?: MethodAliases, limit = 3): string[] {
   const wanted = squash(id)
-  if (!wanted) return []
+  // Identifiers are short; anything longer is no near match of one (and is not worth the work).
+  if (!wanted || id.length > 64) return []
+  const threshold = Math.max(2, Math.floor(wanted.length / 3))
   const scored: { id: string; score: number }[] = []
   for (const known of new Set(knownIds(aliases))) {
     const candidate = squash(known)
-    let score = distance(id, known)
+    let score: number
     if (candidate === wanted) score = 0
     else if (wanted.length >= 3 && (candidate.includes(wanted) || wanted.includes(candidate)))
-      score = Math.min(score, 1 + Math.abs(candidate.length - wanted.length) / 10)
-    if (score <= Math.max(2, Math.floor(wanted.length / 3))) scored.push({ id: known, score })
+      score = 1 + Math.abs(candidate.length - wanted.length) / 10
+    // The edit distance is at least the difference in length: most identifiers are ruled out here.
+    else if (Math.abs(known.length - id.length) > threshold) continue
+    else score = distance(id, known)
+    if (score <= threshold) scored.push({ id: known, score })
   }
   return scored
     .sort((a, b) => a.score - b.score || a.id.localeCompare(b.id))

@@ -78,7 +78,8 @@ function checkMethods(request: SessionRequest, problems: FieldProblems, aliases?
       const row = errorEntry('CHECKOUT_METHOD_UNKNOWN')
       problems.items.push({
         error_code: row.error_code,
-        error_message: `methods[${i}]: ${row.error_message}${unknownMethodHint(id, aliases)}`,
+        // Near matches for the first few unknown identifiers; the rest get the plain sentence.
+        error_message: `methods[${i}]: ${row.error_message}${i < 5 ? unknownMethodHint(id, aliases) : ''}`,
       })
     } else if (!entry.operations.includes(request.operation)) {
       problems.addRow('CHECKOUT_METHOD_OPERATION_UNSUPPORTED', `methods[${i}]`)
