@@ -3,7 +3,9 @@ import { type ApmPayment, isApmPayment } from '../apm/types.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
 import { fail, invalid } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
+import type { Pipeline } from '../engine/pipeline.js'
 import { selectMid } from '../payments/routing.js'
+import { s2sApmSignatures } from '../signatures/index.js'
 import { validate } from '../validation/index.js'
 
 /** Steps the S2S APM actions share: the merchant's own payment, the brand, amounts, routing. */
@@ -125,4 +127,27 @@ export function payerOf(request: Partial<Record<(typeof PAYER_FIELDS)[number], u
     if (typeof value === 'string' && value) out[key] = value
   }
   return out
+}
+
+/**
+ * The pipeline of an action on one payment by `trans_id` (CAPTURE, VOID, CREDITVOID,
+ * GET_TRANS_STATUS): signed md5(upper(rev(trans_id)) + password), or for CREDITVOID
+ * md5(upper(rev(trans_id + password))) (decisions.md §1), then the merchant's own payment or the
+ * action's not-found row.
+ */
+export function transactionPipeline<I extends { client_key: string; trans_id: string }>(
+  schema: string,
+  notFound: string,
+  signed: 'trans_id' | 'creditvoid' = 'trans_id',
+): Pipeline<I, ApmPayment> {
+  return {
+    schema,
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    signature: (request, merchant) =>
+      signed === 'creditvoid'
+        ? s2sApmSignatures.creditvoid(request.trans_id, merchant)
+        : s2sApmSignatures.transaction(request.trans_id, merchant),
+    load: (ctx, request, merchant) => loadMerchantPayment(ctx, merchant, request.trans_id, notFound),
+  }
 }

@@ -7,9 +7,8 @@ import { declareAction } from '../engine/pipeline.js'
 import type { ApmPayment } from '../apm/types.js'
 import { checkedAmount } from '../payments/ledger.js'
 import { capturePayment, refundPayment, voidPayment } from '../payments/follow-ups.js'
-import { s2sApmSignatures } from '../signatures/index.js'
 import type { S2sApmAction } from './action.js'
-import { loadMerchantPayment } from './common.js'
+import { transactionPipeline } from './common.js'
 import { paymentAnswer } from './response.js'
 
 /**
@@ -23,14 +22,7 @@ import { paymentAnswer } from './response.js'
 
 /** States: "PENDING | CAPTURE ... with the authorization `trans_id` | ... | settled (funds taken)". */
 const capture = declareAction<S2SApmCaptureRequest, ApmPayment>(
-  {
-    schema: 's2s-apm/capture-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    signature: (request, merchant) => s2sApmSignatures.transaction(request.trans_id, merchant),
-    load: (ctx, request, merchant) =>
-      loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_CAPTURE_TRANSACTION_NOT_FOUND'),
-  },
+  transactionPipeline('s2s-apm/capture-request', 'S2S_APM_CAPTURE_TRANSACTION_NOT_FOUND'),
   ({ ctx, loaded: payment }) => {
     // No amount on an S2S APM CAPTURE: the whole authorization is captured.
     const transaction = capturePayment(ctx, payment, { api: 's2s-apm' })
@@ -40,14 +32,7 @@ const capture = declareAction<S2SApmCaptureRequest, ApmPayment>(
 
 /** Endpoints: "VOID applies only to SETTLED payments"; States: SETTLED VOID "Same financial day only". */
 const voidAction = declareAction<S2SApmVoidRequest, ApmPayment>(
-  {
-    schema: 's2s-apm/void-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    signature: (request, merchant) => s2sApmSignatures.transaction(request.trans_id, merchant),
-    load: (ctx, request, merchant) =>
-      loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
-  },
+  transactionPipeline('s2s-apm/void-request', 'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
   ({ ctx, loaded: payment }) => {
     const transaction = voidPayment(ctx, payment, { api: 's2s-apm' })
     return paymentAnswer('VOID', payment, transaction)
@@ -60,14 +45,11 @@ const voidAction = declareAction<S2SApmVoidRequest, ApmPayment>(
  * the `creditvoid_id` of the answer and of the callback ("`trans_id` stays the original payment id").
  */
 const creditvoid = declareAction<S2SApmCreditvoidRequest, ApmPayment>(
-  {
-    schema: 's2s-apm/creditvoid-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    signature: (request, merchant) => s2sApmSignatures.creditvoid(request.trans_id, merchant),
-    load: (ctx, request, merchant) =>
-      loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
-  },
+  transactionPipeline(
+    's2s-apm/creditvoid-request',
+    'S2S_APM_VOID_CREDITVOID_PAYMENT_NOT_FOUND',
+    'creditvoid',
+  ),
   ({ ctx, input: request, loaded: payment }) => {
     checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_APM_OPERATION_ZERO_AMOUNT')
     const transaction = refundPayment(ctx, payment, {

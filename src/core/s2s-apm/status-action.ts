@@ -1,8 +1,7 @@
 import type { S2SApmGetTransStatusRequest } from '../../generated/types.js'
 import type { ApmPayment } from '../apm/types.js'
 import { declareAction } from '../engine/pipeline.js'
-import { s2sApmSignatures } from '../signatures/index.js'
-import { loadMerchantPayment } from './common.js'
+import { transactionPipeline } from './common.js'
 import { paymentAnswer } from './response.js'
 
 /**
@@ -11,14 +10,7 @@ import { paymentAnswer } from './response.js'
  * pattern, assumed for S2S APM). Reads only.
  */
 export const statusAction = declareAction<S2SApmGetTransStatusRequest, ApmPayment>(
-  {
-    schema: 's2s-apm/get-trans-status-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    signature: (request, merchant) => s2sApmSignatures.transaction(request.trans_id, merchant),
-    load: (ctx, request, merchant) =>
-      loadMerchantPayment(ctx, merchant, request.trans_id, 'S2S_APM_STATUS_TRANSACTION_NOT_FOUND'),
-  },
+  transactionPipeline('s2s-apm/get-trans-status-request', 'S2S_APM_STATUS_TRANSACTION_NOT_FOUND'),
   ({ loaded: payment }) => ({
     ...paymentAnswer('GET_TRANS_STATUS', payment, undefined, {
       result: 'SUCCESS',

@@ -1,3 +1,5 @@
+import type { Pipeline } from '../engine/pipeline.js'
+import { loadPayment } from './lookup.js'
 import { requireHash } from '../engine/auth.js'
 import type { SandboxMerchant } from '../engine/context.js'
 import type { Payment } from '../engine/model.js'
@@ -74,4 +76,23 @@ export function requireOrderHash(
   payment: Payment,
 ): void {
   requireHash(hash, s2sCardSignatures.byOrder(payerEmailOf(payment), merchant, orderId, cardRefOf(payment)))
+}
+
+/**
+ * The pipeline of an action on one payment by `trans_id` (CAPTURE, VOID, CREDITVOID,
+ * GET_TRANS_STATUS, GET_TRANS_DETAILS): the merchant's own payment or the action's not-found row,
+ * then Formula 2 (Formula 6 for a CREDIT2CARD) over it.
+ */
+export function transactionPipeline<I extends { client_key: string; trans_id: string }>(
+  schema: string,
+  notFound: string,
+): Pipeline<I, Payment> {
+  return {
+    schema,
+    pathStyle: 'bracket',
+    credential: 'client_key',
+    load: (ctx, request, merchant) => loadPayment(ctx, merchant, request.trans_id, notFound),
+    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
+    signatureAfterLoad: true,
+  }
 }

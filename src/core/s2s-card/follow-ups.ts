@@ -7,8 +7,7 @@ import type {
 import type { Payment } from '../engine/model.js'
 import { declareAction } from '../engine/pipeline.js'
 import { capturePayment, refundPayment, voidPayment } from '../payments/follow-ups.js'
-import { transactionSignature } from './auth.js'
-import { loadPayment } from './lookup.js'
+import { transactionPipeline } from './auth.js'
 import { baseAnswer } from './response.js'
 
 /**
@@ -28,15 +27,7 @@ const amountAndParameters = (request: { amount?: string; parameters?: Record<str
  * capture is refused ("Capture is not allowed."). Test month 03: DECLINED, the hold stays PENDING.
  */
 export const capture = declareAction<S2SCardCaptureRequest, Payment>(
-  {
-    schema: 's2s-card/capture-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_CAPTURE_TRANSACTION_NOT_FOUND'),
-    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
-    signatureAfterLoad: true,
-  },
+  transactionPipeline('s2s-card/capture-request', 'S2S_CARD_CAPTURE_TRANSACTION_NOT_FOUND'),
   ({ ctx, input: request, loaded: payment }) => {
     checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
     const tx = capturePayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })
@@ -48,15 +39,7 @@ export const capture = declareAction<S2SCardCaptureRequest, Payment>(
 
 /** VOID: a SETTLED payment on its financial day only; "Void is not allowed." otherwise. */
 export const voidAction = declareAction<S2SCardVoidRequest, Payment>(
-  {
-    schema: 's2s-card/void-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
-    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
-    signatureAfterLoad: true,
-  },
+  transactionPipeline('s2s-card/void-request', 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
   ({ ctx, input: request, loaded: payment }) => {
     const tx = voidPayment(ctx, payment, {
       api: 's2s-card',
@@ -72,15 +55,7 @@ export const voidAction = declareAction<S2SCardVoidRequest, Payment>(
  * transaction's id (`trans_id` stays the payment's); the callback reports the resulting status.
  */
 export const creditvoid = declareAction<S2SCardCreditvoidRequest, Payment>(
-  {
-    schema: 's2s-card/creditvoid-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
-    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
-    signatureAfterLoad: true,
-  },
+  transactionPipeline('s2s-card/creditvoid-request', 'S2S_CARD_VOID_CREDITVOID_PAYMENT_NOT_FOUND'),
   ({ ctx, input: request, loaded: payment }) => {
     checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_CARD_OPERATION_ZERO_AMOUNT')
     const tx = refundPayment(ctx, payment, { api: 's2s-card', ...amountAndParameters(request) })

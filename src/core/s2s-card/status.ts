@@ -13,8 +13,8 @@ import type { EngineContext, SandboxMerchant } from '../engine/context.js'
 import { fail, GatewayError } from '../engine/errors.js'
 import type { Payment } from '../engine/model.js'
 import { declareAction } from '../engine/pipeline.js'
-import { requireOrderHash, transactionSignature } from './auth.js'
-import { loadPayment, paymentsOfOrder } from './lookup.js'
+import { requireOrderHash, transactionPipeline } from './auth.js'
+import { paymentsOfOrder } from './lookup.js'
 import { baseAnswer, latestTransaction, type S2sAnswer } from './response.js'
 
 /**
@@ -67,15 +67,7 @@ function statusCardFields(merchant: SandboxMerchant, payment: Payment): Record<s
 
 /** GET_TRANS_STATUS by `trans_id`; unknown: 101000 "Transaction does not exist.". */
 export const getTransStatus = declareAction<S2SCardGetTransStatusRequest, Payment>(
-  {
-    schema: 's2s-card/get-trans-status-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND'),
-    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
-    signatureAfterLoad: true,
-  },
+  transactionPipeline('s2s-card/get-trans-status-request', 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND'),
   ({ ctx, merchant, loaded: payment }) => statusAnswer(ctx, 'GET_TRANS_STATUS', merchant, payment),
 )
 
@@ -148,15 +140,7 @@ const detailOf = (tx: Transaction) => ({
  * 6 for a CREDIT2CARD); unknown: 101000 "Transaction does not exist." (a transaction entity).
  */
 export const getTransDetails = declareAction<S2SCardGetTransDetailsRequest, Payment>(
-  {
-    schema: 's2s-card/get-trans-details-request',
-    pathStyle: 'bracket',
-    credential: 'client_key',
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND'),
-    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
-    signatureAfterLoad: true,
-  },
+  transactionPipeline('s2s-card/get-trans-details-request', 'S2S_CARD_STATUS_TRANSACTION_NOT_FOUND'),
   ({ ctx, merchant, loaded: payment }) => {
     const payer = payment.payer ?? {}
     const name = [payer.payer_first_name, payer.payer_last_name].filter(Boolean).join(' ')

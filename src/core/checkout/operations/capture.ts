@@ -5,8 +5,7 @@ import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
 import { DECLINE_REASONS } from '../../payments/connector.js'
 import { capturePayment } from '../../payments/follow-ups.js'
-import { checkoutSignatures } from '../../signatures/index.js'
-import { loadPayment, now } from './common.js'
+import { paymentPipeline, now } from './common.js'
 
 /**
  * POST /api/v1/payment/capture: DMS capture of a held authorization. One capture of up to the
@@ -17,14 +16,7 @@ export const capture = declareRoute<CheckoutCaptureRequest, Payment>({
   method: 'POST',
   path: '/api/v1/payment/capture',
   api: 'checkout',
-  pipeline: {
-    schema: 'checkout/capture-request',
-    credential: 'merchant_key',
-    signature: (request, merchant) =>
-      checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND'),
-  },
+  pipeline: paymentPipeline('checkout/capture-request', 'with amount'),
   handler: ({ input: request, loaded: payment, ctx }) => {
     checkedAmount(request.amount, payment.order.currency, 'amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
     const transaction = capturePayment(ctx, payment, {

@@ -3,6 +3,8 @@ import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
 import { fail } from '../../engine/errors.js'
 import { formatDateTime } from '../../engine/format.js'
 import type { OrderData, Payment } from '../../engine/model.js'
+import type { Pipeline } from '../../engine/pipeline.js'
+import { checkoutSignatures } from '../../signatures/index.js'
 
 /** Steps every follow-up operation shares: load the merchant's own payment, check an amount, refuse a move. */
 
@@ -30,3 +32,25 @@ export const orderRecord = (order: OrderData): CheckoutOrderRecord => ({
 })
 
 export const now = (ctx: EngineContext): string => formatDateTime(ctx.clock.now())
+
+type PaymentRequest = { merchant_key: string; payment_id: string; amount?: string }
+
+/**
+ * The pipeline of a follow-up on one payment (capture, refund: signed over payment_id + amount;
+ * void, retry: over payment_id), loading the merchant's own payment or CHECKOUT_PAYMENT_NOT_FOUND.
+ */
+export function paymentPipeline<I extends PaymentRequest>(
+  schema: string,
+  signed: 'with amount' | 'payment_id only',
+): Pipeline<I, Payment> {
+  return {
+    schema,
+    credential: 'merchant_key',
+    signature: (request, merchant) =>
+      signed === 'with amount'
+        ? checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password)
+        : checkoutSignatures.paymentOperation(request.payment_id, merchant.password),
+    load: (ctx, request, merchant) =>
+      loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND'),
+  }
+}

@@ -4,8 +4,7 @@ import { jsonResponse } from '../../engine/http.js'
 import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
 import { refundPayment } from '../../payments/follow-ups.js'
-import { checkoutSignatures } from '../../signatures/index.js'
-import { loadPayment } from './common.js'
+import { paymentPipeline } from './common.js'
 
 /**
  * POST /api/v1/payment/refund: a refund of a settled payment (full or partial, each its own
@@ -19,14 +18,7 @@ export const refund = declareRoute<CheckoutRefundRequest, Payment>({
   method: 'POST',
   path: '/api/v1/payment/refund',
   api: 'checkout',
-  pipeline: {
-    schema: 'checkout/refund-request',
-    credential: 'merchant_key',
-    signature: (request, merchant) =>
-      checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password),
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND'),
-  },
+  pipeline: paymentPipeline('checkout/refund-request', 'with amount'),
   handler: ({ input: request, loaded: payment, ctx }) => {
     checkedAmount(request.amount, payment.order.currency, 'amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
     refundPayment(ctx, payment, {

@@ -3,10 +3,9 @@ import { fail } from '../../engine/errors.js'
 import { jsonResponse } from '../../engine/http.js'
 import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
-import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
-import { loadPayment } from './common.js'
+import { paymentPipeline } from './common.js'
 
 /**
  * POST /api/v1/payment/retry: charges a declined secondary recurring payment again on the same
@@ -18,14 +17,7 @@ export const retry = declareRoute<CheckoutRetryRequest, Payment>({
   method: 'POST',
   path: '/api/v1/payment/retry',
   api: 'checkout',
-  pipeline: {
-    schema: 'checkout/retry-request',
-    credential: 'merchant_key',
-    signature: (request, merchant) =>
-      checkoutSignatures.paymentOperation(request.payment_id, merchant.password),
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND'),
-  },
+  pipeline: paymentPipeline('checkout/retry-request', 'payment_id only'),
   handler: ({ loaded: payment, ctx }) => {
     if (!payment.card) throw fail('RETRY_NOT_ALLOWED')
     applyCharge(ctx, payment, 'RETRY', 'recurring', chargeOutcome(payment.card, ctx.clock.now()), false)

@@ -3,8 +3,7 @@ import { jsonResponse } from '../../engine/http.js'
 import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
 import { voidPayment as applyVoid } from '../../payments/follow-ups.js'
-import { checkoutSignatures } from '../../signatures/index.js'
-import { loadPayment, now, orderRecord } from './common.js'
+import { paymentPipeline, now, orderRecord } from './common.js'
 
 /**
  * POST /api/v1/payment/void: cancels a SETTLED payment on its financial day. A refused void is
@@ -14,14 +13,7 @@ export const voidPayment = declareRoute<CheckoutVoidRequest, Payment>({
   method: 'POST',
   path: '/api/v1/payment/void',
   api: 'checkout',
-  pipeline: {
-    schema: 'checkout/void-request',
-    credential: 'merchant_key',
-    signature: (request, merchant) =>
-      checkoutSignatures.paymentOperation(request.payment_id, merchant.password),
-    load: (ctx, request, merchant) =>
-      loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND'),
-  },
+  pipeline: paymentPipeline('checkout/void-request', 'payment_id only'),
   handler: ({ input: request, loaded: payment, ctx }) => {
     applyVoid(ctx, payment, {
       api: 'checkout',
