@@ -20,7 +20,11 @@ const fixture = (path: string) =>
   ) as Record<string, unknown>
 
 function saleForm(orderId: string): URLSearchParams {
-  const body = { ...fixture('s2s-card/sale-request.basic.json'), client_key: KEY, order_id: orderId }
+  const body: Record<string, unknown> = {
+    ...fixture('s2s-card/sale-request.basic.json'),
+    client_key: KEY,
+    order_id: orderId,
+  }
   const hash = s2sCardSignatures.payment(String(body.payer_email), PASSWORD, {
     cardNumber: String(body.card_number),
   })
@@ -30,7 +34,10 @@ function saleForm(orderId: string): URLSearchParams {
 }
 
 function sessionBody() {
-  const body = { ...fixture('checkout/session-request.minimal.json'), merchant_key: KEY }
+  const body: Record<string, unknown> = {
+    ...fixture('checkout/session-request.minimal.json'),
+    merchant_key: KEY,
+  }
   const order = body.order as { number: string; amount: string; currency: string; description: string }
   return JSON.stringify({ ...body, hash: checkoutSignatures.session(order, PASSWORD) })
 }
@@ -70,7 +77,7 @@ describe('serve --base-path /payment', () => {
     expect(((await v2.json()) as Record<string, unknown>).result).toBe('SUCCESS')
 
     // S2S APM at /payment/post-va
-    const apm = { ...fixture('s2s-apm/sale-request.basic.json'), client_key: KEY }
+    const apm: Record<string, unknown> = { ...fixture('s2s-apm/sale-request.basic.json'), client_key: KEY }
     const apmHash = s2sApmSignatures.payment(
       String(apm.identifier),
       String(apm.order_id),
