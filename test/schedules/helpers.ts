@@ -56,7 +56,11 @@ export async function createSchedule(
 /** decisions.md §6: no `week` unit on the platform; a week is 7 days. */
 export function inDays(params: Record<string, string>): Record<string, string> {
   if (params.interval_unit !== 'week') return params
-  return { ...params, interval_unit: 'day', interval_length: String(Number(params.interval_length ?? '1') * 7) }
+  return {
+    ...params,
+    interval_unit: 'day',
+    interval_length: String(Number(params.interval_length ?? '1') * 7),
+  }
 }
 
 /** Another schedule action, signed md5(upper(rev(schedule_id + password))) unless `hash` is given. */

@@ -19,7 +19,7 @@ export function tokenHeader(request: GatewayRequest): string {
  */
 export function apiSession(ctx: EngineContext, token: string): Session {
   const session = token.length <= 200 ? ctx.store.findBy('sessions', 'token', token)[0] : undefined
-  if (!session || !session.hosted_fields) throw fail('TOKEN_INVALID')
+  if (!session?.hosted_fields) throw fail('TOKEN_INVALID')
   return session
 }
 
