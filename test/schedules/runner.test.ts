@@ -99,6 +99,19 @@ describe('month ends and leap years (sandbox definition: keep the day, clamp to 
     ])
   })
 
+  // decisions.md §6: CREATE_SCHEDULE takes `day_of_month`, which fixes the day of a monthly schedule.
+  it('day_of_month 20 on a monthly schedule: Dec 20, Jan 20, Feb 20 after a payment on Nov 2', async () => {
+    const t = schedulesGateway()
+    const id = await createSchedule(t, { ...MONTHLY, day_of_month: '20' })
+    const initial = await initialPayment(t, { schedule_id: id })
+    await advanceTo(t, at(2027, 3, 1))
+    expect(when(secondaries(t, initial.id))).toEqual([
+      '2026-12-20 10:00:00',
+      '2027-01-20 10:00:00',
+      '2027-02-20 10:00:00',
+    ])
+  })
+
   it('an initial payment on January 31: Feb 29 in the leap year 2028, then Mar 31', async () => {
     const t = schedulesGateway()
     const id = await createSchedule(t, MONTHLY)

@@ -56,10 +56,18 @@ export function firstRun(params: Record<string, string>, startAt: number, startD
     }
     default: {
       const interval = intervalOf(params)
-      const at = addIntervals(startAt, interval, 1)
-      return { at, anchorDay: interval.unit === 'month' ? dayOfMonth(startAt) : dayOfMonth(at) }
+      // decisions.md §6: `day_of_month` fixes the day of a monthly schedule (clamped to short months).
+      const fixedDay = interval.unit === 'month' ? monthDayOf(params) : undefined
+      const at = addIntervals(startAt, interval, 1, fixedDay)
+      return { at, anchorDay: interval.unit === 'month' ? (fixedDay ?? dayOfMonth(startAt)) : dayOfMonth(at) }
     }
   }
+}
+
+/** CREATE_SCHEDULE `day_of_month` (1 to 31), when sent. */
+function monthDayOf(params: Record<string, string>): number | undefined {
+  const day = Number(params.day_of_month)
+  return Number.isInteger(day) && day >= 1 && day <= 31 ? day : undefined
 }
 
 /** Due time of the chain's `step`-th calendar date. */
