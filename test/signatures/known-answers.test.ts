@@ -63,9 +63,9 @@ describe('S2S CARD formulas (decisions.md §1)', () => {
   })
 
   it('Formula 6: CREDIT2CARD callbacks and lookups', () => {
-    expect(s2sCardSignatures.credit2cardTransaction(PASSWORD, TRANS, { cardNumber: '4601541833776519' })).toBe(
-      md5(strtoupper(`${PASSWORD}${TRANS}9156451064`)),
-    )
+    expect(
+      s2sCardSignatures.credit2cardTransaction(PASSWORD, TRANS, { cardNumber: '4601541833776519' }),
+    ).toBe(md5(strtoupper(`${PASSWORD}${TRANS}9156451064`)))
   })
 
   it('Formula 7: GET_TRANS_STATUS_BY_ORDER', () => {
@@ -87,7 +87,9 @@ describe('S2S CARD formulas (decisions.md §1)', () => {
     // A configured merchant carries it in its Protocol Mapping.
     const merchant = { password: PASSWORD, protocol_mapping: { use_sha256: true } }
     expect(s2sCardSignatures.transaction(EMAIL, merchant, TRANS, { cardNumber: CARD })).toHaveLength(64)
-    expect(s2sCardSignatures.transaction(EMAIL, { password: PASSWORD }, TRANS, { cardNumber: CARD })).toHaveLength(32)
+    expect(
+      s2sCardSignatures.transaction(EMAIL, { password: PASSWORD }, TRANS, { cardNumber: CARD }),
+    ).toHaveLength(32)
   })
 })
 
@@ -153,7 +155,7 @@ describe('library verification of S2S APM callbacks (decisions.md §1)', () => {
     const documented = md5(strtoupper(values) + strtoupper('secretPw'))
     expect(callbackHash(fields, 'secretPw', 's2s-apm')).toBe(documented)
     expect(verifyCallback({ ...fields, hash: documented }, 'secretPw', 's2s-apm')).toBe(true)
-    const oldFormula = md5(strtoupper(values) + 'secretPw')
+    const oldFormula = md5(`${strtoupper(values)}secretPw`)
     expect(verifyCallback({ ...fields, hash: oldFormula }, 'secretPw', 's2s-apm')).toBe(false)
   })
 })

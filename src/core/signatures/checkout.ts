@@ -10,8 +10,7 @@ function sign(secret: Secret, ...fields: (string | undefined)[]): string {
 }
 
 /** The md5 form over fields given in full (the password among them, last). */
-export const checkoutHash = (...fields: (string | undefined)[]): string =>
-  sign({ password: '' }, ...fields)
+export const checkoutHash = (...fields: (string | undefined)[]): string => sign({ password: '' }, ...fields)
 
 export interface Order {
   number?: string
