@@ -5,9 +5,7 @@ import type { Session } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { declareRoute } from '../engine/pipeline.js'
 import { MINUTE } from '../ports/clock.js'
-import { invalid } from '../engine/errors.js'
 import { checkoutSignatures } from '../signatures/index.js'
-import { releaseOf, releaseProblems } from '../validation/releases.js'
 import { findMethod, resolveMethodId } from './methods.js'
 import { checkSessionRules, type SessionRequest } from './session-rules.js'
 
@@ -34,13 +32,6 @@ export function sessionRoute(hostedFields: boolean): RouteDefinition {
       signature: (request, merchant) => checkoutSignatures.session(request.order, merchant.password),
     },
     handler: ({ input: request, merchant, ctx, request: http }) => {
-      const schema = hostedFields ? 'checkout/session-token-request' : 'checkout/session-request'
-      const tooNew = releaseProblems(
-        releaseOf(merchant),
-        schema,
-        request as unknown as Record<string, unknown>,
-      )
-      if (tooNew.length) throw invalid(tooNew)
       checkSessionRules(ctx, merchant, request)
       const now = ctx.clock.now()
       const { hash: _signature, ...kept } = request

@@ -3,7 +3,8 @@ import type { PathStyle } from '../validation/index.js'
 import { apiSession, tokenHeader } from '../checkout/session-access.js'
 import type { EngineContext, SandboxMerchant } from './context.js'
 import type { Session } from './model.js'
-import { fail } from './errors.js'
+import { releaseOf, releaseProblems } from '../validation/releases.js'
+import { fail, invalid } from './errors.js'
 import type { GatewayRequest, GatewayResponse } from './http.js'
 import type { RouteDefinition } from './modules.js'
 import type { RouteParams } from './router.js'
@@ -25,7 +26,7 @@ export interface Pipeline<I, L> {
   /** `bracket` for S2S forms (field paths as `order_amount`, empty optional values dropped). */
   pathStyle?: PathStyle
   /** Replaces the plain schema check where the interface quotes its own message for a field. */
-  validate?: (body: Record<string, unknown>) => I
+  validate?: (body: Record<string, unknown>, ctx: EngineContext) => I
   /** The body field naming the merchant: `merchant_key` (Checkout) or `client_key` (S2S). */
   credential: keyof I & string
   load?: (ctx: EngineContext, input: I, merchant: SandboxMerchant) => L
@@ -52,7 +53,7 @@ export function prepare<I, L>(
   body: Record<string, unknown>,
 ): { input: I; merchant: SandboxMerchant; loaded: L } {
   const input = pipeline.validate
-    ? pipeline.validate(body)
+    ? pipeline.validate(body, ctx)
     : validated<I>(pipeline.schema, body, pipeline.pathStyle)
   const merchant = ctx.merchant((input as Record<string, unknown>)[pipeline.credential])
   if (!merchant) throw fail('AUTH_MERCHANT_UNKNOWN')
@@ -64,6 +65,9 @@ export function prepare<I, L>(
   if (!pipeline.signatureAfterLoad) check(undefined as L)
   const loaded = pipeline.load ? pipeline.load(ctx, input, merchant) : (undefined as L)
   if (pipeline.signatureAfterLoad) check(loaded)
+  // decisions.md 7: a merchant pinned to release 6.6.5 is refused the fields 6.7.0 added.
+  const tooNew = releaseProblems(releaseOf(merchant), pipeline.schema, body)
+  if (tooNew.length) throw invalid(tooNew)
   return { input, merchant, loaded }
 }
 

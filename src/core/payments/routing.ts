@@ -1,3 +1,4 @@
+import { releaseOf } from '../validation/releases.js'
 import type { SandboxMerchant, SandboxMid } from '../engine/context.js'
 import type { PaymentMode } from '../engine/model.js'
 
@@ -16,7 +17,12 @@ export type RoutingResult =
   | { ok: true; mid: SandboxMid }
   | { ok: false; reason: 'moto-not-enabled' | 'no-mid' | 'zero-amount-unsupported' }
 
-export const midMode = (mid: SandboxMid): PaymentMode => mid.payment_mode ?? 'SMS/DMS'
+/**
+ * A MID's payment mode; unset, SMS/DMS, or SMS for a merchant pinned to release 6.6.5 ("SMS as the
+ * default payment mode", decisions.md 7).
+ */
+export const midMode = (mid: SandboxMid, merchant?: SandboxMerchant): PaymentMode =>
+  mid.payment_mode ?? (releaseOf(merchant) === '6.6.5' ? 'SMS' : 'SMS/DMS')
 
 /** 6.7.0: "`auth=false` uses SMS and SMS/DMS MIDs for a sale, `auth=true` uses DMS and SMS/DMS MIDs". */
 export function modeServes(mode: PaymentMode, auth: boolean): boolean {
@@ -42,7 +48,7 @@ export function selectMid(merchant: SandboxMerchant, request: RoutingRequest): R
   }
   candidates = candidates.filter(
     (mid) =>
-      modeServes(midMode(mid), request.auth) &&
+      modeServes(midMode(mid, merchant), request.auth) &&
       servesCurrency(mid, request.currency) &&
       servesMethods(mid, request.methods),
   )

@@ -1,3 +1,4 @@
+import { releaseOf } from '../validation/releases.js'
 import type { S2SCardMpiData, S2SCardSaleRequest } from '../../generated/types.js'
 import type { EngineContext, SandboxMerchant } from '../engine/context.js'
 import type { SavedCard, StoredCard, ThreeDsData } from '../engine/model.js'
@@ -56,8 +57,10 @@ export function checkRequiredPayerFields(
   problems: FieldProblems,
 ): void {
   const required = merchant.protocol_mapping?.payer_address_fields ?? {}
+  // decisions.md 7: before 6.7.0 the payer address fields were required on S2S CARD.
+  const legacy = releaseOf(merchant) === '6.6.5'
   for (const field of ADDRESS_FIELDS) {
-    if (required[field] === 'Required' && request[field] === undefined)
+    if ((legacy || required[field] === 'Required') && request[field] === undefined)
       problems.addRow('S2S_CARD_PAYER_FIELD_REQUIRED', field)
   }
 }

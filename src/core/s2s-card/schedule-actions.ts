@@ -1,3 +1,4 @@
+import { releaseOf } from '../validation/releases.js'
 import type {
   S2SCardCreateScheduleRequest,
   S2SCardDeleteScheduleRequest,
@@ -54,8 +55,17 @@ const notFoundRow = (action: ScheduleAction): string =>
  * answered as the interface writes it, alone, before any other check of the request. An empty
  * form value is no value (as everywhere on S2S forms).
  */
-function refuseDelays(body: Record<string, unknown>): void {
+/**
+ * Errors: `delays` is "Parameter is deprecated." since 6.7.0; a merchant pinned to 6.6.5 may still
+ * send it (decisions.md 7): it is accepted (the sandbox calendar does not use it).
+ */
+function admitDelays(body: Record<string, unknown>, ctx: EngineContext): Record<string, unknown> {
+  if (releaseOf(ctx.merchant(body.client_key)) === '6.6.5') {
+    const { delays: _accepted, ...rest } = body
+    return rest
+  }
   if (Object.hasOwn(body, 'delays') && body.delays !== '') throw fail('S2S_CARD_SCHEDULE_DELAYS_DEPRECATED')
+  return body
 }
 
 const answer = (action: string, scheduleId: string) => ({
@@ -73,16 +83,15 @@ type ScheduleFields = { client_key: string; schedule_id: string; hash: string }
  */
 function schedulePipeline<T extends ScheduleFields>(
   action: ScheduleAction,
-  refuseDelaysFirst = false,
+  admitDelaysFirst = false,
 ): Pipeline<T, Schedule> {
   return {
     schema: SCHEMAS[action],
     pathStyle: 'bracket',
-    ...(refuseDelaysFirst
+    ...(admitDelaysFirst
       ? {
-          validate: (body: Record<string, unknown>) => {
-            refuseDelays(body)
-            return validated<T>(SCHEMAS[action], body, 'bracket')
+          validate: (body: Record<string, unknown>, ctx: EngineContext) => {
+            return validated<T>(SCHEMAS[action], admitDelays(body, ctx), 'bracket')
           },
         }
       : {}),
@@ -99,9 +108,12 @@ function schedulePipeline<T extends ScheduleFields>(
 const createSchedule = declareAction<S2SCardCreateScheduleRequest>(
   {
     schema: 's2s-card/create-schedule-request',
-    validate: (body) => {
-      refuseDelays(body)
-      return validated<S2SCardCreateScheduleRequest>('s2s-card/create-schedule-request', body, 'bracket')
+    validate: (body, ctx) => {
+      return validated<S2SCardCreateScheduleRequest>(
+        's2s-card/create-schedule-request',
+        admitDelays(body, ctx),
+        'bracket',
+      )
     },
     pathStyle: 'bracket',
     credential: 'client_key',

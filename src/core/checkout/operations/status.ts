@@ -6,7 +6,7 @@ import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
 import { checkoutSignatures } from '../../signatures/index.js'
 import { validate } from '../../validation/index.js'
-import { releaseOf, releaseProblems } from '../../validation/releases.js'
+import { releaseOf } from '../../validation/releases.js'
 import { loadPayment } from './common.js'
 import { statusRecord } from './status-record.js'
 
@@ -57,12 +57,6 @@ export const status = declareRoute<CheckoutStatusRequest2>({
     // decisions.md 7: before 6.7.0 an unknown identifier answered 100000 "This value is not correct.",
     // and `size` did not exist.
     const legacy = releaseOf(merchant) === '6.6.5'
-    const tooNew = releaseProblems(
-      releaseOf(merchant),
-      'checkout/status-request',
-      request as Record<string, unknown>,
-    )
-    if (tooNew.length) throw invalid(tooNew)
     if (request.payment_id !== undefined) {
       const payment = loadPayment(
         ctx,
