@@ -105,22 +105,3 @@ describe('expiry and url_target', () => {
     await page.close()
   })
 })
-
-describe('Hosted Payment Fields', () => {
-  it('pays from the demo page through the processing endpoint and tells the parent page', async () => {
-    const page = await e2e.page()
-    await page.goto(`${e2e.url}/hpf/demo`)
-    await page.getByRole('button', { name: /Create a demo session/ }).click()
-    const frame = page.frameLocator('iframe.demo-frame')
-    await frame.getByLabel('Card number').fill('4111 1111 1111 1111')
-    await frame.getByLabel('Expiry date').fill('01/30')
-    await frame.getByLabel('Security code').fill('123')
-    expect(await frame.getByRole('checkbox').count()).toBe(0)
-    const answered = page.waitForResponse((r) => r.url().endsWith('/api/v1/processing/purchase/card'))
-    await frame.getByRole('button', { name: /^Pay / }).click()
-    expect((await answered).request().headers().token).toMatch(/^[0-9a-f]+$/)
-    await frame.getByRole('heading', { name: 'Payment successful' }).waitFor()
-    await expect.poll(() => page.locator('#hpf-log').textContent()).toContain('"status":"settled"')
-    await page.close()
-  })
-})
