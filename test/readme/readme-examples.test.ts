@@ -48,6 +48,8 @@ function consoleBlocks(text: string): Command[][] {
         while (command.endsWith('\\') && i + 1 < lines.length)
           command = `${command.slice(0, -1).trimEnd()} ${(lines[++i] as string).trim()}`
         commands.push({ line: command.trim(), expected: [] })
+      } else if (line.startsWith('# ')) {
+        // A shell comment between commands explains; it is not output.
       } else if (line !== '' || i < lines.length - 1) {
         line = line.trimEnd()
         if (line !== '') commands.at(-1)?.expected.push(line)
@@ -60,14 +62,20 @@ function consoleBlocks(text: string): Command[][] {
 
 /** What differs from run to run. */
 function mask(text: string, port: string): string {
-  return text
-    .replaceAll(`localhost:${port}`, 'localhost:8080')
-    .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
-    .replace(/\b[0-9a-f]{32}\b/g, '<token>')
-    .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/g, '<date>')
-    .replace(/\d+\.\d+ s\b/g, '<seconds> s')
-    .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
-    .replace(/\s+#.*$/, '')
+  return (
+    text
+      .replaceAll(`localhost:${port}`, 'localhost:8080')
+      .replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>')
+      .replace(/\b[0-9a-f]{32}\b/g, '<token>')
+      // A redirect's or callback's sha1 hash covers the payment id, which differs from run to run.
+      .replace(/\b[0-9a-f]{40}\b/g, '<sha1>')
+      // HTTP header lines end in CR LF.
+      .replace(/\r$/, '')
+      .replace(/\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}/g, '<date>')
+      .replace(/\d+\.\d+ s\b/g, '<seconds> s')
+      .replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>')
+      .replace(/\s+#.*$/, '')
+  )
 }
 
 let server: ChildProcess | undefined
