@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { interfaceExcerpt } from '../helpers/interface-excerpts.js'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -133,10 +133,8 @@ describe('the bundled scenarios', () => {
 
   // Issue 7: "each error row of the interface's Errors table (one scenario per row, quoting it)".
   it('quote every row of the interface Errors table, one scenario per row', () => {
-    const spec = readFileSync(
-      join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', 'gateway-interface.md'),
-      'utf8',
-    )
+    // The interface's Errors section, as the repository keeps it (docs/interface-data.md).
+    const spec = interfaceExcerpt('errors')
     const table = spec.slice(
       spec.indexOf('| Condition | HTTP | Code | Message |'),
       spec.indexOf('Rules: the not-found code'),

@@ -1,18 +1,11 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { errorEntry } from '../../src/core/engine/errors.js'
 import { DEFAULT_REFUSAL, TRANSITIONS, transition } from '../../src/core/payments/state-machine.js'
+import { interfaceExcerpt } from '../helpers/interface-excerpts.js'
 import { CASES, held, pay, secondary, TODAY } from './state-machine-cases.js'
 
-const INTERFACE = readFileSync(
-  join(import.meta.dirname, '..', '..', '..', 'shared', 'spec', 'gateway-interface.md'),
-  'utf8',
-)
-const STATES_TABLE = INTERFACE.slice(
-  INTERFACE.indexOf('## States and transitions'),
-  INTERFACE.indexOf('## Endpoints'),
-)
+// The interface's States and transitions section, as the repository keeps it (docs/interface-data.md).
+const STATES_TABLE = interfaceExcerpt('states-and-transitions')
 
 describe('the payment state table', () => {
   it('has a case for every row, and no case for a row that does not exist', () => {
