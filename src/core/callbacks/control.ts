@@ -4,8 +4,7 @@ import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule, RouteDefinition } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
-import { listPage } from '../control/listing.js'
-import { timeRange } from '../control/records.js'
+import { listingWindow, listPage } from '../control/listing.js'
 import type { CallbackDelivery } from './delivery.js'
 import { eventHistory, eventStream } from './event-stream.js'
 import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
@@ -56,11 +55,7 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
               kind: query.kind,
               api: query.api,
             },
-            ...(query.search ? { search: query.search } : {}),
-            ...timeRange(query),
-            order: query.order ?? 'desc',
-            offset: (page - 1) * perPage,
-            limit: perPage,
+            ...listingWindow(query, page, perPage),
           },
           ['id', 'payment_id', 'order_id'],
         )

@@ -58,3 +58,25 @@ export function parseTime(value: string | undefined, endOfDay = false): number |
   const ms = Date.parse(`${value.replace(' ', 'T')}${day ? (endOfDay ? 'T23:59:59.999' : 'T00:00:00') : ''}Z`)
   return Number.isFinite(ms) ? ms : undefined
 }
+
+/**
+ * What a listing request adds to its filters, alike for payments and callbacks: the id search,
+ * the time range (`from`, `to` as the API writes dates), the order (newest first by default) and
+ * the page.
+ */
+export function listingWindow(
+  query: { search?: string; from?: string; to?: string; order?: 'asc' | 'desc' },
+  page: number,
+  perPage: number,
+): Omit<StoreQuery, 'where'> {
+  const from = parseTime(query.from)
+  const to = parseTime(query.to, true)
+  return {
+    ...(query.search ? { search: query.search } : {}),
+    ...(from !== undefined ? { from } : {}),
+    ...(to !== undefined ? { to } : {}),
+    order: query.order ?? 'desc',
+    offset: (page - 1) * perPage,
+    limit: perPage,
+  }
+}

@@ -4,7 +4,7 @@ import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
-import { listPage, parseTime } from './listing.js'
+import { listingWindow, listPage } from './listing.js'
 
 /**
  * The payments as the store holds them (cards masked, never a full number), for the CLI and the
@@ -37,11 +37,7 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
               method: query.method,
               api: query.api,
             },
-            ...(query.search ? { search: query.search } : {}),
-            ...timeRange(query),
-            order: query.order ?? 'desc',
-            offset: (page - 1) * perPage,
-            limit: perPage,
+            ...listingWindow(query, page, perPage),
           },
           ['id', 'order_id'],
         )
@@ -64,11 +60,4 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
       },
     },
   ]
-}
-
-/** The listing's `from`/`to` as epoch ms (a date alone: from its start, to its end). */
-export function timeRange(query: { from?: string; to?: string }): { from?: number; to?: number } {
-  const from = parseTime(query.from)
-  const to = parseTime(query.to, true)
-  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) }
 }
