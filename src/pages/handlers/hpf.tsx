@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { script } from './static.js'
 import { sessionRoute } from '../../core/checkout/session.js'
 import { sessionRequest } from '../../core/checkout/session-access.js'
 import { GatewayError } from '../../core/engine/errors.js'
@@ -195,28 +194,12 @@ export const createHpfDemo: OperationHandler = async ({ ctx, request }) => {
   return seeOther(`${page.base}/hpf/demo?token=${encodeURIComponent(token)}`)
 }
 
-/** A client script, read once (plain JavaScript, no build step). */
-function asset(name: string): OperationHandler {
-  const body = readFileSync(join(import.meta.dirname, '..', 'assets', name), 'utf8')
-  return (): GatewayResponse => ({
-    status: 200,
-    headers: {
-      'content-type': 'text/javascript; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-content-type-options': 'nosniff',
-      // The merchant's page, on its own origin, loads the SDK with a plain <script> tag.
-      'cross-origin-resource-policy': 'cross-origin',
-    },
-    body,
-  })
-}
-
 /** GET /sdk/hosted-fields.js: the `HostedFields` API for the merchant's page (decisions.md 5). */
-export const hostedFieldsSdk = asset('hosted-fields.js')
+export const hostedFieldsSdk = script('hosted-fields.js', { crossOrigin: true })
 /** GET /assets/hosted-field.js: the script inside each field's frame. */
-export const hostedFieldScript = asset('hosted-field.js')
+export const hostedFieldScript = script('hosted-field.js', { crossOrigin: true })
 /** GET /assets/hpf-demo.js: the demo merchant's own page script, built only on the SDK. */
-export const hpfDemoScript = asset('hpf-demo.js')
+export const hpfDemoScript = script('hpf-demo.js', { crossOrigin: true })
 
 /** GET /sdk/hosted-fields/:token/:field: one field's frame (card, expiry or cvv). */
 export const showHostedField: OperationHandler = ({ ctx, request, params }) => {

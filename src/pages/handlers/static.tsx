@@ -6,8 +6,11 @@ import { pageContext } from '../page-context.js'
 import { pageResponse } from '../render.js'
 import { TermsPage } from '../TermsPage.js'
 
-/** A client script, read once: plain JavaScript, no build step. */
-function script(name: string): OperationHandler {
+/**
+ * A client script, read once: plain JavaScript, no build step. `crossOrigin`: a merchant's page on
+ * its own origin loads it with a plain <script> tag (the Hosted Payment Fields SDK).
+ */
+export function script(name: string, options: { crossOrigin?: boolean } = {}): OperationHandler {
   const body = readFileSync(join(import.meta.dirname, '..', 'assets', name), 'utf8')
   return (): GatewayResponse => ({
     status: 200,
@@ -15,6 +18,7 @@ function script(name: string): OperationHandler {
       'content-type': 'text/javascript; charset=utf-8',
       'cache-control': 'no-cache',
       'x-content-type-options': 'nosniff',
+      ...(options.crossOrigin ? { 'cross-origin-resource-policy': 'cross-origin' } : {}),
     },
     body,
   })
