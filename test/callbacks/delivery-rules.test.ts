@@ -1,8 +1,22 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { createLowdbStore } from '../../src/adapters/index.js'
 import { type CallbackDelivery, callbacksOf } from '../../src/core/callbacks/index.js'
 import type { SandboxMerchant } from '../../src/core/engine/context.js'
+import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
 import type { Logger } from '../../src/core/ports/logger.js'
-import { commit, config, type Harness, harness, parsed, payment, transaction } from './harness.js'
+import {
+  commit,
+  config,
+  type Harness,
+  harness,
+  type Merchant,
+  parsed,
+  payment,
+  transaction,
+} from './harness.js'
 
 const settle = (h: Harness) => callbacksOf(h.ctx).idle()
 const deliveries = (h: Harness) => h.store.list('deliveries') as CallbackDelivery[]
@@ -197,6 +211,80 @@ describe('callback delivery rules (decisions.md §3)', () => {
     expect(callbacksOf(h.ctx).urls.states(h.clock.now())).toMatchObject([
       { url: shared, blocked: false, recent_timeouts: 0 },
     ])
+  })
+
+  // decisions.md §3 (URL blocking: "block it for 15 minutes") and issue 14 point 2 ("at-least-once across restarts"):
+  // the counters are stored with the attempts, so a restart with `--data` keeps the URL blocked for the rest of its
+  // 15 minutes of sandbox time, and lifts the block after them.
+  it('keeps a blocked URL blocked across a restart on a lowdb store until its 15 minutes pass', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'paysandbox-url-guard-'))
+    try {
+      const file = join(dir, 'data.json')
+      let hang = true
+      const merchant: Merchant = () => (hang ? new Promise<never>(() => {}) : { status: 200, body: '' })
+      const settings = config({ callbacks: { timeout_seconds: 0.02, retries: false } })
+      const url = 'http://merchant-a.test/cb'
+      const first = harness({
+        config: settings,
+        merchant,
+        store: await createLowdbStore<Collections>({ file, indexes: STORE_INDEXES }),
+      })
+      for (let i = 0; i < 5; i++) {
+        const p = payment()
+        commit(first, p, transaction(p, 'sale'))
+        await settle(first)
+        await first.clock.advance(MINUTE / 2)
+      }
+      const blockedAt = first.clock.now() - MINUTE / 2
+      expect(callbacksOf(first.ctx).urls.blockedUntil(url, first.clock.now())).toBe(blockedAt + 15 * MINUTE)
+      first.gateway.stop()
+      await first.store.flush()
+      // Each time-out went to disk with its attempt as one batch (one journal line).
+      const lines = readFileSync(`${file}.journal`, 'utf8').trim().split('\n')
+      const counted = lines.filter((l) => l.includes('"callback_urls"'))
+      expect(counted).toHaveLength(5)
+      for (const line of counted)
+        expect(JSON.parse(line)).toMatchObject({
+          op: 'batch',
+          ops: [{ collection: 'deliveries' }, { collection: 'callback_urls' }],
+        })
+      await first.store.close()
+
+      // The restart goes on at the stored time, 10 minutes into the block: still blocked, nothing sent.
+      hang = false
+      const restartAt = blockedAt + 10 * MINUTE
+      const again = harness({
+        config: settings,
+        merchant,
+        start: restartAt,
+        store: await createLowdbStore<Collections>({ file, indexes: STORE_INDEXES }),
+      })
+      expect(callbacksOf(again.ctx).urls.blockedUntil(url, restartAt)).toBe(blockedAt + 15 * MINUTE)
+      expect(callbacksOf(again.ctx).urls.states(restartAt)).toMatchObject([{ url, blocked: true, blocks: 1 }])
+      const during = payment()
+      commit(again, during, transaction(during, 'sale'))
+      await settle(again)
+      expect(again.sent).toHaveLength(0)
+      expect(again.store.findBy('deliveries', 'payment_id', during.id)[0]).toMatchObject({
+        state: 'failed',
+        attempts: [{ blocked: true, acknowledged: false }],
+      })
+
+      // Five more minutes of sandbox time: the block is over and the next callback goes out.
+      await again.clock.advance(5 * MINUTE)
+      expect(callbacksOf(again.ctx).urls.blockedUntil(url, again.clock.now())).toBeUndefined()
+      const after = payment()
+      commit(again, after, transaction(after, 'sale'))
+      await settle(again)
+      expect(again.sent).toHaveLength(1)
+      expect(again.store.findBy('deliveries', 'payment_id', after.id)[0]).toMatchObject({
+        state: 'acknowledged',
+      })
+      again.gateway.stop()
+      await again.store.close()
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('does not block a URL whose time-outs are more than five minutes apart, nor after a success between them', async () => {

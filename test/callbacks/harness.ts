@@ -14,6 +14,7 @@ import {
 } from '../../src/core/engine/model.js'
 import type { EngineModule } from '../../src/core/engine/modules.js'
 import { type Logger, silentLogger } from '../../src/core/ports/logger.js'
+import type { Store } from '../../src/core/ports/store.js'
 import type { OutboundRequest, OutboundResponse, Transport } from '../../src/core/ports/transport.js'
 import { demoConfig } from '../helpers/engine.js'
 
@@ -46,10 +47,19 @@ export function config(
 
 /** A gateway with only the callbacks module, on a virtual clock; `merchant` answers every callback. */
 export function harness(
-  options: { config?: SandboxConfig; merchant?: Merchant; modules?: EngineModule[]; logger?: Logger } = {},
+  options: {
+    config?: SandboxConfig
+    merchant?: Merchant
+    modules?: EngineModule[]
+    logger?: Logger
+    /** Another store (a lowdb one, to restart on); a fresh memory store by default. */
+    store?: Store<Collections>
+    /** The virtual clock's start (a restart goes on from where the last run stopped). */
+    start?: number
+  } = {},
 ) {
-  const clock = createVirtualClock(START)
-  const store = createMemoryStore<Collections>(STORE_INDEXES)
+  const clock = createVirtualClock(options.start ?? START)
+  const store = options.store ?? createMemoryStore<Collections>(STORE_INDEXES)
   const sent: OutboundRequest[] = []
   let answer: Merchant = options.merchant ?? (() => ({ status: 200, body: 'OK' }))
   // Like the real transports, this one enforces `timeoutMs` itself (the engine starts no timer):

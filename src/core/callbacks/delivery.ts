@@ -2,6 +2,7 @@ import type { EngineContext } from '../engine/context.js'
 import { formatDateTime } from '../engine/format.js'
 import type { Delivery, DeliveryAttempt } from '../engine/model.js'
 import { SECOND } from '../ports/clock.js'
+import type { StoreOp } from '../ports/store.js'
 import { attemptOnce } from './attempt.js'
 import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
 import { createUrlGuard, type UrlGuard } from './url-guard.js'
@@ -79,7 +80,7 @@ interface Lane {
  * of them (the next is due inside the same window). The time-out is the transport's (it is
  * passed `timeoutMs`): the engine never starts a real-time timer. Memory: each record lives in
  * the store; in memory are ids of ready deliveries, one cancel function per scheduled retry, the
- * attempts in flight (at most `concurrency` per merchant) and the URL guard's counters.
+ * attempts in flight (at most `concurrency` per merchant); the URL guard's counters are in the store.
  */
 export function createDeliveryQueue(
   ctx: EngineContext,
@@ -106,6 +107,21 @@ export function createDeliveryQueue(
   const save = (d: CallbackDelivery) => {
     ctx.store.put('deliveries', d)
     announce(d)
+  }
+  /**
+   * An attempt's outcome and the URL guard's counters it changed, as one batch (all or nothing,
+   * on disk too): a restart never finds a time-out counted without its attempt, or the reverse.
+   */
+  const saveWith = (d: CallbackDelivery | undefined, urlOp: StoreOp | undefined) => {
+    if (!urlOp) {
+      if (d) save(d)
+      return
+    }
+    const ops: StoreOp[] = [urlOp]
+    if (d) ops.unshift({ collection: 'deliveries', kind: 'put', id: d.id, record: d })
+    // Nobody awaits it: a failure to persist rolls the batch back and is reported by the store (writable, flush).
+    ctx.store.commit(ops).catch(() => {})
+    if (d) announce(d)
   }
   const scheduleFor = (d: CallbackDelivery) => (retriesOn(ctx, d.merchant_key) ? settings.retrySeconds : [])
 
@@ -148,6 +164,7 @@ export function createDeliveryQueue(
       const at = ctx.clock.now()
       const blockedUntil = urls.blockedUntil(d.url, at)
       let attempt: DeliveryAttempt
+      let urlOp: StoreOp | undefined
       if (blockedUntil !== undefined) {
         // decisions.md §3: "Blocked deliveries are logged as such": not sent, an attempt that failed.
         attempt = {
@@ -178,10 +195,10 @@ export function createDeliveryQueue(
           d.api,
         )
         attempt = { at, ...outcome }
-        if (gen === generation && !stopped) urls.record(d.url, ctx.clock.now(), outcome)
+        if (gen === generation && !stopped) urlOp = urls.record(d.url, ctx.clock.now(), outcome)
       }
       const current = gen === generation && !stopped ? get(d.id) : undefined
-      if (!current) return
+      if (!current) return saveWith(undefined, urlOp)
       current.attempts.push(attempt)
       const schedule = scheduleFor(current)
       const retryIndex = current.attempts.length - 1
@@ -196,7 +213,7 @@ export function createDeliveryQueue(
         current.state = 'failed'
         delete current.next_attempt_at
       }
-      save(current)
+      saveWith(current, urlOp)
     } finally {
       l.active--
     }
@@ -252,7 +269,6 @@ export function createDeliveryQueue(
     for (const cancel of retries.values()) cancel()
     retries.clear()
     lanes = new Map()
-    urls.clear()
     const done = waiters
     waiters = []
     for (const resolve of done) resolve()

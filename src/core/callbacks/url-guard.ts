@@ -1,6 +1,8 @@
 import type { EngineContext } from '../engine/context.js'
 import { formatDateTime } from '../engine/format.js'
+import type { CallbackUrlState } from '../engine/model.js'
 import { MINUTE } from '../ports/clock.js'
+import type { StoreOp } from '../ports/store.js'
 import type { AttemptOutcome } from './attempt.js'
 
 /** decisions.md §3 (platform rule): "five time-outs within five minutes on one notification URL …". */
@@ -8,6 +10,9 @@ export const BLOCK_AFTER_TIMEOUTS = 5
 export const TIMEOUT_WINDOW_MS = 5 * MINUTE
 /** "… block it for 15 minutes for every merchant that uses it". */
 export const BLOCK_MS = 15 * MINUTE
+
+/** The store collection holding each URL's counters (one record per URL that timed out). */
+export const URL_STATES = 'callback_urls'
 
 export interface UrlState {
   url: string
@@ -24,84 +29,74 @@ export interface UrlState {
 export interface UrlGuard {
   /** The end of the URL's block, when it is blocked at `now`. */
   blockedUntil(url: string, now: number): number | undefined
-  /** Counts a time-out; an acknowledged callback resets the counter ("a successful delivery resets the counter"). */
-  record(url: string, now: number, outcome: AttemptOutcome): void
+  /**
+   * Counts a time-out; an acknowledged callback resets the counter ("a successful delivery resets
+   * the counter"). Writes nothing: returns the store op of the URL's new state (undefined when
+   * unchanged), which the caller commits in the same batch as the attempt it follows from.
+   */
+  record(url: string, now: number, outcome: AttemptOutcome): StoreOp | undefined
   /** Every URL with a time-out or a block, for the control API. */
   states(now: number): UrlState[]
-  clear(): void
 }
 
-interface Entry {
-  timeouts: number[]
-  blockedUntil?: number
-  blocks: number
-}
+const recent = (state: CallbackUrlState, now: number) =>
+  state.timeouts.filter((at) => at > now - TIMEOUT_WINDOW_MS)
 
 /**
  * The platform's URL blocking rule, keyed by the URL itself (not the merchant): every merchant
  * whose callbacks go to a blocked URL has them logged as blocked, not sent. Sandbox time throughout,
- * so advancing the clock past the 15 minutes lifts the block. Memory: one entry per URL that
- * timed out, at most five times kept each.
+ * so advancing the clock past the 15 minutes lifts the block. The counters live in the store
+ * (collection `callback_urls`, one record per URL that timed out, at most five times kept each),
+ * so a restart with `--data` keeps a blocked URL blocked, and the sandbox's reset clears them
+ * with everything else. Nothing is kept in memory.
  */
-export function createUrlGuard(ctx: Pick<EngineContext, 'logger'>): UrlGuard {
-  const entries = new Map<string, Entry>()
-
-  const prune = (entry: Entry, now: number) => {
-    while (entry.timeouts.length && (entry.timeouts[0] as number) <= now - TIMEOUT_WINDOW_MS)
-      entry.timeouts.shift()
-  }
+export function createUrlGuard(ctx: Pick<EngineContext, 'logger' | 'store'>): UrlGuard {
+  const read = (url: string) => ctx.store.get(URL_STATES, url)
+  const put = (state: CallbackUrlState): StoreOp => ({
+    collection: URL_STATES,
+    kind: 'put',
+    id: state.id,
+    record: state,
+  })
 
   return {
     blockedUntil(url, now) {
-      const until = entries.get(url)?.blockedUntil
+      const until = read(url)?.blocked_until
       return until !== undefined && now < until ? until : undefined
     },
     record(url, now, outcome) {
-      if (outcome.acknowledged) {
-        const entry = entries.get(url)
-        if (entry?.timeouts.length) entry.timeouts = []
-        return
-      }
-      if (!outcome.timed_out) return
-      let entry = entries.get(url)
-      if (!entry) {
-        entry = { timeouts: [], blocks: 0 }
-        entries.set(url, entry)
-      }
-      if (entry.blockedUntil !== undefined && now < entry.blockedUntil) return
-      entry.timeouts.push(now)
-      prune(entry, now)
-      if (entry.timeouts.length >= BLOCK_AFTER_TIMEOUTS) {
-        entry.blockedUntil = now + BLOCK_MS
-        entry.blocks++
-        entry.timeouts = []
+      const state = read(url)
+      if (outcome.acknowledged) return state?.timeouts.length ? put({ ...state, timeouts: [] }) : undefined
+      if (!outcome.timed_out) return undefined
+      const next: CallbackUrlState = state ? { ...state } : { id: url, timeouts: [], blocks: 0 }
+      if (next.blocked_until !== undefined && now < next.blocked_until) return undefined
+      next.timeouts = [...recent(next, now), now]
+      if (next.timeouts.length >= BLOCK_AFTER_TIMEOUTS) {
+        next.blocked_until = now + BLOCK_MS
+        next.blocks++
+        next.timeouts = []
         ctx.logger.warn('callback URL blocked: 5 time-outs within 5 minutes', {
           url,
-          until: formatDateTime(entry.blockedUntil),
+          until: formatDateTime(next.blocked_until),
         })
       }
+      return put(next)
     },
     states(now) {
-      const out: UrlState[] = []
-      for (const [url, entry] of entries) {
-        prune(entry, now)
-        const blocked = entry.blockedUntil !== undefined && now < entry.blockedUntil
-        const last = entry.timeouts[entry.timeouts.length - 1]
-        out.push({
-          url,
-          recent_timeouts: entry.timeouts.length,
+      return ctx.store.list(URL_STATES).map((state) => {
+        const timeouts = recent(state, now)
+        const until = state.blocked_until
+        const blocked = until !== undefined && now < until
+        const last = timeouts[timeouts.length - 1]
+        return {
+          url: state.id,
+          recent_timeouts: timeouts.length,
           blocked,
-          ...(blocked && entry.blockedUntil !== undefined
-            ? { blocked_until: formatDateTime(entry.blockedUntil), blocked_until_ms: entry.blockedUntil }
-            : {}),
-          blocks: entry.blocks,
+          ...(blocked ? { blocked_until: formatDateTime(until), blocked_until_ms: until } : {}),
+          blocks: state.blocks,
           ...(last !== undefined ? { last_timeout_at: formatDateTime(last) } : {}),
-        })
-      }
-      return out
-    },
-    clear() {
-      entries.clear()
+        }
+      })
     },
   }
 }

@@ -3,6 +3,7 @@ import type {
   MethodCatalogueGroupId,
   SandboxExportPayment,
   SandboxExportTransaction,
+  SandboxMerchant,
 } from '../../generated/types.js'
 import type { StoreIndexes } from '../ports/store.js'
 
@@ -262,6 +263,30 @@ export interface DeliveryAttempt {
   acknowledged: boolean
 }
 
+/**
+ * One notification URL's time-outs and block (decisions.md §3 URL blocking), keyed by the URL:
+ * stored so that a restart with `--data` keeps a blocked URL blocked until its 15 minutes pass.
+ */
+export interface CallbackUrlState {
+  /** The notification URL. */
+  id: string
+  /** Sandbox times of the time-outs counted since the last success or block. */
+  timeouts: number[]
+  blocked_until?: number
+  /** How many times this URL has been blocked since the start (or the last reset). */
+  blocks: number
+}
+
+/**
+ * A merchant created through the control API (POST /sandbox/merchants), keyed by its merchant key:
+ * kept with the store's data, so a data file keeps it across restarts and a reset keeps it.
+ */
+export interface StoredMerchant {
+  id: string
+  merchant: SandboxMerchant
+  created_at: number
+}
+
 export interface EngineMeta {
   id: 'meta'
   clock_ms: number
@@ -276,6 +301,8 @@ export interface Collections {
   schedules: Schedule
   chains: Chain
   deliveries: Delivery
+  callback_urls: CallbackUrlState
+  merchants: StoredMerchant
   meta: EngineMeta
 }
 
