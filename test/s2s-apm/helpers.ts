@@ -30,6 +30,8 @@ export interface SetupOptions {
   mids?: SandboxMid[]
   mapping?: SandboxMerchant['protocol_mapping']
   commission?: number
+  /** The demo merchant's Wallets tab (2.2.3): a decryption key switches the wallet to the card flow. */
+  wallets?: SandboxMerchant['wallets']
 }
 
 export function apmConfig(options: SetupOptions = {}): SandboxConfig {
@@ -37,6 +39,7 @@ export function apmConfig(options: SetupOptions = {}): SandboxConfig {
   const [demo] = config.merchants as [SandboxMerchant]
   if (options.mids) demo.mids = options.mids as SandboxMerchant['mids']
   if (options.commission !== undefined) demo.debit2virtual_commission_percent = options.commission
+  if (options.wallets) demo.wallets = options.wallets
   demo.protocol_mapping = options.mapping ?? {}
   config.merchants.push({ ...demo, key: OTHER_KEY, password: OTHER_PASSWORD, protocol_mapping: {} })
   return config

@@ -170,9 +170,12 @@ describe('S2S APM SALE: methods', () => {
     expect(callback).toMatchObject({ action: 'SALE', result: 'REDIRECT', status: 'REDIRECT' })
   })
 
+  // decisions.md §2 (Method identifiers): aliases resolve to the catalogue id; `brand` is echoed as sent.
   it('resolves aliases and family members through the catalogue', async () => {
     const t = setup()
-    expect((await sale(t, { brand: 'intc-sdp' })).brand).toBe('interac')
+    const alias = await sale(t, { brand: 'intc-sdp' })
+    expect(alias.brand).toBe('intc-sdp')
+    expect(t.payment(alias.trans_id).method).toBe('interac')
     expect((await sale(t, { brand: 'ptw-PW_0099', order_id: 'family' })).brand).toBe('ptw-PW_0099')
   })
 

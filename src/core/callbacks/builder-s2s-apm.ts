@@ -1,3 +1,4 @@
+import { isApmPayment } from '../apm/types.js'
 import { s2sApmSignatures } from '../signatures/index.js'
 import { s2sBase } from './builder-s2s-card.js'
 import type { BuiltCallback, CallbackInput } from './callback.js'
@@ -20,10 +21,13 @@ export function buildS2sApmCallback(input: CallbackInput): BuiltCallback | undef
   const recorded = facts.payment.action
   const payout = recorded === 'CREDIT2VIRTUAL' || recorded === 'CREDIT2CRYPTO'
   const action = payout && inferred === 'DEBIT2VIRTUAL' ? recorded : inferred
+  const mapped = mappedFields(facts, tx, 's2s-apm')
+  // `brand` (Return additional parameters) as the merchant sent it (`applepay`), as the answers echo it.
+  if (mapped.brand !== undefined && isApmPayment(facts.payment)) mapped.brand = facts.payment.apm.brand
   const body = compact(
     {
       ...s2sBase(input, action),
-      ...mappedFields(facts, tx, 's2s-apm'),
+      ...mapped,
       ...alwaysFields(facts, tx, 's2s-apm'),
     },
     KEEP_EMPTY,

@@ -20,12 +20,21 @@ import { paymentAnswer } from './response.js'
  * "Payment not found.").
  */
 
-/** States: "PENDING | CAPTURE ... with the authorization `trans_id` | ... | settled (funds taken)". */
+/**
+ * States: "PENDING | CAPTURE ... with the authorization `trans_id` | ... | settled (funds taken)".
+ * platform-facts 5 (S2S APM CAPTURE): "Only one partial capture is allowed. If omitted, the full
+ * authorized amount is captured." A partial capture settles that amount; a second capture is
+ * refused (208003, the payment is no longer pending); above the authorization 208004. A wallet
+ * brand's authorization is captured only in the card flow (2.2.3 rules 1 and 2).
+ */
 const capture = declareAction<S2SApmCaptureRequest, ApmPayment>(
   transactionPipeline('s2s-apm/capture-request', 'S2S_APM_CAPTURE_TRANSACTION_NOT_FOUND'),
-  ({ ctx, loaded: payment }) => {
-    // No amount on an S2S APM CAPTURE: the whole authorization is captured.
-    const transaction = capturePayment(ctx, payment, { api: 's2s-apm' })
+  ({ ctx, input: request, loaded: payment }) => {
+    checkedAmount(request.amount, payment.order.currency, 'amount', 'S2S_APM_OPERATION_ZERO_AMOUNT')
+    const transaction = capturePayment(ctx, payment, {
+      api: 's2s-apm',
+      ...(request.amount === undefined ? {} : { amount: request.amount }),
+    })
     return paymentAnswer('CAPTURE', payment, transaction)
   },
 )

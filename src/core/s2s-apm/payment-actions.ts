@@ -1,5 +1,6 @@
 import { type ResolvedMethod, startApmPayment } from '../apm/connector.js'
 import type { ApmPayment } from '../apm/types.js'
+import { decryptedWalletCard, isWallet, walletFlow } from '../apm/wallets.js'
 import { authenticate, requireHash } from '../engine/auth.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
@@ -8,7 +9,7 @@ import { zeroAmount } from '../payments/ledger.js'
 import { s2sApmSignatures } from '../signatures/index.js'
 import type { S2sApmAction } from './action.js'
 import { brandMethod, checkMethodParameters, payerOf, payoutMid, saleMid } from './common.js'
-import { paymentAnswer, redirectFields } from './response.js'
+import { paymentAnswer, redirectFields, sentBrand } from './response.js'
 
 export type NewPaymentAction =
   | 'SALE'
@@ -144,7 +145,7 @@ export function startedAnswer(
   return {
     ...paymentAnswer(action, payment, transactions[transactions.length - 1]),
     ...(started.redirect_url ? redirectFields(started.redirect_url) : {}),
-    brand: payment.method,
+    brand: sentBrand(payment),
   }
 }
 
@@ -190,6 +191,12 @@ export function newApmPayment(
       ...(request.payer_language ? { language: request.payer_language } : {}),
     },
   }
+  // 2.2.3 rule 2: a wallet brand (`applepay`, `googlepay`) follows the card flow when the merchant's
+  // Wallets tab has the decryption key and the provider supports it: "the token is always decrypted"
+  // and the card stored (masked), so "capture in DMS mode" is available. Rule 3: else the virtual flow.
+  const wallet = options.method.id
+  if (isWallet(wallet) && walletFlow(merchant, wallet).flow === 'card')
+    payment.card = decryptedWalletCard(ctx, wallet)
   if (payer.payer_ip) payment.customer_ip = payer.payer_ip
   if (request.callback_url) payment.callback_url = request.callback_url
   if (request.custom_data) payment.custom_data = request.custom_data

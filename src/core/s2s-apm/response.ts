@@ -1,4 +1,5 @@
 import { formatDateTime, s2sStatus } from '../engine/format.js'
+import type { ApmPayment } from '../apm/types.js'
 import type { Payment, Transaction } from '../engine/model.js'
 
 /**
@@ -53,3 +54,10 @@ const resultOf = (transaction: Transaction | undefined): S2sResult => {
 export function redirectFields(url: string): Record<string, unknown> {
   return { redirect_url: url, redirect_method: 'GET', redirect_params: {} }
 }
+
+/**
+ * `brand` as the merchant sent it (`applepay`, `intc-sdp`), not the catalogue id the engine keeps
+ * (`wallet1`, `interac`): decisions.md §2 makes the public identifiers aliases of the stand-ins, so a
+ * merchant that sends `applepay` reads `applepay` back in answers, statuses and callbacks.
+ */
+export const sentBrand = (payment: ApmPayment): string => payment.apm.brand || payment.method

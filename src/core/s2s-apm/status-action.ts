@@ -2,7 +2,7 @@ import type { S2SApmGetTransStatusRequest } from '../../generated/types.js'
 import type { ApmPayment } from '../apm/types.js'
 import { declareAction } from '../engine/pipeline.js'
 import { transactionPipeline } from './common.js'
-import { paymentAnswer } from './response.js'
+import { paymentAnswer, sentBrand } from './response.js'
 
 /**
  * GET_TRANS_STATUS by `trans_id`: the payment's status now, dated by its last change. An unknown
@@ -17,7 +17,7 @@ export const statusAction = declareAction<S2SApmGetTransStatusRequest, ApmPaymen
       date: payment.updated_at,
       amount: payment.order.amount,
     }),
-    brand: payment.method,
+    brand: sentBrand(payment),
     ...(payment.custom_data ? { custom_data: payment.custom_data } : {}),
   }),
 )
