@@ -1,11 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { Ajv2020 } from 'ajv/dist/2020.js'
-import ajvFormats from 'ajv-formats'
 import type { SandboxConfig } from '../../core/engine/context.js'
-import { formatFieldError, resolveSchemaId, validate } from '../../core/validation/index.js'
-import { listSchemaFiles, SCHEMAS_DIR } from '../../schema-files.js'
-import { SCHEMA_VOCABULARY } from '../../core/validation/schema-registry.js'
+import { formatFieldError, validate } from '../../core/validation/index.js'
+import { SCHEMAS_DIR } from '../../schema-files.js'
+import { withSchemaDefaults } from '../../core/validation/defaults.js'
 import { PACKAGE_ROOT } from '../../package-root.js'
 
 /** decisions.md §6: "Without a file, a documented demo merchant is built in." */
@@ -77,7 +75,7 @@ export function checkConfig(data: unknown, source: string): SandboxConfig {
     )
   const problems = crossChecks(result.data)
   if (problems.length) throw new ConfigError(source, problems)
-  return withDefaults(result.data)
+  return withSchemaDefaults(CONFIG_SCHEMA, result.data)
 }
 
 /** The schema's description: "Merchant keys and MID ids must be unique; the loader checks that"; MID methods exist. */
@@ -112,18 +110,4 @@ function methodIds(): Set<string> {
     methods: { id: string }[]
   }
   return new Set(catalogue.methods.map((m) => m.id))
-}
-
-/** A copy with every `default` of the schema filled in, as the engine expects its config. */
-function withDefaults(config: SandboxConfig): SandboxConfig {
-  const ajv = new Ajv2020({ strict: true, allowUnionTypes: true, useDefaults: true })
-  ajvFormats.default(ajv)
-  ajv.addVocabulary([...SCHEMA_VOCABULARY])
-  // Not checked against the meta-schema here (test/schemas/meta-schema.test.ts does): start-up time.
-  for (const file of listSchemaFiles())
-    ajv.addSchema(JSON.parse(readFileSync(file, 'utf8')), undefined, undefined, false)
-  const fill = ajv.getSchema(resolveSchemaId(CONFIG_SCHEMA))
-  const copy = structuredClone(config)
-  if (!fill?.(copy)) throw new Error('config: filling defaults failed on a config that validated')
-  return copy
 }

@@ -86,6 +86,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
               : 'REQUEST_BODY_MALFORMED',
         )
       }
+      if (route.prepare) await route.prepare()
       const { value, durable } = units.run(() =>
         withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
           route.handler({ request, params, body: parsed.value, ctx }),

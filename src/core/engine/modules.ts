@@ -26,6 +26,11 @@ export interface RouteDefinition {
   request?: string
   /** The declared request pipeline (pipeline.ts `declareRoute`): schema, credential, load, signature. */
   pipeline?: Pipeline<unknown, unknown>
+  /**
+   * Awaited before the unit of work starts (units are synchronous): loads what the handler needs
+   * on first use, such as the hosted pages' React renderer, so that start-up does not pay for it.
+   */
+  prepare?: () => Promise<void>
 }
 
 /** A feature (Checkout, S2S CARD, control API, ...) contributes routes and, optionally, payer operations. */

@@ -39,7 +39,15 @@ export interface SchemaRegistry {
  * command that checks one payload compiles only what that payload needs.
  */
 export function createSchemaRegistry(source: SchemaSource = schemaSource()): SchemaRegistry {
-  const ajv = new Ajv2020({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true })
+  // validateSchema off: checking 190 files against the 2020-12 meta-schema at every start cost about
+  // a quarter of a second (issue 15); test/schemas/meta-schema.test.ts checks them once in CI.
+  const ajv = new Ajv2020({
+    allErrors: true,
+    strict: true,
+    allowUnionTypes: true,
+    verbose: true,
+    validateSchema: false,
+  })
   addFormats(ajv)
   ajv.addVocabulary(SCHEMA_VOCABULARY.filter((k) => !(PLATFORM_KEYWORDS as readonly string[]).includes(k)))
   addPlatformKeywords(ajv)

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { APM_OUTCOMES, type ApmOutcome, type ApmPayment, isApmPayment } from '../../core/apm/index.js'
 import { applyApmOutcome, loadApmPayment } from '../../core/apm/outcomes.js'
 import { payerStep } from '../../core/apm/payer-step.js'
@@ -204,3 +206,15 @@ export const axxiTicket: OperationHandler = ({ ctx, params }) => {
     body,
   }
 }
+
+const script = readFileSync(join(import.meta.dirname, 'assets', 'apm.js'), 'utf8')
+
+export const apmScript: OperationHandler = () => ({
+  status: 200,
+  headers: {
+    'content-type': 'text/javascript; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-content-type-options': 'nosniff',
+  },
+  body: script,
+})

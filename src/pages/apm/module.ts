@@ -1,21 +1,7 @@
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { sentMessages, startMessages } from '../../core/apm/messages.js'
 import { jsonResponse } from '../../core/engine/http.js'
-import type { EngineModule, OperationHandler, RouteDefinition } from '../../core/engine/modules.js'
-import { apmState, axxiTicket, chooseOutcome, showApm } from './handlers.js'
-
-const script = readFileSync(join(import.meta.dirname, 'assets', 'apm.js'), 'utf8')
-
-const apmScript: OperationHandler = () => ({
-  status: 200,
-  headers: {
-    'content-type': 'text/javascript; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-content-type-options': 'nosniff',
-  },
-  body: script,
-})
+import type { EngineModule, OperationHandler } from '../../core/engine/modules.js'
+import { lazyHandlers } from '../lazy.js'
 
 /** GET /sandbox/messages[?payment_id=]: the payment links and codes the simulated connectors "sent". */
 const listMessages: OperationHandler = ({ ctx, request }) => {
@@ -24,12 +10,8 @@ const listMessages: OperationHandler = ({ ctx, request }) => {
   return jsonResponse(200, { messages: sentMessages(ctx, paymentId) })
 }
 
-const page = (
-  method: RouteDefinition['method'],
-  path: string,
-  handler: OperationHandler,
-  summary: string,
-): RouteDefinition => ({ method, path, api: 'page', handler, summary })
+const apmPages = lazyHandlers(() => import('./handlers.js'))
+const page = apmPages.route
 
 /**
  * The simulator pages of the alternative methods (decisions.md §4 (sandbox)), one view per
@@ -43,23 +25,23 @@ export const apmPagesModule: EngineModule = {
     page(
       'GET',
       '/apm/:paymentId',
-      showApm,
+      (h) => h.showApm,
       "An alternative method's simulator page (HTML), per behaviour group",
     ),
     page(
       'POST',
       '/apm/:paymentId/outcome',
-      chooseOutcome,
+      (h) => h.chooseOutcome,
       'The payer picks the outcome on the simulator page: outcome=approve|decline|pending|expire (form post)',
     ),
     page(
       'GET',
       '/apm/:paymentId/state',
-      apmState,
+      (h) => h.apmState,
       'Where an APM payment stands (JSON the waiting pages poll)',
     ),
-    page('GET', '/apm/:paymentId/ticket.pdf', axxiTicket, "axxi-cash's payment ticket (PDF)"),
-    page('GET', '/assets/apm.js', apmScript, "The APM simulator pages' client script"),
+    page('GET', '/apm/:paymentId/ticket.pdf', (h) => h.axxiTicket, "axxi-cash's payment ticket (PDF)"),
+    page('GET', '/assets/apm.js', (h) => h.apmScript, "The APM simulator pages' client script"),
     {
       method: 'GET',
       path: '/sandbox/messages',
