@@ -3,10 +3,26 @@ import { join } from 'node:path'
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_MODULES } from '../src/assembly.js'
+import { APM_ACTIONS_AT_POST, S2S_APM_ACTIONS } from '../src/core/s2s-apm/module.js'
+import { paymentActions as cardPaymentActions } from '../src/core/s2s-card/payment-actions.js'
+import { scheduleActions } from '../src/core/s2s-card/schedule-actions.js'
 import { createTestGateway } from './helpers/engine.js'
 
 const root = join(import.meta.dirname, '..')
 const doc = JSON.parse(readFileSync(join(root, 'openapi', 'openapi.json'), 'utf8'))
+
+const S2S_PATHS = ['/post', '/v2/post', '/post-va']
+
+const formSchema = (path: string) =>
+  doc.paths[path].post.requestBody.content['application/x-www-form-urlencoded'].schema
+
+/** The `action` values the document accepts on an S2S path: each request schema's `const` or `enum`. */
+function documentedActions(path: string): string[] {
+  return formSchema(path).oneOf.flatMap((s: { $ref: string }) => {
+    const action = doc.components.schemas[s.$ref.split('/').pop() as string].properties.action
+    return action.const !== undefined ? [action.const as string] : (action.enum as string[])
+  })
+}
 
 describe('generated OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
@@ -44,14 +60,56 @@ describe('generated OpenAPI document', () => {
 
   it('offers every S2S action on /post, discriminated by action, as a form', () => {
     const body = doc.paths['/post'].post.requestBody.content['application/x-www-form-urlencoded'].schema
-    expect(body.discriminator).toEqual({ propertyName: 'action' })
+    expect(body.discriminator.propertyName).toBe('action')
     const titles = body.oneOf.map((s: { $ref: string }) => s.$ref.split('/').pop())
-    // 18 of the interface plus CREDIT2CARD, GET_TRANS_DETAILS, RETRY (decisions.md §6)
-    expect(titles).toHaveLength(21)
-    expect(doc.paths['/post'].post.requestBody.content['multipart/form-data']).toBeDefined()
+    // 18 of the interface plus CREDIT2CARD, GET_TRANS_DETAILS, RETRY (decisions.md §6), plus the five
+    // S2S APM requests "also accepted at `/post`" (decisions.md §2).
+    expect(titles).toHaveLength(26)
+    expect(doc.paths['/post'].post.requestBody.content['multipart/form-data']).toEqual(
+      doc.paths['/post'].post.requestBody.content['application/x-www-form-urlencoded'],
+    )
     expect(
       doc.paths['/post-va'].post.requestBody.content['application/x-www-form-urlencoded'].schema.oneOf,
     ).toHaveLength(10)
+    // Every action value the discriminator maps names one of the path's request schemas, and back.
+    for (const path of S2S_PATHS) {
+      const schema = formSchema(path)
+      const targets = new Set(Object.values(schema.discriminator.mapping))
+      expect([...targets].sort(), path).toEqual(schema.oneOf.map((s: { $ref: string }) => s.$ref).sort())
+    }
+  })
+
+  // decisions.md §2: "DEBIT2VIRTUAL, its `_CALC`/`_COMPLETE`, CREDIT2VIRTUAL and CREDIT2CRYPTO are also
+  // accepted at `/post`". The set of actions each S2S path accepts is read from the engine (its action
+  // tables, each name tried against the served route), never written here, and must equal the set the
+  // OpenAPI document lists for that path: its request schemas' `action` values and the discriminator's keys.
+  it('lists exactly the actions the engine accepts on /post, /v2/post and /post-va', async () => {
+    const t = createTestGateway(DEFAULT_MODULES)
+    const post = (path: string, action: string) =>
+      t.call('POST', path, new URLSearchParams({ action }).toString())
+    const candidates = new Set([
+      ...Object.keys(cardPaymentActions),
+      ...Object.keys(scheduleActions),
+      ...Object.keys(S2S_APM_ACTIONS),
+      ...S2S_PATHS.flatMap(documentedActions),
+    ])
+    for (const path of S2S_PATHS) {
+      // What the route answers to an action it does not know, read from the engine itself.
+      const unknown = (await post(path, 'NO_SUCH_ACTION')).body
+      expect(unknown.result, path).toBe('ERROR')
+      const accepted: string[] = []
+      for (const action of candidates) {
+        const r = await post(path, action)
+        expect(r.status, `${path} ${action}`).toBeLessThan(500)
+        if (JSON.stringify(r.body) !== JSON.stringify(unknown)) accepted.push(action)
+      }
+      expect(documentedActions(path).sort(), path).toEqual(accepted.sort())
+      expect(Object.keys(formSchema(path).discriminator.mapping).sort(), path).toEqual(accepted.sort())
+    }
+    // The engine's own declaration of the APM actions at /post is among them, and not on /v2/post.
+    expect(documentedActions('/post')).toEqual(expect.arrayContaining([...APM_ACTIONS_AT_POST]))
+    expect(documentedActions('/v2/post').filter((a) => APM_ACTIONS_AT_POST.has(a))).toEqual([])
+    t.gateway.stop()
   })
 
   // decisions.md §2: "An optional base path (`--base-path /payment`) serves everything under a prefix".

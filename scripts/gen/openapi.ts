@@ -9,6 +9,11 @@ export interface Endpoint {
   summary?: string
   action?: string
   headers?: string[]
+  /**
+   * Other paths that accept the same request, exactly as written (no `/v2/post` twin): the S2S APM
+   * debits and payouts "also accepted at `/post`" (decisions.md §2).
+   */
+  alsoAt?: string[]
 }
 
 const REF = '#/components/schemas/'
@@ -20,6 +25,8 @@ Choices the sandbox makes where the interface says "not shown" (see decisions.md
 - Checkout signatures: \`sha1(md5(upper(FIELDS)))\`; S2S CARD and S2S APM signatures per action.
 - S2S CARD is served at \`POST /post\` (and \`/v2/post\`, where \`redirect_params\` is an array of \`{name, value}\`);
   S2S APM at \`POST /post-va\`; both form-urlencoded (multipart accepted), nested fields in bracket notation.
+  DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, DEBIT2VIRTUAL_COMPLETE, CREDIT2VIRTUAL and CREDIT2CRYPTO are also accepted at
+  \`POST /post\` (decisions.md §2: the vendor's own collection sends them there).
 - Checkout void, refund, recurring, retry and status live at \`/api/v1/payment/{void,refund,recurring,retry,status}\`.
 - Validation errors: \`{http_code, error_code, error_message, errors: [{error_code, error_message}]}\` with messages
   in the form \`field.path: message\`.
@@ -43,12 +50,40 @@ function titleOf(files: SchemaFile[], path: string | undefined): string | undefi
   return file.title
 }
 
-function oneOrMany(titles: string[], discriminator?: string): JsonObject {
+function oneOrMany(titles: string[], discriminator?: string, mapping?: Record<string, string>): JsonObject {
   const unique = [...new Set(titles)]
   if (unique.length === 1) return ref(unique[0] as string)
   const schema: JsonObject = { oneOf: unique.map(ref) }
-  if (discriminator) schema.discriminator = { propertyName: discriminator }
+  if (discriminator)
+    schema.discriminator = mapping
+      ? { propertyName: discriminator, mapping }
+      : { propertyName: discriminator }
   return schema
+}
+
+/** The `action` values a request schema accepts: its `const`, or every name of its `enum` (aliases). */
+function actionValues(file: SchemaFile): string[] {
+  const action = (file.schema.properties as JsonObject | undefined)?.action as JsonObject | undefined
+  if (typeof action?.const === 'string') return [action.const]
+  return Array.isArray(action?.enum) ? action.enum.filter((v): v is string => typeof v === 'string') : []
+}
+
+/**
+ * `action` value -> request schema, for the discriminator of an S2S path: every value the path
+ * accepts (the platform's aliases such as `PAUSE_SCHEDULE` included). Two schemas claiming one value
+ * on one path would make the document ambiguous: the generator refuses.
+ */
+function actionMapping(path: string, files: SchemaFile[]): Record<string, string> {
+  const mapping: Record<string, string> = {}
+  for (const file of files) {
+    for (const value of actionValues(file)) {
+      const target = `${REF}${file.title}`
+      if (mapping[value] && mapping[value] !== target)
+        throw new Error(`${path}: action ${value} is claimed by ${mapping[value]} and ${target}`)
+      mapping[value] = target
+    }
+  }
+  return Object.fromEntries(Object.entries(mapping).sort(([a], [b]) => a.localeCompare(b)))
 }
 
 /** An engine route as the generator sees it (src/core/engine/modules.ts RouteDefinition). */
@@ -73,7 +108,7 @@ export function generateOpenApi(
   const groups = new Map<string, { endpoint: Endpoint; file: SchemaFile }[]>()
   for (const item of endpointsOf(files)) {
     const paths = item.endpoint.path === '/post' ? ['/post', '/v2/post'] : [item.endpoint.path]
-    for (const path of paths) {
+    for (const path of [...paths, ...(item.endpoint.alsoAt ?? [])]) {
       const key = `${item.endpoint.method.toLowerCase()} ${path}`
       groups.set(key, [...(groups.get(key) ?? []), item])
     }
@@ -89,15 +124,29 @@ export function generateOpenApi(
       .filter((t): t is string => Boolean(t))
     const actions = items.map((i) => i.endpoint.action).filter(Boolean)
     const contentTypes = first.contentType === 'application/json' ? ['application/json'] : FORM_TYPES
-    const requestSchema = oneOrMany(requestTitles, actions.length ? 'action' : undefined)
+    const mapping = actions.length
+      ? actionMapping(
+          path,
+          items.map((i) => i.file),
+        )
+      : undefined
+    const requestSchema = oneOrMany(requestTitles, actions.length ? 'action' : undefined, mapping)
     const headers = [...new Set(items.flatMap((i) => i.endpoint.headers ?? []))]
     const operation: JsonObject = {
       operationId: operationId(method, path),
-      summary: actions.length ? `Actions: ${actions.join(', ')}` : (first.summary ?? path),
+      summary: mapping ? `Actions: ${Object.keys(mapping).join(', ')}` : (first.summary ?? path),
       description: items
-        .map((i) => `- ${i.endpoint.action ?? i.file.title}: ${i.endpoint.summary ?? ''}`)
+        .map((i) => {
+          const names = actionValues(i.file)
+          const name = names.length ? names.join(' or ') : (i.endpoint.action ?? i.file.title)
+          const elsewhere =
+            i.endpoint.path !== path && path !== '/v2/post' ? ` (also at ${i.endpoint.path})` : ''
+          return `- ${name}: ${i.endpoint.summary ?? ''}${elsewhere}`
+        })
+        .sort()
         .join('\n'),
-      tags: [tagOf(path)],
+      // /post serves S2S CARD and, for the APM debits and payouts, S2S APM: both tags.
+      tags: [...new Set([tagOf(path), ...items.map((i) => tagOf(i.endpoint.path))])],
       requestBody: {
         required: true,
         content: Object.fromEntries(contentTypes.map((c) => [c, { schema: requestSchema }])),

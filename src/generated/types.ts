@@ -4211,7 +4211,7 @@ export interface S2SApmCommon {
   [k: string]: unknown | undefined
 }
 /**
- * S2S APM CAPTURE: settles the authorization (SALE with `auth=Y`) identified by `trans_id`. Signed with md5(upper(rev(trans_id)) + password) (Authentication 3). No amount: the interface names none, so the whole authorization is captured.
+ * S2S APM CAPTURE: settles the authorization (SALE with `auth=Y`) identified by `trans_id`. Signed with md5(upper(rev(trans_id)) + password) (Authentication 3). Without `amount` the whole authorization is captured; with it, one partial capture (platform-facts 5). A wallet brand (`applepay`, `googlepay`) is captured only in the card flow, when the merchant's Wallets tab has the decryption key (2.2.3 rule 2); in the virtual flow the capture is refused.
  */
 export interface S2SApmCaptureRequest {
   /**

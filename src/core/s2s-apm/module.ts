@@ -13,7 +13,7 @@ import { statusAction } from './status-action.js'
  * GET_TRANS_STATUS"; decisions.md §6 adds DEBIT2VIRTUAL_COMPLETE, CREDIT2VIRTUAL, CREDIT2CRYPTO.
  * Each action's schema and signature: payment-actions.ts PAYMENT_SCHEMAS, the follow-ups' handlers.
  */
-const ACTIONS: Record<string, S2sApmAction> = {
+export const S2S_APM_ACTIONS: Record<string, S2sApmAction> = {
   ...paymentActions,
   DEBIT2VIRTUAL_CALC: calcAction,
   DEBIT2VIRTUAL_COMPLETE: completeAction,
@@ -32,7 +32,7 @@ export const APM_ACTIONS_AT_POST = new Set([
 
 export const dispatchApm: OperationHandler = ({ body, ctx }) => {
   const action = typeof body.action === 'string' ? body.action : undefined
-  const run = action && Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined
+  const run = action && Object.hasOwn(S2S_APM_ACTIONS, action) ? S2S_APM_ACTIONS[action] : undefined
   if (!run) throw fail('S2S_APM_ACTION_UNKNOWN')
   try {
     return jsonResponse(200, run({ body, ctx }))
