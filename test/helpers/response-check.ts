@@ -19,10 +19,15 @@ function endpoints(): Map<string, Endpoint> {
   table = new Map()
   const registry = schemaRegistry()
   for (const id of registry.ids()) {
-    const x = (registry.schema(id) as { 'x-endpoint'?: Record<string, string> } | undefined)?.['x-endpoint']
+    const x = (
+      registry.schema(id) as { 'x-endpoint'?: Record<string, string> & { alsoAt?: string[] } } | undefined
+    )?.['x-endpoint']
     if (!x?.response || !x.path || !x.method) continue
-    const key = `${x.method} ${x.path}${x.action ? ` ${x.action}` : ''}`
-    table.set(key, { response: x.response, ...(x.responseV2 ? { responseV2: x.responseV2 } : {}) })
+    // `alsoAt`: the S2S APM debits and payouts answered at /post too (decisions.md §2).
+    for (const path of [x.path, ...(x.alsoAt ?? [])]) {
+      const key = `${x.method} ${path}${x.action ? ` ${x.action}` : ''}`
+      table.set(key, { response: x.response, ...(x.responseV2 ? { responseV2: x.responseV2 } : {}) })
+    }
   }
   return table
 }
