@@ -1976,6 +1976,7 @@ export interface PaySandboxSchemas {
   SandboxConfig?: SandboxConfig
   SandboxHpfCollectRequest?: CheckoutHostedFieldsCardEntry
   SandboxMerchantAdapter?: SandboxMerchantAdapter
+  SandboxMerchantCreateRequest?: SandboxMerchant
   SandboxMerchantRequestRequest?: SandboxMerchantRequestRequest
   SandboxPayerCardRequest?: SandboxPayerCardRequest
   SandboxPayerReturnRequest?: SandboxPayerReturnRequest

@@ -142,6 +142,8 @@ describe('control API: reset and merchants', () => {
       'POST /sandbox/clock/advance',
       'POST /sandbox/reset',
       'GET /sandbox/merchants',
+      'POST /sandbox/merchants',
+      'DELETE /sandbox/merchants/:key',
       'GET /sandbox/payments',
       'GET /sandbox/payments/:id',
     ])

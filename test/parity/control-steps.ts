@@ -91,6 +91,32 @@ export const CONTROL_STEPS: Step[] = [
   },
   { name: 'clock', status: 200, request: () => get('/sandbox/clock') },
   { name: 'merchants', status: 200, request: () => get('/sandbox/merchants') },
+  {
+    name: 'merchant: create',
+    status: 201,
+    request: () =>
+      post('/sandbox/merchants', {
+        key: 'parity-merchant',
+        password: 'parity-password-0123',
+        mids: [{ id: 'parity-mid', moto: true }],
+      }),
+  },
+  {
+    name: 'merchant: create, key taken',
+    status: 409,
+    request: () =>
+      post('/sandbox/merchants', { key: 'demo-merchant', password: 'x-password-0123', mids: [{ id: 'p2' }] }),
+  },
+  {
+    name: 'merchant: delete',
+    status: 200,
+    request: () => ({ method: 'DELETE', path: '/sandbox/merchants/parity-merchant' }),
+  },
+  {
+    name: 'merchant: delete, unknown',
+    status: 404,
+    request: () => ({ method: 'DELETE', path: '/sandbox/merchants/nobody' }),
+  },
   { name: 'payments', status: 200, request: () => get('/sandbox/payments?per_page=100') },
   { name: 'payments: bad query', status: 400, request: () => get('/sandbox/payments?per_page=0&per_page=5') },
   { name: 'payment: unknown', status: 404, request: () => get('/sandbox/payments/nope') },

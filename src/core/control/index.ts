@@ -1,10 +1,10 @@
 import type { SandboxResetRequest } from '../../generated/types.js'
-import type { SandboxMerchant } from '../engine/context.js'
 import { formatDateTime } from '../engine/format.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
 import { clockRoutes, rememberClock } from './clock.js'
+import { merchantRoutes } from './merchants.js'
 import { recordRoutes } from './records.js'
 
 /**
@@ -23,7 +23,10 @@ export const controlModule: EngineModule = {
       api: 'sandbox',
       handler: ({ body }) => {
         validated<SandboxResetRequest>('sandbox/reset-request', body)
+        // Merchants created through POST /sandbox/merchants are not records of payments: they stay.
+        const created = ctx.store.list('merchants')
         ctx.store.clear()
+        for (const merchant of created) ctx.store.put('merchants', merchant)
         // The clock is not part of the reset; keeping its time lets a restart resume from it.
         rememberClock(ctx)
         const now = ctx.clock.now()
@@ -31,25 +34,7 @@ export const controlModule: EngineModule = {
         return jsonResponse(200, { status: 'reset', now: formatDateTime(now) })
       },
     },
-    {
-      method: 'GET',
-      path: '/sandbox/merchants',
-      summary: 'Configured merchants, MIDs and Protocol Mapping (never passwords)',
-      api: 'sandbox',
-      handler: () => jsonResponse(200, { merchants: ctx.config.merchants.map(publicMerchant) }),
-    },
+    ...merchantRoutes(ctx),
     ...recordRoutes(ctx),
   ],
-}
-
-/** A merchant as the control API shows it: never its password, nor a wallet's keys. */
-export function publicMerchant(merchant: SandboxMerchant) {
-  return {
-    key: merchant.key,
-    ...(merchant.name ? { name: merchant.name } : {}),
-    notification_url: merchant.notification_url,
-    mids: merchant.mids,
-    protocol_mapping: merchant.protocol_mapping ?? {},
-    wallets: Object.keys(merchant.wallets ?? {}),
-  }
 }

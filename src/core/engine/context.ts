@@ -34,6 +34,8 @@ export function createContext(deps: GatewayDeps, events: EventBus): EngineContex
     ...deps,
     baseUrl,
     events,
-    merchant: (key) => (typeof key === 'string' ? byKey.get(key) : undefined),
+    // The configuration's merchants, then those created through the control API (POST /sandbox/merchants).
+    merchant: (key) =>
+      typeof key === 'string' ? (byKey.get(key) ?? deps.store.get('merchants', key)?.merchant) : undefined,
   }
 }
