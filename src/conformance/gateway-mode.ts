@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import type { GatewayTarget } from './scenario-context.js'
 import type { LoadedScenario, Step } from './types.js'
 
@@ -75,6 +76,8 @@ export function needsOf(loaded: LoadedScenario): Need[] {
 export async function gatewayReadiness(
   target: GatewayTarget,
   kitCallbacksUrl: string,
+  /** Why the gateway refused to let the kit create its own merchants (said with the missing settings). */
+  refused?: string,
 ): Promise<GatewayReadiness> {
   const base = target.url ?? ''
   const missing = new Map<Need, string>()
@@ -117,7 +120,11 @@ export async function gatewayReadiness(
   }
   const notes = [...missing.entries()].filter(([need]) => need !== 'clock').map(([, why]) => why)
   return {
-    notes: notes.length ? [`gateway ${base}: ${notes.join('; ')}`] : [],
+    notes: notes.length
+      ? [
+          `gateway ${base}: ${notes.join('; ')}${refused ? ` (the kit could not create a merchant of its own: ${refused})` : ''}`,
+        ]
+      : [],
     blocked(loaded) {
       const reasons = needsOf(loaded)
         .map((need) => missing.get(need))
@@ -129,3 +136,142 @@ export async function gatewayReadiness(
 
 /** The external gateway is set up so that no scenario can run (no such merchant): exit code 2. */
 export class GatewayMisconfigured extends Error {}
+
+type Credentials = GatewayTarget['credentials']
+
+/** The merchants the kit created on an external paysandbox for this run, and how to remove them. */
+export interface ProvisionedMerchants {
+  /** The run's merchant: callbacks to the kit, one MID with MOTO, card-on-file and zero amount. */
+  credentials: Credentials
+  /** Merchants of the scenarios with a `setup` (their MIDs and Protocol Mapping), by slug. */
+  scenarioCredentials: Record<string, Credentials>
+  /** Deletes every merchant created (also after a failed run); answers what could not be deleted. */
+  release(): Promise<string[]>
+}
+
+/** Why the gateway did not let the kit create a merchant: the run falls back to the given one. */
+export class ProvisionRefused extends Error {}
+
+/** A setup the kit can give a merchant of its own: MIDs and Protocol Mapping (the rest is sandbox-wide). */
+const merchantSetup = (loaded: LoadedScenario) => {
+  const setup = loaded.scenario.setup
+  if (!setup) return undefined
+  const { mids, protocol_mapping, ...rest } = setup as Record<string, unknown>
+  return Object.keys(rest).length ? undefined : { mids, protocol_mapping }
+}
+
+/**
+ * Issue 16 point 3: against a running paysandbox, whatever its configuration, the kit creates the
+ * merchants its scenarios need through the control API (POST /sandbox/merchants) with keys unique
+ * to this run: one whose callbacks go to the kit (`kitCallbacksUrl`), with a MOTO, card-on-file and
+ * zero-amount MID; and one per scenario with a `setup` (its MIDs, ids made unique, and Protocol
+ * Mapping). `release` deletes them all. A gateway that refuses the creation (not a paysandbox, an
+ * older one without the route, a control token not given) throws ProvisionRefused with the reason.
+ */
+export async function provisionMerchants(
+  target: GatewayTarget,
+  kitCallbacksUrl: string,
+  scenarios: LoadedScenario[],
+): Promise<ProvisionedMerchants> {
+  const base = target.url ?? ''
+  if (!target.paysandbox) throw new ProvisionRefused(`${base} is not a paysandbox (no GET /sandbox/health)`)
+  const run = randomBytes(4).toString('hex')
+  const headers = {
+    'content-type': 'application/json',
+    ...(target.controlToken ? { 'x-sandbox-control-token': target.controlToken } : {}),
+  }
+  const created: string[] = []
+  const release = async () => {
+    const problems: string[] = []
+    for (const key of created.splice(0)) {
+      try {
+        const r = await fetch(`${base}/sandbox/merchants/${encodeURIComponent(key)}`, {
+          method: 'DELETE',
+          headers,
+          signal: AbortSignal.timeout(5000),
+        })
+        await r.arrayBuffer()
+        if (r.status !== 200 && r.status !== 404) problems.push(`${key}: HTTP ${r.status}`)
+      } catch (error) {
+        problems.push(`${key}: ${(error as Error).message}`)
+      }
+    }
+    return problems
+  }
+  const create = async (merchant: Record<string, unknown>): Promise<Credentials> => {
+    const password = randomBytes(16).toString('hex')
+    const body = { ...merchant, password }
+    let response: Response
+    try {
+      response = await fetch(`${base}/sandbox/merchants`, {
+        method: 'POST',
+        headers,
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(5000),
+      })
+    } catch (error) {
+      throw new ProvisionRefused(`POST ${base}/sandbox/merchants failed: ${(error as Error).message}`)
+    }
+    const text = await response.text()
+    if (response.status !== 201) {
+      const hint =
+        response.status === 401 || response.status === 403
+          ? ' (give its control token: --control-token)'
+          : response.status === 404
+            ? ' (no such route: a gateway that is not a paysandbox, or an older one)'
+            : ''
+      throw new ProvisionRefused(
+        `POST ${base}/sandbox/merchants answered HTTP ${response.status}${hint}: ${text.slice(0, 200)}`,
+      )
+    }
+    created.push(String(merchant.key))
+    return { merchant_key: String(merchant.key), password }
+  }
+  try {
+    const credentials = await create({
+      key: `kit-${run}`,
+      name: `paysandbox conformance kit, run ${run}`,
+      notification_url: kitCallbacksUrl,
+      mids: [
+        {
+          id: `kit-${run}-mid`,
+          name: 'Conformance MID (SMS/DMS, MOTO, card-on-file, zero amount)',
+          payment_mode: 'SMS/DMS',
+          moto: true,
+          card_on_file: true,
+          zero_amount: true,
+        },
+      ],
+    })
+    const scenarioCredentials: Record<string, Credentials> = {}
+    let n = 0
+    for (const loaded of scenarios) {
+      const setup = merchantSetup(loaded)
+      if (!setup) continue
+      n += 1
+      const key = `kit-${run}-${n}`
+      scenarioCredentials[loaded.slug] = await create({
+        key,
+        name: `paysandbox conformance kit, run ${run}: ${loaded.slug}`.slice(0, 200),
+        notification_url: kitCallbacksUrl,
+        mids: ((setup.mids as { id: string }[] | undefined) ?? [{ id: 'mid', payment_mode: 'SMS/DMS' }]).map(
+          (mid) => ({ ...mid, id: `${mid.id}-${run}-${n}`.slice(0, 64) }),
+        ),
+        ...(setup.protocol_mapping ? { protocol_mapping: setup.protocol_mapping } : {}),
+      })
+    }
+    return { credentials, scenarioCredentials, release }
+  } catch (error) {
+    await release()
+    throw error
+  }
+}
+
+/** Readiness once the kit's own merchants exist: every setting is there; only the shared clock is not the kit's. */
+export function provisionedReadiness(target: GatewayTarget): GatewayReadiness {
+  const reason = `moves the clock, which is shared by everyone using ${target.url ?? ''}: run it against the built-in sandbox (paysandbox test without --gateway)`
+  return {
+    notes: [],
+    blocked: (loaded) => (needsOf(loaded).includes('clock') ? reason : undefined),
+  }
+}

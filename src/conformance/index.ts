@@ -4,7 +4,11 @@ import {
   GatewayMisconfigured,
   type GatewayReadiness,
   gatewayReadiness,
+  type ProvisionedMerchants,
+  ProvisionRefused,
   probeGateway,
+  provisionedReadiness,
+  provisionMerchants,
 } from './gateway-mode.js'
 import { filterScenarios, forMode, runScenarios } from './runner.js'
 import { loadAdapter, type MerchantClient, startMerchant } from './merchant.js'
@@ -79,12 +83,32 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
     )
   const host = await startSandboxHost(options.port ?? 0)
   let merchant: MerchantClient | undefined
+  let provisioned: ProvisionedMerchants | undefined
   try {
     let readiness: GatewayReadiness | undefined
-    if (gateway?.url)
-      readiness = await gatewayReadiness(gateway, `${host.url}/callbacks`).catch((error: unknown) => {
-        throw error instanceof GatewayMisconfigured ? new ConfigurationError(error.message) : error
-      })
+    if (gateway?.url) {
+      // A paysandbox: the kit creates the merchants its scenarios need, and deletes them at the end.
+      let refused: string | undefined
+      try {
+        provisioned = await provisionMerchants(gateway, `${host.url}/callbacks`, selected)
+      } catch (error) {
+        if (!(error instanceof ProvisionRefused)) throw error
+        refused = error.message
+      }
+      if (provisioned) {
+        gateway = {
+          ...gateway,
+          credentials: provisioned.credentials,
+          scenarioCredentials: provisioned.scenarioCredentials,
+        }
+        readiness = provisionedReadiness(gateway)
+      } else
+        readiness = await gatewayReadiness(gateway, `${host.url}/callbacks`, refused).catch(
+          (error: unknown) => {
+            throw error instanceof GatewayMisconfigured ? new ConfigurationError(error.message) : error
+          },
+        )
+    }
     if (adapter)
       merchant = await startMerchant(adapter.adapter, adapter.dir, { gatewayUrl: `${host.url}/run/current` })
     const target = merchant
@@ -107,6 +131,7 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
     })
   } finally {
     await merchant?.stop()
+    await provisioned?.release()
     await host.close()
   }
 }

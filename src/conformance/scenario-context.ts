@@ -14,6 +14,11 @@ export interface GatewayTarget {
   paysandbox: boolean
   /** Sent as X-Sandbox-Control-Token on control API calls (a paysandbox served with --control-token). */
   controlToken?: string
+  /**
+   * Scenarios with a `setup` (MIDs, Protocol Mapping) run as a merchant the kit created for them
+   * on that paysandbox (POST /sandbox/merchants), by slug.
+   */
+  scenarioCredentials?: Record<string, { merchant_key: string; password: string }>
 }
 
 /** Credentials of the kit-hosted sandbox's merchant in gateway mode, when none are given. */
@@ -35,7 +40,7 @@ export interface ContextOptions {
 export function unsupported(loaded: LoadedScenario, options: ContextOptions): string | undefined {
   const external = options.mode === 'gateway' && !!options.gateway?.url
   if (!external) return undefined
-  if (loaded.scenario.setup)
+  if (loaded.scenario.setup && !options.gateway?.scenarioCredentials?.[loaded.slug])
     return 'needs sandbox setup (MIDs, Protocol Mapping) the kit cannot apply to an external gateway'
   if (loaded.scenario.callbacks === 'manual') return 'holds callbacks, which only a kit-hosted sandbox can do'
   return undefined
@@ -81,7 +86,7 @@ export function scenarioContext(loaded: LoadedScenario, options: ContextOptions)
     host.receiveCallbacks(slug, channel, runId)
     return createContext({
       ...base,
-      credentials: external.credentials,
+      credentials: external.scenarioCredentials?.[slug] ?? external.credentials,
       gatewayUrl: external.url.replace(/\/+$/, ''),
       callbackUrl: `${host.url}/callbacks/${slug}/${runId}`,
       controlApi: external.paysandbox,
