@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { EXIT, UsageError } from './exit-codes.js'
+import { serveArgs } from './serve-options.js'
 import { NO_COMMAND, packageVersion } from './version.js'
 
 /**
@@ -9,6 +10,7 @@ import { NO_COMMAND, packageVersion } from './version.js'
  *   --help, -h, <command> --help   the help yargs renders, saved by the build (dist/cli/help.json)
  *   --version                      package.json's version
  *   validate <kind> <file|-> [--json]
+ *   serve [options]                options read by node's parseArgs (serveArgs below)
  * Everything else, and every call in a terminal whose width the build did not render, goes
  * through yargs (cli/cli.ts). Each command imports what it runs (the engine, express, ink) itself.
  */
@@ -65,6 +67,18 @@ async function fastPath(): Promise<boolean> {
         file: positional[2] as string,
         json: argv.includes('--json'),
       })
+    } catch (error) {
+      if (error instanceof UsageError) usageError(error.message)
+      throw error
+    }
+    return true
+  }
+  if (first === 'serve') {
+    const args = serveArgs(argv.slice(1))
+    if (!args) return false
+    const { runServe } = await import('./commands/serve.js')
+    try {
+      await runServe(args)
     } catch (error) {
       if (error instanceof UsageError) usageError(error.message)
       throw error

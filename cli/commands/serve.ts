@@ -4,7 +4,7 @@ import type { CommandModule } from 'yargs'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { EXIT, UsageError, wholeNumber } from '../exit-codes.js'
 
-interface Args {
+export interface ServeArgs {
   port?: string
   host: string
   config?: string
@@ -17,7 +17,7 @@ interface Args {
 }
 
 /** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (decisions.md §6). */
-export const serveCommand: CommandModule<object, Args> = {
+export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the sandbox over HTTP (ready when GET /sandbox/health answers 200)',
   builder: (y) =>
@@ -71,7 +71,12 @@ export const serveCommand: CommandModule<object, Args> = {
       .epilogue(
         'Stops on SIGINT (Ctrl-C) or SIGTERM. Exit codes: 0 stopped cleanly, 2 bad option, configuration or data file, 3 could not stop cleanly.',
       ),
-  handler: async (args) => {
+  handler: (args) => runServe(args),
+}
+
+/** The sandbox over HTTP with these options, until SIGINT or SIGTERM. */
+export async function runServe(args: ServeArgs): Promise<void> {
+  {
     const port = choosePort(args.port, process.env.PORT)
     wholeNumber('retain', args.retain, 1, 10_000_000)
     const controlToken = args['control-token'] ?? (process.env.PAYSANDBOX_CONTROL_TOKEN || undefined)
@@ -133,7 +138,7 @@ export const serveCommand: CommandModule<object, Args> = {
         routes: sandbox.gateway.routes(),
       }),
     )
-  },
+  }
 }
 
 /** decisions.md §2 `--base-path`: a URL path such as /payment; anything else is a usage error. */

@@ -1,0 +1,54 @@
+import { parseArgs } from 'node:util'
+import type { ServeArgs } from './commands/serve.js'
+
+/**
+ * The options of `serve` for cli/main.ts's fast path (node's parseArgs instead of yargs, about a
+ * seventh of start-up): the same names and types as the yargs builder in commands/serve.ts
+ * (test/cli/serve-fast-path.test.ts compares them). Anything parseArgs would not read exactly as
+ * yargs does (an unknown or repeated option, `--no-strict`, a positional, an empty value) goes to
+ * yargs instead.
+ */
+export const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  config: { type: 'string' },
+  data: { type: 'string' },
+  'control-token': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  retain: { type: 'string' },
+  'base-path': { type: 'string' },
+  strict: { type: 'boolean' },
+} as const
+
+/** `serve`'s options read by node's parseArgs, or undefined when yargs should read them. */
+export function serveArgs(rest: string[]): ServeArgs | undefined {
+  let parsed: ReturnType<typeof parseServe>
+  try {
+    parsed = parseServe(rest)
+  } catch {
+    return undefined
+  }
+  const seen = new Set<string>()
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option') return undefined
+    // yargs would turn a repeated single option into an array: let it answer.
+    if (seen.has(token.name) && token.name !== 'allow-host') return undefined
+    seen.add(token.name)
+    if (token.value === '') return undefined
+  }
+  const v = parsed.values
+  return {
+    host: v.host ?? '127.0.0.1',
+    ...(v.port !== undefined ? { port: v.port } : {}),
+    ...(v.config !== undefined ? { config: v.config } : {}),
+    ...(v.data !== undefined ? { data: v.data } : {}),
+    ...(v['control-token'] !== undefined ? { 'control-token': v['control-token'] } : {}),
+    ...(v['allow-host'] !== undefined ? { 'allow-host': v['allow-host'] } : {}),
+    ...(v.retain !== undefined ? { retain: Number(v.retain) } : {}),
+    ...(v['base-path'] !== undefined ? { 'base-path': v['base-path'] } : {}),
+    ...(v.strict !== undefined ? { strict: v.strict } : {}),
+  }
+}
+
+const parseServe = (args: string[]) =>
+  parseArgs({ args, options: SERVE_OPTIONS, tokens: true, strict: true, allowPositionals: false })
