@@ -21,7 +21,11 @@ export const S2S_APM_ACTIONS: Record<string, S2sApmAction> = {
   GET_TRANS_STATUS: statusAction,
 }
 
-/** decisions.md §2: these S2S APM actions are "also accepted at `/post`" (the vendor's collection sends them there). */
+/**
+ * decisions.md §2: these S2S APM actions are "also accepted at `/post`" (the vendor's collection
+ * sends them there). Their request schemas say so with `x-endpoint.alsoAt`, which puts them in the
+ * OpenAPI `/post` entry; test/openapi.test.ts checks that the two agree.
+ */
 export const APM_ACTIONS_AT_POST = new Set([
   'DEBIT2VIRTUAL',
   'DEBIT2VIRTUAL_CALC',
