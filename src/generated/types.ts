@@ -4301,6 +4301,9 @@ export interface S2SApmCredit2CryptoResponse {
   amount?: string
   currency?: string
   decline_reason?: string
+  /**
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   */
   brand?: string
   error_code?: number
   error_message?: string
@@ -4366,6 +4369,9 @@ export interface S2SApmCredit2VirtualResponse {
   amount?: string
   currency?: string
   decline_reason?: string
+  /**
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   */
   brand?: string
   error_code?: number
   error_message?: string
@@ -4562,6 +4568,9 @@ export interface S2SApmDebit2VirtualRequest1 {
 export interface S2SApmDebit2VirtualResponse1 {
   action?: 'DEBIT2VIRTUAL' | 'DEBIT2VIRTUAL_COMPLETE'
   redirect_params?: S2SCardRedirectParams
+  /**
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   */
   brand?: string
   [k: string]: unknown | undefined
 }
@@ -4587,6 +4596,9 @@ export interface S2SApmGetTransStatusRequest {
 export interface S2SApmGetTransStatusResponse1 {
   action?: 'GET_TRANS_STATUS'
   decline_reason?: string
+  /**
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   */
   brand?: string
   custom_data?: CustomData
   [k: string]: unknown | undefined
@@ -4661,7 +4673,7 @@ export interface S2SApmSaleResponse1 {
   action?: 'SALE'
   redirect_params?: S2SCardRedirectParams
   /**
-   * The method identifier.
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
    */
   brand?: string
   [k: string]: unknown | undefined
