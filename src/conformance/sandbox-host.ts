@@ -76,6 +76,9 @@ export interface SandboxHost {
   close(): Promise<void>
 }
 
+/** Marks a request the kit itself sends in merchant mode (gateway.call `in_merchant_mode`): not the merchant's. */
+export const KIT_REQUEST_HEADER = 'x-paysandbox-kit-request'
+
 /** 2026-11-02 10:00:00 UTC: every scenario starts at the same instant, so its answers repeat. */
 export const SCENARIO_START_MS = Date.UTC(2026, 10, 2, 10, 0, 0)
 
@@ -284,7 +287,7 @@ async function serveGateway(
   } catch {
     json = undefined
   }
-  if (!path.startsWith('/sandbox/'))
+  if (!path.startsWith('/sandbox/') && !headers[KIT_REQUEST_HEADER])
     hosted.requests.push({
       seq: hosted.requests.length,
       method,

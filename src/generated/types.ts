@@ -1724,7 +1724,7 @@ export type ScenarioPayerCardStep = (
   capture?: ScenarioCapture
 }
 /**
- * The kit, as the merchant, sends one request to the gateway and checks the answer. Checkout requests name a `path`; S2S requests name an `action` (path /post, /post-va; give `path` for /v2/post). `merchant_key` / `client_key` and `hash` are added with the credentials unless `sign` is false or the body has them. Skipped in merchant mode.
+ * The kit, as the merchant, sends one request to the gateway and checks the answer. Checkout requests name a `path`; S2S requests name an `action` (path /post, /post-va; give `path` for /v2/post). `merchant_key` / `client_key` and `hash` are added with the credentials unless `sign` is false or the body has them. Skipped in merchant mode unless `in_merchant_mode`.
  */
 export type ScenarioGatewayCallStep = {
   step: 'gateway.call'
@@ -1754,6 +1754,10 @@ export type ScenarioGatewayCallStep = {
     [k: string]: unknown | undefined
   }
   sign?: boolean
+  /**
+   * Merchant mode: send it all the same, with the merchant's credentials, as someone other than the merchant's backend who holds them (a session update from a page, a leaked key), for example to lower a session's price for real. It is not one of the merchant's requests (expect.merchant_request never sees it). Without it the step is skipped in merchant mode.
+   */
+  in_merchant_mode?: boolean
   expect?: ScenarioExpectation
   /**
    * Short label shown in reports.

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { type Flaws, startFakeMerchant } from './fake-merchant.js'
-import { inline, run, start } from './helpers.js'
+import { inline, ref, run, start } from './helpers.js'
 
 let close: (() => Promise<void>) | undefined
 afterEach(async () => {
@@ -44,6 +44,51 @@ describe('merchant-mode steps', () => {
     ])
     expect(failure?.message).toBeUndefined()
     expect(result.status).toBe('passed')
+  })
+
+  // Issue 16 point 1: the price lowered by a real session update; the kit's own requests are not the merchant's.
+  it("gateway.call in_merchant_mode: sent with the merchant's key, outside the merchant's request log", async () => {
+    const { result, failure } = await one([
+      start,
+      {
+        step: 'expect.merchant_request',
+        api: 'checkout',
+        endpoint: { method: 'POST', path: '/api/v1/session' },
+      },
+      {
+        step: 'gateway.call',
+        api: 'checkout',
+        in_merchant_mode: true,
+        path: '/api/v1/session/token',
+        body: {
+          operation: 'purchase',
+          order: { number: 'other-1', amount: '10.00', currency: 'EUR', description: 'x' },
+          return_url: 'https://payer.example/return',
+        },
+        capture: { kit_token: '$.token' },
+      },
+      {
+        step: 'gateway.call',
+        api: 'checkout',
+        in_merchant_mode: true,
+        method: 'PUT',
+        path: '/api/v1/session/update',
+        headers: { Token: ref('kit_token') },
+        body: { order_amount: '1.00' },
+      },
+      { step: 'expect.no_merchant_request' },
+      { step: 'gateway.call', api: 'checkout', path: '/api/v1/session/token', body: {} },
+    ])
+    expect(failure?.message).toBeUndefined()
+    expect(result.status).toBe('passed')
+    expect(result.steps.map((s) => s.status)).toEqual([
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'passed',
+      'skipped',
+    ])
   })
 
   it('fails a request signed with the wrong password, quoting both hashes and the formula', async () => {

@@ -137,7 +137,8 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   // Issue 16: the families a merchant written from the interface got wrong, and the kit missed.
   'no-amount-check': {
     scenarios: ['merchant-callback-amount-not-the-order', 'merchant-callback-currency-not-the-order'],
-    says: /\[forged\] \(signed with the merchant's own password, order_amount=1\.00\) .*and its order changed: state "new" → "paid"/,
+    // The first: a genuine callback for 1.00, the session's price lowered by a real session update.
+    says: /\$\.state: expected "new", found "paid"[\s\S]*order_amount 1\.00 \(the session's price lowered by a session update[\s\S]*#0 sale\/settled \(success\) → attempt 1: HTTP 200/,
     section: /Events/,
   },
   'refund-rest-as-order-amount': {

@@ -5,6 +5,7 @@ import { sendToGateway } from '../http.js'
 import { interpolate } from '../interpolate.js'
 import { checkAnswer } from '../match.js'
 import { checkoutHash, s2sApmHash, s2sCardHash, UnsignableError } from '../signing.js'
+import { KIT_REQUEST_HEADER } from '../sandbox-host.js'
 import { problems } from './assert.js'
 
 const PAYMENT_ACTIONS = new Set(['SALE', 'AUTH', 'DEBIT', 'CARD2CARD', 'CREDIT2CARD'])
@@ -12,9 +13,15 @@ const RECURRING_ACTIONS = new Set(['RECURRING_SALE', 'RECURRING_DEBIT'])
 
 /** gateway.call: the kit, as the merchant, sends one request and judges the answer. */
 export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioContext): Promise<unknown> {
-  if (ctx.mode === 'merchant') throw new StepSkipped('gateway.call checks a gateway (gateway mode)', false)
+  const asThirdParty = ctx.mode === 'merchant' && step.in_merchant_mode === true
+  if (ctx.mode === 'merchant' && !asThirdParty)
+    throw new StepSkipped('gateway.call checks a gateway (gateway mode)', false)
   const method = step.method ?? 'POST'
-  const headers = interpolate(step.headers ?? {}, ctx.vars) as Record<string, string>
+  const headers = {
+    ...(interpolate(step.headers ?? {}, ctx.vars) as Record<string, string>),
+    // Merchant mode: the kit's own request is not one the merchant sent (the request log skips it).
+    ...(asThirdParty ? { [KIT_REQUEST_HEADER]: '1' } : {}),
+  }
   const given = interpolate((step.body ?? {}) as Record<string, unknown>, ctx.vars)
   const { merchant_key: key, password } = ctx.credentials
 
