@@ -5,6 +5,7 @@ import { fmt } from './lib.js'
 import { benchListing } from './listing.js'
 import { benchStartup } from './startup.js'
 import { benchStore } from './store.js'
+import { benchTuiStartup } from './tui-startup.js'
 import { benchValidateStartup } from './validate-startup.js'
 
 type MaybePromise<T> = T | Promise<T>
@@ -17,6 +18,7 @@ const suites: [
   }>,
 ][] = [
   ['startup', () => benchStartup()],
+  ['tui', () => benchTuiStartup()],
   ['validate-startup', () => benchValidateStartup()],
   ['store', () => benchStore()],
   ['http', () => benchHttp()],

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { EXIT, UsageError } from './exit-codes.js'
 import { serveArgs } from './serve-options.js'
 import { NO_COMMAND, packageVersion } from './version.js'
+import { tuiArgs } from './tui-options.js'
 
 /**
  * The `paysandbox` command. Start-up matters (`--help` within 2x of a bare `node`, `validate`
@@ -11,6 +12,7 @@ import { NO_COMMAND, packageVersion } from './version.js'
  *   --version                      package.json's version
  *   validate <kind> <file|-> [--json]
  *   serve [options]                options read by node's parseArgs (serveArgs below)
+ *   tui [options]                  the same for the console (tuiArgs, cli/tui-options.ts)
  * Everything else, and every call in a terminal whose width the build did not render, goes
  * through yargs (cli/cli.ts). Each command imports what it runs (the engine, express, ink) itself.
  */
@@ -67,6 +69,18 @@ async function fastPath(): Promise<boolean> {
         file: positional[2] as string,
         json: argv.includes('--json'),
       })
+    } catch (error) {
+      if (error instanceof UsageError) usageError(error.message)
+      throw error
+    }
+    return true
+  }
+  if (first === 'tui') {
+    const args = tuiArgs(argv.slice(1))
+    if (!args) return false
+    const { runTuiCommand } = await import('./commands/tui.js')
+    try {
+      await runTuiCommand(args)
     } catch (error) {
       if (error instanceof UsageError) usageError(error.message)
       throw error

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { bundleConsole } from './tui-bundle.mjs'
 
 const root = join(import.meta.dirname, '..')
 const dist = join(root, 'dist')
@@ -39,6 +40,9 @@ for (const dir of assetDirs(join(root, 'src'))) {
   cpSync(dir, target, { recursive: true })
   console.log(`build: copied ${relative(root, dir)} -> ${relative(root, target)}`)
 }
+// The console as one file (scripts/tui-bundle.mjs): `paysandbox tui` starts in a fraction of the time.
+const bundled = await bundleConsole(dist)
+if (bundled) console.log(`build: bundled the console into ${relative(root, bundled)}`)
 // The help texts cli/main.ts prints without loading yargs, rendered by yargs itself at the two
 // widths it uses outside a narrow terminal (100 when not a terminal, 110 in a wide one).
 const commands = ['', 'validate', 'serve', 'tui', 'test', 'scenarios']

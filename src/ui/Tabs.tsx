@@ -1,5 +1,5 @@
 import { Box, Text } from 'ink'
-import { TABS, type TabId } from './tabs.js'
+import { TABS, type TabId } from './tab-list.js'
 import { useTheme } from './theme.js'
 
 /** `[1 Payments]  2 Callbacks ...`: the brackets mark the open view without colour too. */

@@ -8,7 +8,7 @@ import { PaymentsView } from './PaymentsView.js'
 import type { ScenarioSource } from './scenario-source.js'
 import { ScenariosView } from './ScenariosView.js'
 import { SchedulesView } from './SchedulesView.js'
-import type { TabId } from './tabs.js'
+import type { TabId } from './tab-list.js'
 
 interface Props {
   tab: TabId

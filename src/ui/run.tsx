@@ -3,6 +3,7 @@ import { render } from 'ink'
 import { App } from './App.js'
 import { createControlClient } from './client.js'
 import { loadScenarioSource } from './load-scenarios.js'
+import { createNodeFetch } from './node-fetch.js'
 import { colorsWanted } from './theme.js'
 
 export interface TuiOptions {
@@ -37,6 +38,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
     ? createControlClient({ baseUrl: embedded.baseUrl, fetch: embedded.fetch })
     : createControlClient({
         baseUrl: options.url as string,
+        fetch: createNodeFetch(options.url),
         ...(options.controlToken ? { controlToken: options.controlToken } : {}),
       })
   const mode = options.url ? 'url' : options.data ? `data ${basename(options.data)} at` : 'embedded at'
