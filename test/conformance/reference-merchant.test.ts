@@ -262,6 +262,37 @@ describe('reference merchant: Hosted Payment Fields and S2S CARD', () => {
   })
 })
 
+describe('reference merchant: S2S APM', () => {
+  // decisions.md 1: S2S APM callbacks are signed md5(upper(values) + upper(password)), values reversed, keys sorted.
+  it('pays by S2S APM SALE, verifies the S2S APM callback hash and answers OK; a forged one is refused', async () => {
+    const order = newOrder()
+    const started = await start(order, { flow: 's2s-apm', brand: 'vcard', identifier: 'success@gmail.com' })
+    expect(started).toMatchObject({ status: 'SETTLED' })
+    await sandbox.idle()
+    const [delivery] = deliveriesOf(order.number)
+    expect(delivery?.attempts[0]).toMatchObject({ status: 200, acknowledged: true })
+    expect(await inspect(order.number)).toMatchObject({
+      state: 'paid',
+      amount_paid: '10.00',
+      callbacks_processed: 1,
+    })
+    const fields = delivery?.fields as Record<string, string>
+    expect((await sendCallback({ ...fields, hash: '0'.repeat(32) })).status).toBe(400)
+    expect((await sendCallback({ ...fields, amount: '1.00' })).status).toBe(400)
+    expect(await inspect(order.number)).toMatchObject({ amount_paid: '10.00', callbacks_processed: 1 })
+  })
+
+  it('refuses an S2S APM payment without brand or identifier, and back-office actions it does not offer', async () => {
+    const order = newOrder()
+    const answer = await call('POST', '/test/start', { gateway_url: listening.url, flow: 's2s-apm', order })
+    expect(answer.status).toBe(400)
+    const paid = newOrder()
+    await start(paid, { flow: 's2s-apm', brand: 'vcard', identifier: 'success@gmail.com' })
+    const refund = await call('POST', '/test/action', { action: 'refund', order_id: paid.number })
+    expect(refund.body).toMatchObject({ sent: false })
+  })
+})
+
 describe('reference merchant: bad input', () => {
   it('answers 4xx to malformed requests and never crashes', async () => {
     const bodies: [string, string, string | undefined][] = [

@@ -55,6 +55,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
       'merchant-hpf-purchase-endpoint',
       'merchant-success-redirect-after-payment',
       'merchant-s2s-callback-retried-and-duplicated',
+      'merchant-s2s-apm-callback-retried-and-duplicated',
     ],
     says: /\(the kit sent it again\) → attempt 1: HTTP 200 "OK"; its order changed: .*amount_paid "10\.00" → "20\.00"/,
     section: /decisions\.md 3/,
@@ -105,7 +106,11 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /Endpoints/,
   },
   'out-of-order-regression': {
-    scenarios: ['merchant-callbacks-out-of-order', 'merchant-s2s-callbacks-out-of-order'],
+    scenarios: [
+      'merchant-callbacks-out-of-order',
+      'merchant-s2s-callbacks-out-of-order',
+      'merchant-s2s-apm-callbacks-out-of-order',
+    ],
     says: /\$\.state: expected "paid", found "pending"[\s\S]*3ds\/3ds \(success\) → attempt 1: HTTP 200/,
     section: /States and transitions/,
   },
@@ -165,6 +170,16 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     scenarios: ['merchant-callback-answered-in-time'],
     says: /attempt 1: no answer within 2 s \(time-out\)[\s\S]*a time-out is a failed attempt/,
     section: /decisions\.md 3/,
+  },
+  // Issue 16: callbacks across all APIs; the S2S APM callback formula appends the password upper-cased.
+  'apm-callback-password-as-is': {
+    scenarios: [
+      'merchant-s2s-apm-callback-hash',
+      'merchant-s2s-apm-callback-retried-and-duplicated',
+      'merchant-s2s-apm-callbacks-out-of-order',
+    ],
+    says: /did not acknowledge #1 SALE SUCCESS SETTLED: attempt 1: HTTP 400 "invalid hash"[\s\S]*Expected: .*md5\(upper\(values\) \+ upper\(password\)\)[\s\S]*#0 SALE REDIRECT REDIRECT → attempt 1: HTTP 400 "invalid hash"/,
+    section: /decisions\.md 1/,
   },
   'amount-without-decimals': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-partial-refund'],
