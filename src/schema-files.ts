@@ -1,7 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import { join, relative, sep } from 'node:path'
 import {
   installSchemaSource,
+  type PrecompiledValidator,
   type SchemaFile,
   type SchemaSource,
   schemaSourceInstalled,
@@ -42,8 +44,19 @@ export function fileSchemaSource(dir = SCHEMAS_DIR): SchemaSource {
       }))
       return files
     },
+    precompiled(path) {
+      // Only from a build (dist/src/schema-files.js beside dist/validators/), whose validators
+      // were compiled from the same schemas/ by the same build: sources under tsx compile their own.
+      if (dir !== SCHEMAS_DIR || !FROM_BUILD) return undefined
+      const file = join(PACKAGE_ROOT, 'dist', 'validators', path.replace(/\.schema\.json$/, '.cjs'))
+      if (!existsSync(file)) return undefined
+      return createRequire(import.meta.url)(file) as PrecompiledValidator
+    },
   }
 }
+
+/** Running from dist/ (built JavaScript), not from the TypeScript sources. */
+const FROM_BUILD = import.meta.url.endsWith('/dist/src/schema-files.js')
 
 /** Installs schemas/ as the core's schema source, unless one is installed already. */
 export function installFileSchemaSource(): void {

@@ -64,7 +64,7 @@ describe('serve options read without yargs (cli/serve-options.ts)', () => {
     const described: Record<string, string> = {}
     const y = yargs([])
     ;(serveCommand.builder as (y: unknown) => unknown)(y)
-    const opts = y.getOptions() as unknown as Record<string, string[]>
+    const opts = (y as unknown as { getOptions(): Record<string, string[]> }).getOptions()
     for (const type of ['string', 'boolean', 'number'])
       for (const key of opts[type] ?? [])
         if (!key.includes('-') || key in SERVE_OPTIONS) described[key] = type

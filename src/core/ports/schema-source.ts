@@ -11,8 +11,19 @@ export interface SchemaFile {
   json: unknown
 }
 
+/** A validator compiled ahead (ajv standalone code): a function with ajv's `errors` after a call. */
+export interface PrecompiledValidator {
+  (data: unknown): boolean
+  errors?: unknown[] | null
+}
+
 export interface SchemaSource {
   files(): readonly SchemaFile[]
+  /**
+   * The validator of a schema (path under schemas/) compiled ahead from these very files, when the
+   * source has one; the registry compiles the others itself.
+   */
+  precompiled?(path: string): PrecompiledValidator | undefined
 }
 
 let installed: SchemaSource | undefined

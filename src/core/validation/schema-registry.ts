@@ -1,7 +1,7 @@
-import { Ajv2020, type AnySchemaObject, type ValidateFunction } from 'ajv/dist/2020.js'
+import { Ajv2020, type AnySchemaObject, type Options, type ValidateFunction } from 'ajv/dist/2020.js'
 import ajvFormats from 'ajv-formats'
 import { addPlatformKeywords, PLATFORM_KEYWORDS } from './platform-forms.js'
-import { type SchemaSource, schemaSource } from '../ports/schema-source.js'
+import { type PrecompiledValidator, type SchemaSource, schemaSource } from '../ports/schema-source.js'
 
 /** Every schema's $id is this prefix plus its path under `schemas/`, so relative $refs work for ajv and for file tools alike. */
 export const SCHEMA_BASE = 'https://paysandbox.dev/schemas/'
@@ -38,20 +38,13 @@ export interface SchemaRegistry {
  * Loads every schema file once; validators compile on first use and are cached by ajv, so a
  * command that checks one payload compiles only what that payload needs.
  */
-export function createSchemaRegistry(source: SchemaSource = schemaSource()): SchemaRegistry {
-  // validateSchema off: checking 190 files against the 2020-12 meta-schema at every start cost about
-  // a quarter of a second (issue 15); test/schemas/meta-schema.test.ts checks them once in CI.
-  const ajv = new Ajv2020({
-    allErrors: true,
-    strict: true,
-    allowUnionTypes: true,
-    verbose: true,
-    validateSchema: false,
-  })
-  addFormats(ajv)
-  ajv.addVocabulary(SCHEMA_VOCABULARY.filter((k) => !(PLATFORM_KEYWORDS as readonly string[]).includes(k)))
-  addPlatformKeywords(ajv)
+export function createSchemaRegistry(
+  source: SchemaSource = schemaSource(),
+  /** More ajv options: the build's standalone validators need `code.source`. */
+  extra: Options = {},
+): SchemaRegistry {
   const raw = new Map<string, AnySchemaObject>()
+  const precompiled = new Map<string, PrecompiledValidator>()
   for (const file of source.files()) {
     if (!file.path.endsWith('.schema.json')) continue
     const schema = file.json as AnySchemaObject
@@ -60,15 +53,44 @@ export function createSchemaRegistry(source: SchemaSource = schemaSource()): Sch
       throw new Error(`schemas/${file.path}: $id must be ${expected} (found ${String(schema.$id)})`)
     }
     raw.set(expected, schema)
-    ajv.addSchema(schema)
+  }
+  // ajv, with every schema added, only once something is compiled: a start that uses only
+  // validators compiled ahead (serve's configuration) skips it (issue 15).
+  let instance: Ajv2020 | undefined
+  const ajv = (): Ajv2020 => {
+    if (instance) return instance
+    // validateSchema off: checking 190 files against the 2020-12 meta-schema at every start cost
+    // about a quarter of a second (issue 15); test/schemas/meta-schema.test.ts checks them in CI.
+    instance = new Ajv2020({
+      allErrors: true,
+      strict: true,
+      allowUnionTypes: true,
+      verbose: true,
+      validateSchema: false,
+      ...extra,
+    })
+    addFormats(instance)
+    instance.addVocabulary(
+      SCHEMA_VOCABULARY.filter((k) => !(PLATFORM_KEYWORDS as readonly string[]).includes(k)),
+    )
+    addPlatformKeywords(instance)
+    for (const schema of raw.values()) instance.addSchema(schema)
+    return instance
   }
   return {
-    ajv,
+    get ajv() {
+      return ajv()
+    },
     ids: () => [...raw.keys()],
     schema: (id) => raw.get(resolveSchemaId(id)),
     validator(id) {
       const full = resolveSchemaId(id)
-      const fn = ajv.getSchema(full)
+      const ahead = precompiled.get(full) ?? source.precompiled?.(full.slice(SCHEMA_BASE.length))
+      if (ahead) {
+        precompiled.set(full, ahead)
+        return ahead as ValidateFunction
+      }
+      const fn = ajv().getSchema(full)
       if (!fn) throw new Error(`Unknown schema ${id}. Known: ${[...raw.keys()].join(', ')}`)
       return fn
     },
