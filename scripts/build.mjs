@@ -43,6 +43,9 @@ for (const dir of assetDirs(join(root, 'src'))) {
 // The console as one file (scripts/tui-bundle.mjs): `paysandbox tui` starts in a fraction of the time.
 const bundled = await bundleConsole(dist)
 if (bundled) console.log(`build: bundled the console into ${relative(root, bundled)}`)
+// The configuration schema's validator compiled ahead (scripts/precompile-validators.mjs): `serve` start-up.
+const { precompileValidators } = await import('./precompile-validators.mjs')
+for (const file of await precompileValidators(dist)) console.log(`build: precompiled ${relative(root, file)}`)
 // The help texts cli/main.ts prints without loading yargs, rendered by yargs itself at the two
 // widths it uses outside a narrow terminal (100 when not a terminal, 110 in a wide one).
 const commands = ['', 'validate', 'serve', 'tui', 'test', 'scenarios']
