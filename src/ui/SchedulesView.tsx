@@ -48,19 +48,22 @@ export function SchedulesView({ active }: { active: boolean }) {
   )
   const { start, end } = windowOf(index, items.length, listRows)
   const chains = current?.chains ?? []
+  // From 120 columns the full schedule and payment ids (what a support ticket quotes).
+  const idWidth = ui.width >= 120 ? 36 : 9
+  const id = (value: string) => (idWidth > 9 ? value : shortId(value))
   return (
     <Box flexDirection="column" height={ui.height}>
       <Text {...theme.tone('muted')}>
         {cell(
-          `  ${'schedule'.padEnd(10)}${'state'.padEnd(9)}${'next run'.padEnd(21)}${'merchant'.padEnd(15)}interval`,
+          `  ${'schedule'.padEnd(idWidth + 1)}${'state'.padEnd(9)}${'next run'.padEnd(21)}${'merchant'.padEnd(15)}interval`,
           ui.width,
         )}
       </Text>
       {items.slice(start, end).map((s, i) => (
         <Text key={s.id} wrap="truncate" {...(start + i === index ? theme.tone('accent') : {})}>
           {start + i === index ? '> ' : '  '}
-          {cell(shortId(s.id), 9)} <StatusText status={s.state} width={8} /> {cell(s.next_run ?? '-', 20)}{' '}
-          {cell(s.merchant_key, 14)} {cell(every(s), Math.max(8, ui.width - 57))}
+          {cell(id(s.id), idWidth)} <StatusText status={s.state} width={8} /> {cell(s.next_run ?? '-', 20)}{' '}
+          {cell(s.merchant_key, 14)} {cell(every(s), Math.max(8, ui.width - 48 - idWidth))}
         </Text>
       ))}
       {!items.length && !list.loading ? (
@@ -79,7 +82,7 @@ export function SchedulesView({ active }: { active: boolean }) {
           {chains.slice(0, Math.max(0, ui.height - listRows - 4)).map((c) => (
             <Text key={c.id} wrap="truncate">
               {'  initial '}
-              {cell(shortId(c.initial_payment_id), 9)}
+              {cell(id(c.initial_payment_id), idWidth)}
               <StatusText status={c.state} width={12} />
               {` ${c.runs_done} made  ${c.amount} ${c.currency}  next ${c.next_run ?? '-'}`}
             </Text>

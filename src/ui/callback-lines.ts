@@ -1,18 +1,18 @@
 import type { DeliveryDetail } from './client-types.js'
 import { dateTime } from './format.js'
-import { blank, field, heading, type Line, plain, seg, wrap } from './lines.js'
+import { blank, field, heading, type Line, plain, seg, wrap, wrappedField } from './lines.js'
 import { statusTone } from './theme.js'
 
 /** One callback delivery: what was sent, and every attempt with its answer. */
 export function callbackLines(d: DeliveryDetail, width: number): Line[] {
   const out: Line[] = [
     [seg(`Callback ${d.id}  `, 'accent', true), seg(d.state.toUpperCase(), statusTone(d.state), true)],
-    field('payment', `${d.payment_id}  order ${d.order_id}  merchant ${d.merchant_key}`),
+    ...wrappedField('payment', `${d.payment_id}  order ${d.order_id}  merchant ${d.merchant_key}`, width),
     field(
       'kind',
       `${d.kind}  api ${d.api}  #${d.seq} of its payment${d.replay_of ? `  replay of ${d.replay_of}` : ''}`,
     ),
-    field('to', `${d.request.method} ${d.url}`),
+    ...wrappedField('to', `${d.request.method} ${d.url}`, width),
     field('created', dateTime(d.created_at)),
   ]
   if (d.next_attempt_at !== undefined) out.push(field('next try', dateTime(d.next_attempt_at), 'wait'))
@@ -32,6 +32,7 @@ export function callbackLines(d: DeliveryDetail, width: number): Line[] {
   out.push(blank, heading(`Body (${d.request.content_type})`))
   const fields = Object.entries(d.fields)
   const keyWidth = Math.min(24, Math.max(10, ...fields.map(([k]) => k.length)))
-  for (const [k, v] of fields) out.push([seg(`  ${k.padEnd(keyWidth)} `, 'muted'), seg(v)])
+  // Whole: a long value (a redirect URL, a token) goes on over the next rows, never cut.
+  for (const [k, v] of fields) out.push(...wrappedField(k, v, width, keyWidth))
   return out
 }

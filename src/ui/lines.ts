@@ -54,3 +54,43 @@ export function wrap(text: string, width: number, indent = ''): string[] {
   }
   return out
 }
+
+const lengthOf = (line: Line) => line.reduce((n, s) => n + s.text.length, 0)
+
+/**
+ * Lines in two columns side by side, read down the left one first (so a field and its
+ * continuation rows stay together); each column is cropped to half of `width`.
+ */
+export function sideBySide(lines: Line[], width: number): Line[] {
+  const half = Math.floor(width / 2)
+  const rows = Math.ceil(lines.length / 2)
+  const out: Line[] = []
+  for (let i = 0; i < rows; i++) {
+    const left = cropLine(lines[i] as Line, half - 1)
+    const right = lines[rows + i]
+    out.push(right ? [...left, seg(' '.repeat(half - lengthOf(left))), ...right] : left)
+  }
+  return out
+}
+
+/**
+ * A `label value` row whose value, when longer than the room left of `width`, goes on over the
+ * next rows under itself instead of being cut (callback bodies: every character counts).
+ */
+export function wrappedField(
+  label: string,
+  value: string,
+  width: number,
+  labelWidth = 10,
+  tone?: Tone,
+): Line[] {
+  const labelCols = Math.max(labelWidth, label.length)
+  const room = Math.max(10, width - labelCols - 3)
+  const rows: Line[] = []
+  for (let at = 0; at === 0 || at < value.length; at += room)
+    rows.push([
+      seg(`  ${(at ? '' : label).padEnd(labelCols)} `, 'muted'),
+      seg(value.slice(at, at + room), tone),
+    ])
+  return rows
+}

@@ -1,9 +1,16 @@
 import type { DeliveryView, PaymentDetail, ScheduleView } from './client-types.js'
 import { dateTime, inline, shortId } from './format.js'
-import { blank, field, heading, type Line, plain, seg, wrap } from './lines.js'
+import { blank, field, heading, type Line, plain, seg, sideBySide, wrap } from './lines.js'
 import { statusTone } from './theme.js'
 
 const REDIRECT_FIELDS = ['success_url', 'cancel_url', 'error_url', 'expiry_url'] as const
+
+/**
+ * From this width the payment's facts stand in two columns, and transactions and callbacks show
+ * their full ids, where each callback goes and what it was answered (at 80 columns: short ids,
+ * the status only).
+ */
+export const WIDE_DETAIL = 140
 
 /** Where the payer is waiting, when the payment waits for a payer step (the sandbox's own pages). */
 export function payerStepUrl(baseUrl: string, detail: PaymentDetail): string | undefined {
@@ -24,8 +31,8 @@ export function paymentLines(
   width: number,
 ): Line[] {
   const { payment: p, transactions, session } = detail
+  const wide = width >= WIDE_DETAIL
   const out: Line[] = [
-    [seg(`Payment ${p.id}  `, 'accent', true), seg(p.status.toUpperCase(), statusTone(p.status), true)],
     field('order', `${p.order_id}  ${p.order.amount} ${p.order.currency}  "${p.order.description ?? ''}"`),
     field('merchant', `${p.merchant_key}  mid ${p.mid_id}  api ${p.api}  ${p.operation}  method ${p.method}`),
     field('created', `${dateTime(p.created_at)}  updated ${dateTime(p.updated_at)}`),
@@ -75,34 +82,51 @@ export function paymentLines(
       ),
     )
   }
+  // Two columns side by side when wide: each half as wide as an 80-column screen's whole line.
+  const facts = wide ? sideBySide(out, width) : out
+  facts.unshift([
+    seg(`Payment ${p.id}  `, 'accent', true),
+    seg(p.status.toUpperCase(), statusTone(p.status), true),
+  ])
   if (p.custom_data) {
     const rows = wrap(inline(p.custom_data), width - 13)
     rows.forEach((l, i) => {
-      out.push(field(i ? '' : 'custom', l))
+      facts.push(field(i ? '' : 'custom', l))
     })
   }
-  out.push(...redirectLines(detail, baseUrl, session?.request))
-  out.push(blank, heading(`Transactions (${transactions.length})`))
+  facts.push(...redirectLines(detail, baseUrl, session?.request))
+  facts.push(blank, heading(`Transactions (${transactions.length})`))
   for (const t of transactions) {
-    out.push([
+    facts.push([
       seg(`  ${dateTime(t.created_at)}  ${t.type.padEnd(9)}`),
       seg(t.status.padEnd(10), statusTone(t.status)),
-      seg(`${t.amount.padStart(10)}  ${shortId(t.id)}${t.decline_reason ? `  ${t.decline_reason}` : ''}`),
-    ])
-  }
-  out.push(blank, heading(`Callbacks (${callbacks.length})  b: open them`))
-  for (const d of callbacks) {
-    const last = d.attempts.at(-1)
-    out.push([
-      seg(`  #${d.seq} ${d.kind.padEnd(11)}`),
-      seg(d.state.padEnd(13), statusTone(d.state)),
       seg(
-        `${d.attempts.length} attempt(s)${last ? `  last ${last.status ?? last.error ?? '-'}` : ''}${d.replay_of ? '  replay' : ''}`,
+        `${t.amount.padStart(10)}  ${wide ? t.id : shortId(t.id)}${t.decline_reason ? `  ${t.decline_reason}` : ''}`,
       ),
     ])
   }
-  if (!callbacks.length) out.push(plain('  none', 'muted'))
-  return out
+  facts.push(blank, heading(`Callbacks (${callbacks.length})  b: open them`))
+  for (const d of callbacks) {
+    const last = d.attempts.at(-1)
+    const answer = last ? (last.status !== undefined ? `HTTP ${last.status}` : (last.error ?? '-')) : ''
+    facts.push([
+      seg(`  #${d.seq} ${d.kind.padEnd(11)}`),
+      seg(d.state.padEnd(13), statusTone(d.state)),
+      seg(
+        wide
+          ? `${d.attempts.length} attempt(s)${last ? `  last ${answer}${last.body_excerpt ? ` ${JSON.stringify(oneLine(last.body_excerpt))}` : ''}` : ''}${d.replay_of ? '  replay' : ''}  to ${d.url}  id ${d.id}`
+          : `${d.attempts.length} attempt(s)${last ? `  last ${last.status ?? last.error ?? '-'}` : ''}${d.replay_of ? '  replay' : ''}`,
+      ),
+    ])
+  }
+  if (!callbacks.length) facts.push(plain('  none', 'muted'))
+  return facts
+}
+
+/** A merchant's answer on one line, at most 40 characters (the callback's own view shows it whole). */
+const oneLine = (text: string) => {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > 40 ? `${flat.slice(0, 39)}…` : flat
 }
 
 function redirectLines(detail: PaymentDetail, baseUrl: string, request?: Record<string, unknown>): Line[] {
