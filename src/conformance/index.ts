@@ -95,6 +95,10 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
         if (!(error instanceof ProvisionRefused)) throw error
         refused = error.message
       }
+      if (!provisioned && !gateway.credentials.merchant_key)
+        throw new ConfigurationError(
+          `the gateway at ${gateway.url} did not let the kit create a merchant (${refused}): give --key and --password of one of its merchants`,
+        )
       if (provisioned) {
         gateway = {
           ...gateway,

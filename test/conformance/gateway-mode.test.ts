@@ -83,6 +83,13 @@ describe('gateway mode against a running paysandbox started with the demo config
     expect(await sandboxState(base)).toEqual(before)
   }, 90_000)
 
+  it('needs no --key or --password of that sandbox', async () => {
+    const before = await sandboxState(base)
+    const { summary, text } = await test({ url: base, key: '', password: '' }, { names: ['checkout-moto'] })
+    expect(summary.passed, text).toBe(1)
+    expect(await sandboxState(base)).toEqual(before)
+  })
+
   it('deletes the merchants it created also when the run fails midway', async () => {
     const before = await sandboxState(base)
     let seen = 0
@@ -219,6 +226,14 @@ describe('gateway mode against a paysandbox that refuses to create merchants (--
     expect(reasons['checkout-session-created']).toMatch(/^passed/)
     // Skipped before running: no 5 s wait for a callback that cannot come.
     expect(performance.now() - started).toBeLessThan(5000)
+  })
+
+  it('without --key, stops before running and says why it could not create its own merchant', async () => {
+    await expect(test({ url, key: '', password: '' })).rejects.toThrow(
+      new RegExp(
+        `^the gateway at ${url.replace(/[.]/g, '\\.')} did not let the kit create a merchant \\(POST .*/sandbox/merchants answered HTTP 404 .*\\): give --key and --password of one of its merchants$`,
+      ),
+    )
   })
 
   it('stops before running, with one line, when the gateway has no such merchant', async () => {
