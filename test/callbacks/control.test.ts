@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import { callbacksModule, callbacksOf } from '../../src/core/callbacks/index.js'
+import { controlModule } from '../../src/core/control/index.js'
 import type { Payment, Transaction } from '../../src/core/engine/model.js'
+import type { EngineModule } from '../../src/core/engine/modules.js'
 import { createTestGateway, demoConfig, type TestGateway } from '../helpers/engine.js'
 import { payment, transaction } from './harness.js'
 
@@ -24,8 +26,8 @@ const twoMerchants = () => {
   return config
 }
 
-async function seeded() {
-  const t = createTestGateway([callbacksModule], twoMerchants())
+async function seeded(modules: EngineModule[] = [callbacksModule]) {
+  const t = createTestGateway(modules, twoMerchants())
   const a = payment({ order_id: 'ORD-A', order: { ...payment().order, number: 'ORD-A' } })
   const b = payment({ order_id: 'ORD-B', order: { ...payment().order, number: 'ORD-B' } })
   const c = payment({
@@ -63,6 +65,44 @@ describe('control API: callbacks', () => {
     expect(byOrder.body).toMatchObject({ total: 0 })
     const paged = await t.call('GET', '/sandbox/callbacks?per_page=3&page=2')
     expect(paged.body).toMatchObject({ total: 4, deliveries: [{ order_id: 'ORD-A' }] })
+  })
+
+  // Issue 14 point 3 ("answering in under 10 ms at 100,000 payments"): the page goes out as the JSON texts the store
+  // keeps (src/core/control/listing.ts listingResponse), which must be the very bytes the parsed records serialise to.
+  it('answers a listing with the same bytes as the records serialised, for callbacks and payments, on every store', async () => {
+    const { t } = await seeded([callbacksModule, controlModule])
+    for (const path of ['/sandbox/callbacks', '/sandbox/payments']) {
+      for (const query of ['', '?per_page=2&page=2', '?search=ord-a', '?merchant=nobody']) {
+        const fast = await t.gateway.handle({
+          method: 'GET',
+          path,
+          query: Object.fromEntries(new URLSearchParams(query)),
+          headers: {},
+          body: new Uint8Array(),
+        })
+        expect(fast.status).toBe(200)
+        expect(fast.headers['content-type']).toBe('application/json; charset=utf-8')
+        const parsed = JSON.parse(fast.body) as Record<string, unknown>
+        expect(fast.body, `${path}${query}`).toBe(JSON.stringify(parsed))
+        const name = path === '/sandbox/callbacks' ? 'deliveries' : 'payments'
+        const records = parsed[name] as { id: string }[]
+        expect(Object.keys(parsed)).toEqual([name, 'page', 'per_page', 'total'])
+        for (const r of records)
+          expect(r).toEqual(
+            name === 'deliveries' ? t.store.get('deliveries', r.id) : t.store.get('payments', r.id),
+          )
+      }
+    }
+    // A store without getText answers the same through the parsed records.
+    const getText = (t.store as { getText?: unknown }).getText
+    expect(getText).toBeTypeOf('function')
+    const withText = (await t.call('GET', '/sandbox/callbacks?per_page=2')).raw
+    Object.defineProperty(t.store, 'getText', { value: undefined, configurable: true })
+    try {
+      expect((await t.call('GET', '/sandbox/callbacks?per_page=2')).raw).toBe(withText)
+    } finally {
+      Object.defineProperty(t.store, 'getText', { value: getText, configurable: true })
+    }
   })
 
   it('refuses a bad query with a structured 400 and changes nothing', async () => {

@@ -24,6 +24,8 @@ interface Table {
 
 export interface RecordTable {
   get(collection: string, id: string): unknown
+  /** The record's JSON text as kept (no parse). */
+  getText(collection: string, id: string): string | undefined
   /** Stores a copy; returns the record's JSON text (what the journal writes). */
   put(collection: string, record: unknown): { id: string; text: string }
   /** true when something was deleted. */
@@ -109,6 +111,7 @@ export function createRecordTable(indexes: Record<string, string[] | undefined>)
       const entry = tables.get(collection)?.records.get(id)
       return entry ? JSON.parse(entry.text) : undefined
     },
+    getText: (collection, id) => tables.get(collection)?.records.get(id)?.text,
     put(collection, record) {
       const id = idOf(collection, record)
       const text = JSON.stringify(record)

@@ -111,6 +111,7 @@ export function createTableStore<C extends { [K in keyof C]: Identified }>(
       table.findBy(String(collection), field, value) as C[typeof collection][],
     count: (collection) => table.count(String(collection)),
     query: (collection, query) => table.query(String(collection), query),
+    getText: (collection, id) => table.getText(String(collection), id),
     clear() {
       open()
       const saved = table.clear()

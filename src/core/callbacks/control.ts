@@ -4,7 +4,7 @@ import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule, RouteDefinition } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
-import { listingWindow, listPage } from '../control/listing.js'
+import { listingResponse, listingWindow } from '../control/listing.js'
 import type { CallbackDelivery } from './delivery.js'
 import { eventHistory, eventStream } from './event-stream.js'
 import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
@@ -43,8 +43,9 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
         const page = Number(query.page ?? 1)
         const perPage = Number(query.per_page ?? 100)
         // Filtered, sorted and paged by the store's indexes: no delivery is read but the page's.
-        const { records, total } = listPage(
+        return listingResponse(
           ctx,
+          'deliveries',
           'deliveries',
           {
             where: {
@@ -58,8 +59,9 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
             ...listingWindow(query, page, perPage),
           },
           ['id', 'payment_id', 'order_id'],
+          page,
+          perPage,
         )
-        return jsonResponse(200, { deliveries: records, page, per_page: perPage, total })
       },
     },
     {

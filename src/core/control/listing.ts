@@ -1,4 +1,5 @@
 import type { EngineContext } from '../engine/context.js'
+import { type GatewayResponse, jsonResponse } from '../engine/http.js'
 import type { Collections } from '../engine/model.js'
 import type { StoreQuery } from '../ports/store.js'
 
@@ -47,6 +48,38 @@ export function listPage<K extends Listed>(
   return {
     records: matches.slice(offset, offset + (query.limit ?? 20)) as unknown as Collections[K][],
     total: matches.length,
+  }
+}
+
+/**
+ * A listing's answer, `{"<name>":[...],"page":..,"per_page":..,"total":..}`, with the page's
+ * records written as the JSON texts the store keeps (`Store.getText`): no record is parsed and
+ * serialised again, which was most of a listing's time and of its garbage (the p99 of issue 14's
+ * "under 10 ms at 100,000 payments"). The same bytes as `jsonResponse` of the parsed records; a
+ * store without `getText` gets exactly that.
+ */
+export function listingResponse<K extends Listed>(
+  ctx: EngineContext,
+  collection: K,
+  name: string,
+  query: StoreQuery,
+  searchFields: string[],
+  page: number,
+  perPage: number,
+): GatewayResponse {
+  const indexed = ctx.store.getText ? ctx.store.query?.(collection, query) : undefined
+  if (!indexed || !ctx.store.getText) {
+    const { records, total } = listPage(ctx, collection, query, searchFields)
+    return jsonResponse(200, { [name]: records, page, per_page: perPage, total })
+  }
+  const texts: string[] = []
+  for (const id of indexed.ids) {
+    const text = ctx.store.getText(collection, id)
+    if (text !== undefined) texts.push(text)
+  }
+  return {
+    ...jsonResponse(200, null),
+    body: `{${JSON.stringify(name)}:[${texts.join(',')}],"page":${JSON.stringify(page)},"per_page":${JSON.stringify(perPage)},"total":${indexed.total}}`,
   }
 }
 

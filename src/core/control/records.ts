@@ -4,7 +4,7 @@ import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { validated } from '../engine/request-validation.js'
-import { listingWindow, listPage } from './listing.js'
+import { listingResponse, listingWindow } from './listing.js'
 
 /**
  * The payments as the store holds them (cards masked, never a full number), for the CLI and the
@@ -25,8 +25,9 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
         const page = Number(query.page ?? 1)
         const perPage = Number(query.per_page ?? 20)
         // Filtered, sorted and paged by the store's indexes: no payment is read but the page's.
-        const { records, total } = listPage(
+        return listingResponse(
           ctx,
+          'payments',
           'payments',
           {
             where: {
@@ -40,8 +41,9 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
             ...listingWindow(query, page, perPage),
           },
           ['id', 'order_id'],
+          page,
+          perPage,
         )
-        return jsonResponse(200, { payments: records, page, per_page: perPage, total })
       },
     },
     {

@@ -62,6 +62,11 @@ export interface Store<C extends { [K in keyof C]: Identified }> {
    * without reading the records; undefined when the collection is not listed or the store cannot.
    */
   query?<K extends keyof C>(collection: K, query: StoreQuery): StoreQueryResult | undefined
+  /**
+   * A record as the JSON text the store keeps, without parsing it (a listing's page goes out as
+   * these texts); undefined when there is none. Reads the base store, like `query`.
+   */
+  getText?<K extends keyof C>(collection: K, id: string): string | undefined
 }
 
 /** A listing: equality filters, a time range on the sort key, a substring search of ids, one page. */
