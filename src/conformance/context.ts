@@ -43,14 +43,30 @@ export interface ScenarioContext {
   timeline: { label: string; order: string; view: OrderView }[]
   /** Merchant mode: what its start_payment / merchant_action hooks answered, oldest first. */
   hooks: string[]
+  /** Merchant mode: requests the kit sent itself with the merchant's key (gateway.call `in_merchant_mode`). */
+  kitRequests: string[]
+  /** The orders merchant.start began: order number → `10.00 EUR`. */
+  orderAmounts: Record<string, string>
 }
 
 export function createContext(
-  init: Omit<ScenarioContext, 'memory' | 'sessions' | 'orders' | 'vars' | 'timeline' | 'hooks'> & {
+  init: Omit<
+    ScenarioContext,
+    'memory' | 'sessions' | 'orders' | 'vars' | 'timeline' | 'hooks' | 'kitRequests' | 'orderAmounts'
+  > & {
     vars: Vars
   },
 ): ScenarioContext {
-  return { ...init, memory: new PaymentMemory(), sessions: [], orders: 0, timeline: [], hooks: [] }
+  return {
+    ...init,
+    memory: new PaymentMemory(),
+    sessions: [],
+    orders: 0,
+    timeline: [],
+    hooks: [],
+    kitRequests: [],
+    orderAmounts: {},
+  }
 }
 
 /** Waits for the callbacks the last action caused (kit-hosted: until the queue is idle). */

@@ -99,7 +99,7 @@ const sourceNote = (r: CallbackRecord) =>
       : ''
 
 /** `#0 sale/settled (success) → attempt 1: HTTP 200 "OK"` plus, for kit-sent ones, what it changed. */
-export function describeDelivery(r: CallbackRecord): string {
+export function describeDelivery(r: CallbackRecord, orderAmounts: Record<string, string> = {}): string {
   const history = r.held
     ? 'held, not delivered yet'
     : r.attempts.length
@@ -108,7 +108,16 @@ export function describeDelivery(r: CallbackRecord): string {
   const effect = r.effect
     ? `; its order ${changes(r.effect.before, r.effect.after) ? `changed: ${changes(r.effect.before, r.effect.after)}` : 'did not change'}`
     : ''
-  return `${describeCallback(r)}${sourceNote(r)} → ${history}${effect}`
+  return `${describeCallback(r)}${sourceNote(r)}${amountNote(r, orderAmounts)} → ${history}${effect}`
+}
+
+/** A gateway's Checkout callback about another amount or currency than the order the merchant began. */
+function amountNote(r: CallbackRecord, orderAmounts: Record<string, string>): string {
+  const f = r.fields
+  const ordered = f.order_number !== undefined ? orderAmounts[f.order_number] : undefined
+  if (r.source !== 'gateway' || !ordered || f.order_amount === undefined) return ''
+  const reported = `${f.order_amount} ${f.order_currency ?? ''}`.trim()
+  return reported === ordered ? '' : `, order_amount ${reported} (the order began as ${ordered})`
 }
 
 /** The lines a merchant-mode failure adds: what the merchant sent, was sent and booked. */
@@ -124,10 +133,14 @@ export function merchantStory(ctx: ScenarioContext): string[] {
     lines.push('its requests to the gateway:')
     for (const r of requests.slice(-8)) lines.push(`  ${describeRequest(r)}`)
   } else lines.push('its requests to the gateway: none')
+  if (ctx.kitRequests.length) {
+    lines.push("requests the kit sent itself with the merchant's key (not the merchant's):")
+    for (const r of ctx.kitRequests.slice(-4)) lines.push(`  ${r}`)
+  }
   const callbacks = ctx.channel.log
   if (callbacks.length) {
     lines.push('callbacks it was sent, and its answers:')
-    for (const r of callbacks.slice(-10)) lines.push(`  ${describeDelivery(r)}`)
+    for (const r of callbacks.slice(-10)) lines.push(`  ${describeDelivery(r, ctx.orderAmounts)}`)
     const timedOut = callbacks.filter((r) => r.attempts.some((a) => a.timedOut))
     if (timedOut.length)
       lines.push(

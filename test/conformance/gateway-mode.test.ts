@@ -40,11 +40,14 @@ describe('gateway mode against the built-in sandbox (default)', () => {
 
 const DEMO = { key: 'demo-merchant', password: 'demo-password-0123456789abcdef' }
 
-/** What must be as it was after a run: the merchants listed and the clock's offset from real time. */
+/**
+ * What must be as it was after a run: the merchants listed, and the clock's offset from real time
+ * (a system clock: whole seconds, +0 for any offset under half a second either way).
+ */
 async function sandboxState(base: string) {
   const merchants = await (await fetch(`${base}/sandbox/merchants`)).text()
   const clock = (await (await fetch(`${base}/sandbox/clock`)).json()) as { now_ms: number }
-  return { merchants, offsetSeconds: Math.round((clock.now_ms - Date.now()) / 1000) }
+  return { merchants, offsetSeconds: Math.round((clock.now_ms - Date.now()) / 1000) + 0 }
 }
 
 // Issue 16 point 3: "Gateway mode runs against a running sandbox with any configuration: it creates

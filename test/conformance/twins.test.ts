@@ -143,7 +143,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   'no-amount-check': {
     scenarios: ['merchant-callback-amount-not-the-order', 'merchant-callback-currency-not-the-order'],
     // The first: a genuine callback for 1.00, the session's price lowered by a real session update.
-    says: /\$\.state: expected "new", found "paid"[\s\S]*order_amount 1\.00 \(the session's price lowered by a session update[\s\S]*#0 sale\/settled \(success\) → attempt 1: HTTP 200/,
+    says: /\$\.state: expected "new", found "paid"[\s\S]*order_amount 1\.00 \(the session's price lowered by a session update[\s\S]*PUT \/api\/v1\/session\/update \{order_amount "1\.00"\} → HTTP 200[\s\S]*#0 sale\/settled \(success\), order_amount 1\.00 EUR \(the order began as 10\.00 EUR\) → attempt 1: HTTP 200/,
     section: /Events/,
   },
   'refund-rest-as-order-amount': {

@@ -138,7 +138,7 @@ export async function expectAcknowledged(
     if (!(error instanceof StepFailed)) throw error
     const log = ctx.channel.log
     return fail(
-      `no delivered callback matches ${JSON.stringify(step.callback ?? {})}; callbacks so far: ${log.length ? `\n  - ${log.map(describeDelivery).join('\n  - ')}` : 'none (the gateway has made none for this scenario yet)'}`,
+      `no delivered callback matches ${JSON.stringify(step.callback ?? {})}; callbacks so far: ${log.length ? `\n  - ${log.map((r) => describeDelivery(r, ctx.orderAmounts)).join('\n  - ')}` : 'none (the gateway has made none for this scenario yet)'}`,
     )
   }
   ctx.request = asRequest(record)

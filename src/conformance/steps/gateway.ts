@@ -5,6 +5,7 @@ import { sendToGateway } from '../http.js'
 import { interpolate } from '../interpolate.js'
 import { checkAnswer } from '../match.js'
 import { checkoutHash, s2sApmHash, s2sCardHash, UnsignableError } from '../signing.js'
+import { describeRequest } from '../observations.js'
 import { KIT_REQUEST_HEADER } from '../sandbox-host.js'
 import { problems } from './assert.js'
 
@@ -53,6 +54,7 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
       if (hash) body.hash = hash
     }
     const answer = await sendToGateway(ctx, { method, path, headers, json: body })
+    if (asThirdParty) ctx.kitRequests.push(describeKitRequest(method, path, body, answer))
     await settle(ctx)
     const schema = responseSchemaFor(findEndpoint(api, { path }), path)
     problems(
@@ -86,6 +88,7 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
   )
     body.callback_url ??= ctx.callbackUrl
   const answer = await sendToGateway(ctx, { method, path, headers, form: body })
+  if (asThirdParty) ctx.kitRequests.push(describeKitRequest(method, path, body, answer))
   if (PAYMENT_ACTIONS.has(action) || (api === 's2s-apm' && action !== 'CREDITVOID'))
     ctx.memory.learn(body, answer.body)
   if (RECURRING_ACTIONS.has(action)) ctx.memory.learnRecurring(body, answer.body)
@@ -98,3 +101,22 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
 /** Endpoints authenticated by the `Token` header carry no merchant_key. */
 const needsKey = (path: string) =>
   !path.startsWith('/api/v1/processing/') && path !== '/api/v1/session/update'
+
+/** A request the kit sent with the merchant's key, described as the merchant's own are. */
+function describeKitRequest(
+  method: string,
+  path: string,
+  body: Record<string, unknown>,
+  answer: { status: number; body: unknown; text: string },
+): string {
+  return describeRequest({
+    seq: 0,
+    method,
+    path,
+    headers: {},
+    text: '',
+    body,
+    answer: { status: answer.status, text: answer.text, json: answer.body },
+    consumed: true,
+  })
+}

@@ -23,6 +23,7 @@ export async function merchantStart(step: ScenarioMerchantStartStep, ctx: Scenar
   const fields = interpolate((step.fields ?? {}) as Record<string, unknown>, ctx.vars)
   ctx.lastApi = step.api
   ctx.vars.order_number = order.number
+  ctx.orderAmounts[order.number] = `${order.amount} ${order.currency}`
   const answer =
     ctx.mode === 'merchant'
       ? await startAtMerchant(step, ctx, order, fields)
