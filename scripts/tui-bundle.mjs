@@ -21,7 +21,7 @@ export async function bundleConsole(dist) {
     console.log('build: esbuild not installed; the console runs unbundled (slower start-up)')
     return undefined
   }
-  const uiDir = join(dist, 'src', 'ui')
+  const uiDir = join(resolve(dist), 'src', 'ui')
   const entry = join(uiDir, 'run.js')
   const outfile = join(uiDir, 'run.bundle.js')
   if (!existsSync(entry)) throw new Error(`build: ${entry} is missing`)
@@ -61,7 +61,7 @@ export async function bundleConsole(dist) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    minify: true,
+    minify: process.env.PAYSANDBOX_BUNDLE_MINIFY !== '0',
     legalComments: 'eof',
     plugins: [keepOutside],
     define: { 'process.env.NODE_ENV': '"production"' },

@@ -3,6 +3,7 @@ import { render } from 'ink'
 import { App } from './App.js'
 import { createControlClient } from './client.js'
 import { loadScenarioSource } from './load-scenarios.js'
+import { withFirstAnswers } from './first-answers.js'
 import { createNodeFetch } from './node-fetch.js'
 import { colorsWanted } from './theme.js'
 
@@ -34,13 +35,15 @@ export async function runTui(options: TuiOptions): Promise<void> {
         ...(options.config ? { configFile: options.config } : {}),
         ...(options.port !== undefined ? { port: options.port } : {}),
       })
-  const client = embedded
-    ? createControlClient({ baseUrl: embedded.baseUrl, fetch: embedded.fetch })
-    : createControlClient({
-        baseUrl: options.url as string,
-        fetch: createNodeFetch(options.url),
-        ...(options.controlToken ? { controlToken: options.controlToken } : {}),
-      })
+  const client = withFirstAnswers(
+    embedded
+      ? createControlClient({ baseUrl: embedded.baseUrl, fetch: embedded.fetch })
+      : createControlClient({
+          baseUrl: options.url as string,
+          fetch: createNodeFetch(options.url),
+          ...(options.controlToken ? { controlToken: options.controlToken } : {}),
+        }),
+  )
   const mode = options.url ? 'url' : options.data ? `data ${basename(options.data)} at` : 'embedded at'
   const given =
     options.key && options.password ? { merchant_key: options.key, password: options.password } : undefined

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -126,4 +127,38 @@ describe('the terminal UI is loaded only by paysandbox tui', () => {
     expect(loaded.some((u) => /\/src\/adapters\/serve\.(ts|js)$/.test(u))).toBe(true)
     expect(inkModules(loaded)).toEqual([])
   }, 40_000)
+})
+
+// Issue 14 point 4: "Start-up under a second on the same machine as `serve`". The build bundles the console
+// (scripts/tui-bundle.mjs); the tui command loads that one file instead of ink's and react's 600 modules.
+describe('the console bundle (dist/src/ui/run.bundle.js)', () => {
+  const bundle = join(root, 'dist', 'src', 'ui', 'run.bundle.js')
+
+  it('loads no package module and no engine module of its own', () => {
+    const log = moduleLog()
+    const r = spawnSync(
+      process.execPath,
+      [
+        '--input-type=module',
+        '-e',
+        `const m = await import(${JSON.stringify(bundle)}); console.log(typeof m.runTui)`,
+      ],
+      { cwd: root, env: { ...process.env, ...log.env }, encoding: 'utf8' },
+    )
+    expect(r.stdout.trim()).toBe('function')
+    const loaded = log.read().filter((u) => !u.startsWith('node:'))
+    expect(loaded).toEqual([pathToFileURL(bundle).href])
+  })
+
+  it('leaves the embedded sandbox and the scenario runner to dist/, loaded only when used', () => {
+    const text = readFileSync(bundle, 'utf8')
+    expect(text).toContain('import("./in-process.js")')
+    expect(text).toMatch(
+      /import\("\.\/(\.\.\/)?conformance\/index\.js"\)|import\("\.\.\/conformance\/index\.js"\)/,
+    )
+    // express and the engine are not in it (serve-static is express's), nor React's development build.
+    expect(text).not.toContain('serve-static')
+    expect(text).not.toContain('react-reconciler.development')
+    expect(text.length).toBeLessThan(1_000_000)
+  })
 })
