@@ -135,7 +135,12 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
     })
   } finally {
     await merchant?.stop()
-    await provisioned?.release()
+    const left = (await provisioned?.release()) ?? []
+    // Said whatever happened to the run: the merchants stay on that sandbox until someone deletes them.
+    if (left.length)
+      process.stderr.write(
+        `paysandbox test: the merchants the kit created on ${gateway?.url} could not all be deleted (${left.join('; ')}): delete them with DELETE /sandbox/merchants/:key\n`,
+      )
     await host.close()
   }
 }

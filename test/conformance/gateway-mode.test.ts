@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { serve } from '../../src/adapters/serve.js'
 import { runTest } from '../../src/conformance/index.js'
 import { freePort } from '../../src/conformance/merchant.js'
@@ -93,6 +93,34 @@ describe('gateway mode against a running paysandbox started with the demo config
     expect(await sandboxState(base)).toEqual(before)
   })
 
+  it('says which merchants it could not delete', async () => {
+    const before = await sandboxState(base)
+    const proxy = await refusingCreation(base, (method) => method === 'DELETE', 503)
+    const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+    const said: string[] = []
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((text) => {
+      said.push(String(text))
+      return true
+    })
+    try {
+      const { summary } = await test({ url, ...DEMO }, { names: ['checkout-moto'] })
+      expect(summary.passed).toBe(1)
+    } finally {
+      stderr.mockRestore()
+      proxy.closeAllConnections()
+      await new Promise<void>((r) => proxy.close(() => r()))
+    }
+    expect(said.join('')).toMatch(
+      new RegExp(
+        `^paysandbox test: the merchants the kit created on ${url.replace(/[.]/g, '\\.')} could not all be deleted \\(kit-[0-9a-f]{8}: HTTP 503\\): delete them with DELETE /sandbox/merchants/:key\\n$`,
+      ),
+    )
+    // Left on the sandbox, as said: delete it, so the sandbox is as it was.
+    const key = /kit-[0-9a-f]{8}/.exec(said.join(''))?.[0] ?? ''
+    expect((await fetch(`${base}/sandbox/merchants/${key}`, { method: 'DELETE' })).status).toBe(200)
+    expect(await sandboxState(base)).toEqual(before)
+  })
+
   it('deletes the merchants it created also when the run fails midway', async () => {
     const before = await sandboxState(base)
     let seen = 0
@@ -121,14 +149,19 @@ describe('gateway mode against a running paysandbox started with the demo config
  * A paysandbox in front of which POST /sandbox/merchants answers 404, as one without the route
  * (or a gateway that refuses creation): the kit falls back to the merchant it is given.
  */
-function refusingCreation(target: string): Promise<Server> {
+function refusingCreation(
+  target: string,
+  refuses = (method: string | undefined, url: string | undefined) =>
+    !!url?.startsWith('/sandbox/merchants') && method !== 'GET',
+  status = 404,
+): Promise<Server> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', async () => {
-      if (req.url?.startsWith('/sandbox/merchants') && req.method !== 'GET') {
-        res.writeHead(404, { 'content-type': 'application/json' })
-        return void res.end('{"http_code":404,"error_code":100000,"error_message":"Not found."}')
+      if (refuses(req.method, req.url)) {
+        res.writeHead(status, { 'content-type': 'application/json' })
+        return void res.end(`{"http_code":${status},"error_code":100000,"error_message":"Refused."}`)
       }
       const headers: Record<string, string> = {}
       for (const [k, v] of Object.entries(req.headers))
