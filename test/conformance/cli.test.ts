@@ -66,7 +66,10 @@ describe('paysandbox test: exit codes', () => {
   })
 
   it('2 for usage and configuration errors: options, scenario files, adapter files, empty selections', async () => {
-    expect((await cli('test', '--gateway', 'http://127.0.0.1:1')).code).toBe(2)
+    // --key and --password go together (a paysandbox needs neither: the kit creates its own merchants).
+    const half = await cli('test', '--gateway', 'http://127.0.0.1:1', '--key', 'k')
+    expect(half.code).toBe(2)
+    expect(half.err).toMatch(/--key and --password go together/)
     const broken = await cli('test', '--scenarios', scenarioDir({ 'broken.json': { title: 'x' } }))
     expect(broken.code).toBe(2)
     expect(broken.err).toMatch(/broken\.json/)
