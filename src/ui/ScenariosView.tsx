@@ -84,6 +84,14 @@ export function ScenariosView({ active, source }: { active: boolean; source: Sce
   for (const r of Object.values(results)) counts[r.status] = (counts[r.status] ?? 0) + 1
   const { start: first, end } = windowOf(index, items.length, rows)
   const current = items[index] ? results[items[index].id] : undefined
+  // From 140 columns whole scenario ids (some pass 34 characters) and each one's title beside its tags.
+  const wide = ui.width >= 140
+  const idWidth = wide ? Math.min(60, Math.max(34, ...items.map((s) => s.id.length))) : 34
+  const tagsWidth = wide
+    ? Math.min(30, Math.max(10, ...items.map((s) => s.tags.join(',').length)))
+    : Math.max(6, ui.width - 47)
+  // The cursor (2), the status (8) and three spaces come first.
+  const titleWidth = Math.max(10, ui.width - idWidth - tagsWidth - 13)
   return (
     <Box flexDirection="column" height={ui.height}>
       <Text {...theme.tone('muted')}>
@@ -100,8 +108,9 @@ export function ScenariosView({ active, source }: { active: boolean; source: Sce
         return (
           <Text key={s.id} wrap="truncate" {...(on ? theme.tone('accent') : {})}>
             {on ? '> ' : '  '}
-            <StatusText status={r?.status ?? '-'} width={8} /> {cell(s.id, 34)}{' '}
-            {cell(s.tags.join(','), Math.max(6, ui.width - 47))}
+            <StatusText status={r?.status ?? '-'} width={8} /> {cell(s.id, idWidth)}{' '}
+            {cell(s.tags.join(','), tagsWidth)}
+            {wide ? ` ${cell(s.title, titleWidth)}` : ''}
           </Text>
         )
       })}

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { callbacksOf } from '../../src/core/callbacks/index.js'
 import { createSchedule, initialPayment, schedulesGateway } from '../schedules/helpers.js'
 import { cardPayment, inProcessClient, supportGateway } from './harness.js'
+import type { ScenarioSource } from '../../src/ui/scenario-source.js'
 import { cleanupSized, KEY, renderApp } from './render-app.js'
 
 afterEach(() => {
@@ -115,5 +116,29 @@ describe('the console at 160 columns shows what 80 columns cuts', () => {
       new RegExp(`${id}\\s+running\\s+2026-12-02 10:00:00\\s+demo-merchant\\s+every 1 month`),
     )
     expect(wide).toContain(`initial ${initial.id}`)
+  })
+
+  it('scenario runs: whole ids and each title at 160 columns; ids cut at 34 characters at 80', async () => {
+    const t = supportGateway()
+    const id = 'checkout-hosted-fields-endpoint-must-match-the-session'
+    const title = 'The Hosted Payment Fields endpoint must be the one the session was made for'
+    const source: ScenarioSource = {
+      list: async () => [{ id, title, tags: ['checkout', 'hpf'] }],
+      run: async () => {},
+    }
+    const view = async (columns: number) => {
+      const ui = renderApp(inProcessClient(t), { size: { columns, rows: 30 }, scenarios: source })
+      await ui.press('6')
+      return rows(await ui.waitForText('1 scenarios as'))
+    }
+    const narrow = await view(80)
+    const narrowRow = narrow.find((r) => r.includes('checkout,hpf')) ?? ''
+    expect(narrowRow).toContain(`${id.slice(0, 33)}…`)
+    expect(narrowRow).not.toContain(id)
+    expect(narrowRow).not.toContain(title)
+    const wide = await view(160)
+    expect(wide.find((r) => r.includes('checkout,hpf'))).toMatch(
+      new RegExp(`${id}\\s+checkout,hpf\\s+${title}$`),
+    )
   })
 })
