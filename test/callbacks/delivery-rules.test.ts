@@ -211,6 +211,10 @@ describe('callback delivery rules (decisions.md §3)', () => {
     expect(callbacksOf(h.ctx).urls.states(h.clock.now())).toMatchObject([
       { url: shared, blocked: false, recent_timeouts: 0 },
     ])
+    // The sandbox's reset (POST /sandbox/reset clears the store) forgets the counters with everything else.
+    h.store.clear()
+    h.ctx.events.emit({ type: 'reset', at: h.clock.now() })
+    expect(callbacksOf(h.ctx).urls.states(h.clock.now())).toEqual([])
   })
 
   // decisions.md §3 (URL blocking: "block it for 15 minutes") and issue 14 point 2 ("at-least-once across restarts"):
