@@ -12,7 +12,12 @@ const bin = join(root, 'bin', 'paysandbox.js')
 const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version
 
 function run(file: string, args: string[]) {
-  const r = spawnSync(process.execPath, [file, ...args], { cwd: root, encoding: 'utf8', timeout: 30_000 })
+  const r = spawnSync(process.execPath, [file, ...args], {
+    cwd: root,
+    encoding: 'utf8',
+    timeout: 30_000,
+    killSignal: 'SIGKILL',
+  })
   return { code: r.status, out: r.stdout, err: r.stderr }
 }
 

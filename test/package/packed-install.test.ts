@@ -39,14 +39,16 @@ function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
 function run(
   command: string,
   args: string[],
-  options: { cwd?: string; input?: string; env?: Record<string, string> } = {},
+  options: { cwd?: string; input?: string; env?: Record<string, string>; timeout?: number } = {},
 ) {
   const r: SpawnSyncReturns<string> = spawnSync(command, args, {
     cwd: options.cwd ?? app,
     encoding: 'utf8',
     input: options.input,
     env: cleanEnv(options.env),
-    timeout: 120_000,
+    timeout: options.timeout ?? 120_000,
+    // npm keeps running after SIGTERM while a fetch hangs, and spawnSync would wait for it forever.
+    killSignal: 'SIGKILL',
   })
   return { code: r.status, out: r.stdout ?? '', err: r.stderr ?? '', all: `${r.stdout}\n${r.stderr}` }
 }
@@ -87,7 +89,7 @@ beforeAll(() => {
   cpSync(join(ROOT, 'examples', 'order.json'), join(app, 'order.json'))
   // The README's merchant test, as the README shows it.
   writeFileSync(join(app, 'merchant.test.ts'), readmeMerchantExample())
-  const install = run('npm', [
+  const installArgs = [
     'install',
     '--no-audit',
     '--no-fund',
@@ -98,7 +100,10 @@ beforeAll(() => {
     tool('typescript'),
     tool('@types/node'),
     JEST,
-  ])
+  ]
+  // One more try when the registry stalls (a fetch that hangs is killed after 4 minutes).
+  let install = run('npm', installArgs, { timeout: 240_000 })
+  if (install.code !== 0) install = run('npm', installArgs, { timeout: 240_000 })
   expect(install.code, install.all).toBe(0)
   // Runtime dependencies are only what runs: no TypeScript runner came with paysandbox.
   const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'paysandbox', 'package.json'), 'utf8'))

@@ -121,7 +121,12 @@ function runBlock(commands: Command[]) {
       `printf '\\n@@exit ${i} %s\\n' $__rc`,
     )
   })
-  const r = spawnSync('bash', ['-c', script.join('\n')], { cwd: scratch, encoding: 'utf8', timeout: 180_000 })
+  const r = spawnSync('bash', ['-c', script.join('\n')], {
+    cwd: scratch,
+    encoding: 'utf8',
+    timeout: 180_000,
+    killSignal: 'SIGKILL',
+  })
   const results: { out: string[]; exit: number }[] = []
   let current: string[] = []
   for (const line of r.stdout.split('\n')) {
