@@ -53,6 +53,11 @@ const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; 
     schema: 'sandbox/merchant-request-request',
     valid: { action: 'refund', amount: '1.00' },
   },
+  // decisions.md 6 (sandbox): a merchant created through the control API, as the config file writes it.
+  'POST /sandbox/merchants': {
+    schema: 'sandbox/merchant-create-request',
+    valid: { key: 'fuzz-merchant', password: 'fuzz-password-0123', mids: [{ id: 'fuzz-mid' }] },
+  },
   'GET /sandbox/schedules': { schema: 'sandbox/schedules-query', valid: { state: 'running' }, query: true },
   'POST /sandbox/import': {
     schema: 'sandbox/payment-export',
@@ -86,7 +91,7 @@ const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; 
   },
 }
 /** Routes that take no body: they get the junk only. */
-const BODILESS = new Set(['POST /sandbox/callbacks/:id/replay'])
+const BODILESS = new Set(['POST /sandbox/callbacks/:id/replay', 'DELETE /sandbox/merchants/:key'])
 
 interface Case {
   label: string
