@@ -36,9 +36,10 @@ export function recordingTransport(
 /**
  * `PAYSANDBOX_TEST_TRANSPORT=http` sends every `call` through the express adapter with supertest
  * (the `api-over-http` vitest project runs the API suites that way too), so the same tests prove
- * the engine's answers and their HTTP translation.
+ * the engine's answers and their HTTP translation. Read at each call, not at import: test files
+ * share their worker's modules (vitest `isolate: false`).
  */
-export const OVER_HTTP = process.env.PAYSANDBOX_TEST_TRANSPORT === 'http'
+export const overHttp = (): boolean => process.env.PAYSANDBOX_TEST_TRANSPORT === 'http'
 
 export interface TestGateway {
   /** The address the engine records for the caller: 203.0.113.7 in-process, 127.0.0.1 over HTTP. */
@@ -86,13 +87,14 @@ export function createTestGateway(
     },
     modules,
   )
-  const app = OVER_HTTP ? createExpressApp(gateway) : undefined
+  const http = overHttp()
+  const app = http ? createExpressApp(gateway) : undefined
   return {
     gateway,
     clock,
     store,
     sent,
-    callerIp: OVER_HTTP ? '127.0.0.1' : '203.0.113.7',
+    callerIp: http ? '127.0.0.1' : '203.0.113.7',
     async call(method, path, body, headers = {}) {
       if (app) return callOverHttp(app, method, path, body, headers, options.checkResponses !== false)
       const [pathname, search = ''] = path.split('?') as [string, string?]
