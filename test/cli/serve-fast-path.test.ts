@@ -11,7 +11,12 @@ import { SERVE_OPTIONS, serveArgs } from '../../cli/serve-options.js'
 async function throughYargs(args: string[]): Promise<ServeArgs> {
   let seen: ServeArgs | undefined
   await yargs(['serve', ...args])
-    .command({ ...serveCommand, handler: (a) => void (seen = a) })
+    .command({
+      ...serveCommand,
+      handler: (a) => {
+        seen = a
+      },
+    })
     .strict()
     .exitProcess(false)
     .fail((message, error) => {
