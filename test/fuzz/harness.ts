@@ -22,9 +22,11 @@ export interface Endpoint {
   path: string
   contentType: string
   headers?: string[]
+  /** Other paths that take the same request (decisions.md 2: the S2S APM debits and payouts at /post). */
+  alsoAt?: string[]
 }
 
-/** Every request schema that declares its endpoint, by `METHOD /path` (S2S: one per action; /v2/post as /post). */
+/** Every request schema that declares its endpoint, by `METHOD /path` (S2S: one per action; /v2/post as /post; `alsoAt` paths too). */
 export function schemasByRoute(): Map<string, { schema: string; endpoint: Endpoint }[]> {
   const out = new Map<string, { schema: string; endpoint: Endpoint }[]>()
   const add = (route: string, entry: { schema: string; endpoint: Endpoint }) =>
@@ -39,6 +41,8 @@ export function schemasByRoute(): Map<string, { schema: string; endpoint: Endpoi
       const entry = { schema: `${dir.name}/${file.replace('.schema.json', '')}`, endpoint }
       add(`${endpoint.method} ${endpoint.path}`, entry)
       if (endpoint.path === '/post') add(`${endpoint.method} /v2/post`, entry)
+      for (const path of endpoint.alsoAt ?? [])
+        add(`${endpoint.method} ${path}`, { ...entry, endpoint: { ...endpoint, path } })
     }
   }
   return out
