@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fmt, type Sample } from './lib.js'
@@ -13,8 +13,11 @@ import { fmt, type Sample } from './lib.js'
  */
 const ROOT = join(import.meta.dirname, '..')
 const BIN = join(ROOT, 'bin', 'paysandbox.js')
-const PAYMENTS = 5_000
+/** Payments in the served data file (issue 14 point 5 asks for 100,000: PAYSANDBOX_BENCH_TUI_PAYMENTS=100000). */
+const PAYMENTS = Number(process.env.PAYSANDBOX_BENCH_TUI_PAYMENTS ?? 5_000)
 const TARGET_MS = 1000
+/** The oldest payments' order: a server-side filter must find it however many newer ones there are. */
+const OLD_ORDER = 'tui-order-000042'
 
 function timeSync(args: string[]): number {
   const start = process.hrtime.bigint()
@@ -39,8 +42,12 @@ async function stop(child: ChildProcess, quit?: () => void) {
   clearTimeout(timer)
 }
 
-/** Spawn to the first frame and to the first frame showing `newestId`; then `q`. */
-async function timeTui(base: string): Promise<{ frame: number; data: number }> {
+/**
+ * Spawn to the first frame and to the first frame showing the payment count; then a filter by
+ * the order of one of the oldest payments (`/`, `order:...`, Enter) until the list shows it alone,
+ * and opening it (Enter) until its detail shows; then `q`.
+ */
+async function timeTui(base: string): Promise<{ frame: number; data: number; filter: number; open: number }> {
   const start = process.hrtime.bigint()
   const command = `stty cols 120 rows 40; exec ${quote(process.execPath)} ${quote(BIN)} tui --url ${quote(base)}`
   const child = spawn('script', ['-qfc', command, '/dev/null'], {
@@ -51,22 +58,60 @@ async function timeTui(base: string): Promise<{ frame: number; data: number }> {
   })
   let out = ''
   let frame = 0
-  try {
-    return await new Promise((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`tui: no data frame in 20 s:\n${out.slice(-2000)}`)),
-        20_000,
-      )
-      child.stdout?.on('data', (chunk) => {
-        out += chunk
+  const count = new RegExp(`of ${PAYMENTS.toLocaleString('en').replace(/,/g, ',?')}\\b`)
+  /** Resolves when `test` holds for what the console drew since `from` (in the output's characters). */
+  const until = (what: string, from: number, test: (text: string) => boolean) =>
+    new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        if (process.env.TUI_BENCH_DUMP) writeFileSync(process.env.TUI_BENCH_DUMP, out)
+        reject(new Error(`tui: no ${what} in 20 s:\n${out.slice(-2000)}`))
+      }, 20_000)
+      const check = () => {
         if (!frame && out.includes('Payments')) frame = elapsed(start)
-        if (/of 5,?000/.test(out)) {
-          clearTimeout(timer)
-          resolve({ frame, data: elapsed(start) })
-        }
-      })
-      child.once('exit', (code) => reject(new Error(`tui exited ${code}:\n${out.slice(-2000)}`)))
+        if (!test(out.slice(from))) return
+        clearTimeout(timer)
+        child.stdout?.off('data', onData)
+        resolve(elapsed(start))
+      }
+      const onData = (chunk: Buffer) => {
+        out += chunk
+        check()
+      }
+      child.stdout?.on('data', onData)
+      check()
     })
+  try {
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code) => reject(new Error(`tui exited ${code}:\n${out.slice(-2000)}`))),
+    )
+    const data = await Promise.race([until('data frame', 0, (t) => count.test(t)), exited])
+    let from = out.length
+    child.stdin?.write('/')
+    await Promise.race([until('filter prompt', from, (t) => t.includes('Filter payments')), exited])
+    from = out.length
+    // Typed text and Enter in one write read as a paste: Enter goes once the prompt shows the text.
+    // Keys sent in the frame the prompt first appears in can be lost (its input starts listening
+    // after that frame): the text goes again every half second until it shows.
+    const typing = setInterval(() => {
+      if (!out.slice(from).includes(OLD_ORDER)) child.stdin?.write(`order:${OLD_ORDER}`)
+    }, 500)
+    child.stdin?.write(`order:${OLD_ORDER}`)
+    try {
+      await Promise.race([until('typed filter', from, (t) => t.includes(OLD_ORDER)), exited])
+    } finally {
+      clearInterval(typing)
+    }
+    from = out.length
+    const typed = elapsed(start)
+    child.stdin?.write('\r')
+    const filtered = await Promise.race([until('filtered list', from, (t) => /1-1 of 1\b/.test(t)), exited])
+    from = out.length
+    child.stdin?.write('\r')
+    const opened = await Promise.race([
+      until('payment detail', from, (t) => t.includes('Transactions (')),
+      exited,
+    ])
+    return { frame, data, filter: filtered - typed, open: opened - filtered }
   } finally {
     await stop(child, () => child.stdin?.write('q'))
   }
@@ -128,7 +173,13 @@ export async function benchTuiStartup(rounds = 7): Promise<{ rows: Sample[]; sum
       })
       serve.once('exit', (code) => reject(new Error(`serve exited ${code}: ${banner}`)))
     })
-    const times = { node: [] as number[], frame: [] as number[], data: [] as number[] }
+    const times = {
+      node: [] as number[],
+      frame: [] as number[],
+      data: [] as number[],
+      filter: [] as number[],
+      open: [] as number[],
+    }
     // One warm-up round (file cache), then the measured ones.
     for (let round = 0; round <= rounds; round++) {
       const node = timeSync(['-e', ''])
@@ -137,6 +188,8 @@ export async function benchTuiStartup(rounds = 7): Promise<{ rows: Sample[]; sum
       times.node.push(node)
       times.frame.push(tui.frame)
       times.data.push(tui.data)
+      times.filter.push(tui.filter)
+      times.open.push(tui.open)
     }
     const sample = (name: string, xs: number[]): Sample => ({
       name,
@@ -151,11 +204,14 @@ export async function benchTuiStartup(rounds = 7): Promise<{ rows: Sample[]; sum
         sample("node -e ''", times.node),
         sample('tui --url: first frame', times.frame),
         sample('tui --url: first frame with data', times.data),
+        sample(`tui: filter by an old order (${PAYMENTS.toLocaleString('en')})`, times.filter),
+        sample('tui: open the payment found', times.open),
       ],
       summary: [
         `against node -e '' ${fmt(baseMs)} ms (medians of ${rounds} interleaved rounds, ${PAYMENTS.toLocaleString('en')} payments served):`,
         `     first frame ${fmt(median(times.frame))} ms = ${fmt(median(times.frame) / baseMs)}x`,
         `     first frame with data ${fmt(dataMs)} ms = ${fmt(dataMs / baseMs)}x (target < ${TARGET_MS} ms: ${dataMs < TARGET_MS ? 'met' : 'NOT met'}; p90 ${fmt(p90(times.data))} ms)`,
+        `     filter to one of the oldest orders ${fmt(median(times.filter))} ms, open it ${fmt(median(times.open))} ms (Enter to frame)`,
       ].join('\n'),
     }
   } finally {
