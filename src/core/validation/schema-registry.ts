@@ -54,10 +54,24 @@ export function createSchemaRegistry(
     }
     raw.set(expected, schema)
   }
-  // ajv, with every schema added, only once something is compiled: a start that uses only
-  // validators compiled ahead (serve's configuration) skips it (issue 15).
+  // ajv only once something is compiled: a start that uses only validators compiled ahead (serve's
+  // configuration) skips it (issue 15). A validator gets the schemas its $refs reach, not all 190
+  // (`validate` compiles one); `.ajv` itself, for callers that look schemas up, gets them all.
   let instance: Ajv2020 | undefined
+  const added = new Set<string>()
+  const addWithRefs = (id: string): void => {
+    if (added.has(id)) return
+    const schema = raw.get(id)
+    if (!schema) return
+    added.add(id)
+    setup().addSchema(schema)
+    for (const ref of refsOf(schema)) addWithRefs(new URL(ref, id).href.split('#')[0] as string)
+  }
   const ajv = (): Ajv2020 => {
+    for (const id of raw.keys()) addWithRefs(id)
+    return setup()
+  }
+  const setup = (): Ajv2020 => {
     if (instance) return instance
     // validateSchema off: checking 190 files against the 2020-12 meta-schema at every start cost
     // about a quarter of a second (issue 15); test/schemas/meta-schema.test.ts checks them in CI.
@@ -74,7 +88,6 @@ export function createSchemaRegistry(
       SCHEMA_VOCABULARY.filter((k) => !(PLATFORM_KEYWORDS as readonly string[]).includes(k)),
     )
     addPlatformKeywords(instance)
-    for (const schema of raw.values()) instance.addSchema(schema)
     return instance
   }
   return {
@@ -90,11 +103,23 @@ export function createSchemaRegistry(
         precompiled.set(full, ahead)
         return ahead as ValidateFunction
       }
-      const fn = ajv().getSchema(full)
+      addWithRefs(full)
+      const fn = setup().getSchema(full)
       if (!fn) throw new Error(`Unknown schema ${id}. Known: ${[...raw.keys()].join(', ')}`)
       return fn
     },
   }
+}
+
+/** Every `$ref` string in a schema document. */
+function refsOf(node: unknown, out: string[] = []): string[] {
+  if (Array.isArray(node)) for (const item of node) refsOf(item, out)
+  else if (node && typeof node === 'object')
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string') out.push(value)
+      else refsOf(value, out)
+    }
+  return out
 }
 
 let shared: SchemaRegistry | undefined
