@@ -65,4 +65,10 @@ for (const width of ['100', '110']) {
 }
 writeFileSync(join(dist, 'cli', 'help.json'), `${JSON.stringify(help)}\n`)
 console.log('build: rendered --help into dist/cli/help.json')
-console.log(`build: ${relative(root, dist)}/ ready (dist/cli/main.js is the CLI)`)
+// The CLI as a few files (scripts/cli-bundle.mjs), after help.json, which it copies beside itself.
+const { bundleCli } = await import('./cli-bundle.mjs')
+const cliBundle = await bundleCli(dist)
+if (cliBundle) console.log(`build: bundled the CLI into ${relative(root, cliBundle)}`)
+console.log(
+  `build: ${relative(root, dist)}/ ready (bin/paysandbox.js runs ${cliBundle ? 'dist/cli/bundle/main.js' : 'dist/cli/main.js'})`,
+)

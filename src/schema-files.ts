@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { join, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import {
   installSchemaSource,
   type PrecompiledValidator,
@@ -55,8 +56,8 @@ export function fileSchemaSource(dir = SCHEMAS_DIR): SchemaSource {
   }
 }
 
-/** Running from dist/ (built JavaScript), not from the TypeScript sources. */
-const FROM_BUILD = import.meta.url.endsWith('/dist/src/schema-files.js')
+/** Running from dist/ (built JavaScript, or the CLI's bundle of it), not from the TypeScript sources. */
+const FROM_BUILD = fileURLToPath(import.meta.url).startsWith(join(PACKAGE_ROOT, 'dist') + sep)
 
 /** Installs schemas/ as the core's schema source, unless one is installed already. */
 export function installFileSchemaSource(): void {

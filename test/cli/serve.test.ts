@@ -115,6 +115,22 @@ describe('paysandbox serve', () => {
   })
 
   // decisions.md §6: "`npm start` serves on port 8080 (`PORT` overrides it)"
+  // bin/paysandbox.js runs the build's bundle (dist/cli/bundle): the pages' scripts live in
+  // dist/src/pages, not beside the bundle's chunks, and must still be served.
+  it('serves the hosted pages and their client scripts from the bundled CLI', async () => {
+    const s = await start(['--port', '0'])
+    for (const path of ['/assets/hosted.js', '/assets/hpf.js', '/assets/apm.js', '/sdk/hosted-fields.js']) {
+      const answer = await fetch(`${s.base}${path}`)
+      expect(answer.status, path).toBe(200)
+      expect(answer.headers.get('content-type'), path).toContain('javascript')
+      expect((await answer.text()).length, path).toBeGreaterThan(500)
+    }
+    const terms = await fetch(`${s.base}/terms`)
+    expect(terms.status).toBe(200)
+    expect(await terms.text()).toContain('<html')
+    expect(await s.stop()).toBe(0)
+  })
+
   it('takes its port from PORT when --port is not given', async () => {
     const port = await freePort()
     const s = await start([], { PORT: String(port) })

@@ -12,6 +12,7 @@ import { formatAmount } from '../amount.js'
 import { afterPayment } from '../handoff.js'
 import { notFound } from '../handlers/checkout.js'
 import { merchantName, type PageContext, pageContext, pagePath } from '../page-context.js'
+import { pagesDir } from '../pages-dir.js'
 import { pageResponse, seeOther } from '../render.js'
 import { StatusPage } from '../StatusPage.js'
 import { ApmPage } from './ApmPage.js'
@@ -207,7 +208,7 @@ export const axxiTicket: OperationHandler = ({ ctx, params }) => {
   }
 }
 
-const script = readFileSync(join(import.meta.dirname, 'assets', 'apm.js'), 'utf8')
+const script = readFileSync(join(pagesDir(), 'apm', 'assets', 'apm.js'), 'utf8')
 
 export const apmScript: OperationHandler = () => ({
   status: 200,

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { GatewayResponse } from '../../core/engine/http.js'
 import type { OperationHandler } from '../../core/engine/modules.js'
 import { pageContext } from '../page-context.js'
+import { pagesDir } from '../pages-dir.js'
 import { pageResponse } from '../render.js'
 import { TermsPage } from '../TermsPage.js'
 
@@ -11,7 +12,7 @@ import { TermsPage } from '../TermsPage.js'
  * its own origin loads it with a plain <script> tag (the Hosted Payment Fields SDK).
  */
 export function script(name: string, options: { crossOrigin?: boolean } = {}): OperationHandler {
-  const body = readFileSync(join(import.meta.dirname, '..', 'assets', name), 'utf8')
+  const body = readFileSync(join(pagesDir(), 'assets', name), 'utf8')
   return (): GatewayResponse => ({
     status: 200,
     headers: {
