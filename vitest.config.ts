@@ -13,9 +13,10 @@ export default defineConfig({
   test: {
     testTimeout: 20_000,
     // vitest's default for `run` is one worker fewer than the cores: one on a 2-core CI machine,
-    // while many files mostly wait on a child process (chromium, npm, merchants). One more than
-    // the cores: 2 cores went from 290 s (one worker) to 230 s (two) and 210 s (three).
-    maxWorkers: availableParallelism() + 1,
+    // while many files mostly wait on a child process (chromium, npm, merchants). As many as the
+    // cores: 2 cores went from 290 s (one worker) to 230 s (two); three gave 210 s but left the
+    // terminal UI's tests short of CPU (keys sent before a frame's effects ran were lost).
+    maxWorkers: availableParallelism(),
     setupFiles: ['test/setup.ts'],
     projects: [
       {

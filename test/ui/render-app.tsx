@@ -42,14 +42,30 @@ export function renderApp(
   const waitForText = (text: string, ms?: number) => waitFor((f) => f.includes(text), ms)
   /**
    * One key at a time, as a person types (ink reads a chunk of several characters as one input).
-   * Each waits a moment first: a frame is drawn before the effects that listen for keys run.
+   * Each waits first until the console has settled: a frame is drawn before the effects that
+   * listen for keys run, so a key sent while it is still drawing can be lost. Settled: at least
+   * 100 ms since the last key and the same frame for 80 ms (longer on a loaded machine, where
+   * drawing takes longer; at most 3 s).
    */
+  const settle = async () => {
+    const start = Date.now()
+    let last = frame()
+    let since = Date.now()
+    while (Date.now() - start < 3000) {
+      await new Promise((r) => setTimeout(r, 20))
+      const now = frame()
+      if (now !== last) {
+        last = now
+        since = Date.now()
+      } else if (Date.now() - since >= 80 && Date.now() - start >= 100) return
+    }
+  }
   const press = async (...keys: string[]) => {
     for (const key of keys) {
-      await new Promise((r) => setTimeout(r, 100))
+      await settle()
       app.stdin.write(key)
     }
-    await new Promise((r) => setTimeout(r, 100))
+    await settle()
   }
   return { ...app, frame, waitFor, waitForText, press }
 }
