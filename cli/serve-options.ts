@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util'
 import type { ServeArgs } from './commands/serve.js'
+import { readFastOptions } from './fast-options.js'
 
 /**
  * The options of `serve` for cli/main.ts's fast path (node's parseArgs instead of yargs, about a
@@ -22,21 +22,8 @@ export const SERVE_OPTIONS = {
 
 /** `serve`'s options read by node's parseArgs, or undefined when yargs should read them. */
 export function serveArgs(rest: string[]): ServeArgs | undefined {
-  let parsed: ReturnType<typeof parseServe>
-  try {
-    parsed = parseServe(rest)
-  } catch {
-    return undefined
-  }
-  const seen = new Set<string>()
-  for (const token of parsed.tokens) {
-    if (token.kind !== 'option') return undefined
-    // yargs would turn a repeated single option into an array: let it answer.
-    if (seen.has(token.name) && token.name !== 'allow-host') return undefined
-    seen.add(token.name)
-    if (token.value === '') return undefined
-  }
-  const v = parsed.values
+  const v = readFastOptions(rest, SERVE_OPTIONS)
+  if (!v) return undefined
   return {
     host: v.host ?? '127.0.0.1',
     ...(v.port !== undefined ? { port: v.port } : {}),
@@ -49,6 +36,3 @@ export function serveArgs(rest: string[]): ServeArgs | undefined {
     ...(v.strict !== undefined ? { strict: v.strict } : {}),
   }
 }
-
-const parseServe = (args: string[]) =>
-  parseArgs({ args, options: SERVE_OPTIONS, tokens: true, strict: true, allowPositionals: false })

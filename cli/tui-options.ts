@@ -1,5 +1,5 @@
-import { parseArgs } from 'node:util'
 import type { TuiArgs } from './commands/tui.js'
+import { readFastOptions } from './fast-options.js'
 
 /**
  * The options of `tui` for cli/main.ts's fast path (node's parseArgs instead of yargs: issue 14,
@@ -21,18 +21,8 @@ export const TUI_OPTIONS = {
 
 /** `tui`'s options read by node's parseArgs, or undefined when yargs should read them. */
 export function tuiArgs(rest: string[]): TuiArgs | undefined {
-  let parsed: ReturnType<typeof parseTui>
-  try {
-    parsed = parseTui(rest)
-  } catch {
-    return undefined
-  }
-  const seen = new Set<string>()
-  for (const token of parsed.tokens) {
-    if (token.kind !== 'option' || seen.has(token.name) || token.value === '') return undefined
-    seen.add(token.name)
-  }
-  const v = parsed.values
+  const v = readFastOptions(rest, TUI_OPTIONS)
+  if (!v) return undefined
   if ((v.key === undefined) !== (v.password === undefined)) return undefined
   if (v.url !== undefined && (v.data !== undefined || v.config !== undefined || v.port !== undefined))
     return undefined
@@ -46,6 +36,3 @@ export function tuiArgs(rest: string[]): TuiArgs | undefined {
     ...(v.password !== undefined ? { password: v.password } : {}),
   }
 }
-
-const parseTui = (args: string[]) =>
-  parseArgs({ args, options: TUI_OPTIONS, tokens: true, strict: true, allowPositionals: false })

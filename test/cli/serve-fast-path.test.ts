@@ -2,30 +2,14 @@ import yargs from 'yargs'
 import { describe, expect, it } from 'vitest'
 import { type ServeArgs, serveCommand } from '../../cli/commands/serve.js'
 import { SERVE_OPTIONS, serveArgs } from '../../cli/serve-options.js'
+import { throughYargs as throughYargsOf } from '../helpers/yargs.js'
 
 /**
  * `paysandbox serve` reads its options with node's parseArgs when it can (issue 15: yargs cost
  * about a seventh of start-up). What it reads must be what yargs reads for the same words, and
  * anything it cannot read the same way must go to yargs (undefined).
  */
-async function throughYargs(args: string[]): Promise<ServeArgs> {
-  let seen: ServeArgs | undefined
-  await yargs(['serve', ...args])
-    .command({
-      ...serveCommand,
-      handler: (a) => {
-        seen = a
-      },
-    })
-    .strict()
-    .exitProcess(false)
-    .fail((message, error) => {
-      throw error ?? new Error(message)
-    })
-    .parseAsync()
-  if (!seen) throw new Error('yargs did not run serve')
-  return seen
-}
+const throughYargs = (args: string[]) => throughYargsOf(serveCommand, args)
 
 /** Only the options of the command: yargs adds `_`, `$0` and camelCase copies. */
 function optionsOf(args: ServeArgs): Record<string, unknown> {

@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest'
 import yargs from 'yargs'
+import { describe, expect, it } from 'vitest'
 import { type TuiArgs, tuiCommand } from '../../cli/commands/tui.js'
 import { TUI_OPTIONS, tuiArgs } from '../../cli/tui-options.js'
+import { throughYargs as throughYargsOf } from '../helpers/yargs.js'
 
 /**
  * `paysandbox tui` reads its options with node's parseArgs when it can (issue 14: "Start-up under
@@ -9,24 +10,7 @@ import { TUI_OPTIONS, tuiArgs } from '../../cli/tui-options.js'
  * what yargs reads for the same words, and whatever it cannot read the same way, or yargs
  * refuses, must go to yargs (undefined).
  */
-async function throughYargs(args: string[]): Promise<TuiArgs> {
-  let seen: TuiArgs | undefined
-  await yargs(['tui', ...args])
-    .command({
-      ...tuiCommand,
-      handler: (a) => {
-        seen = a
-      },
-    })
-    .strict()
-    .exitProcess(false)
-    .fail((message, error) => {
-      throw error ?? new Error(message)
-    })
-    .parseAsync()
-  if (!seen) throw new Error('yargs did not run tui')
-  return seen
-}
+const throughYargs = (args: string[]) => throughYargsOf(tuiCommand, args)
 
 /** Only the options of the command: yargs adds `_`, `$0` and camelCase copies. */
 const optionsOf = (args: TuiArgs) =>
