@@ -1,6 +1,9 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util'
 
 type Options = NonNullable<ParseArgsConfig['options']>
+type Parsed<O extends Options> = ReturnType<
+  typeof parseArgs<{ args: string[]; options: O; tokens: true; strict: true; allowPositionals: false }>
+>
 
 /**
  * A command's options read by node's parseArgs for cli/main.ts's fast paths (no yargs at start-up),
@@ -8,11 +11,13 @@ type Options = NonNullable<ParseArgsConfig['options']>
  * yargs: an unknown option or a positional (parseArgs refuses them), a single option given twice
  * (yargs makes an array of it), an empty value (`--config=`), `--no-x` negations.
  */
-export function readFastOptions<O extends Options>(args: string[], options: O) {
-  const parse = () => parseArgs({ args, options, tokens: true, strict: true, allowPositionals: false })
-  let parsed: ReturnType<typeof parse>
+export function readFastOptions<O extends Options>(
+  args: string[],
+  options: O,
+): Parsed<O>['values'] | undefined {
+  let parsed: Parsed<O>
   try {
-    parsed = parse()
+    parsed = parseArgs({ args, options, tokens: true, strict: true, allowPositionals: false })
   } catch {
     return undefined
   }
