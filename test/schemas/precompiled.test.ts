@@ -59,6 +59,19 @@ describe('the configuration validator compiled ahead by the build (dist/validato
     expect(viaAhead).toEqual(viaCompiled)
   })
 
+  it('is looked for once per schema, not at every validation (a file lookup on the request path)', () => {
+    const asked: string[] = []
+    const registry = createSchemaRegistry({
+      files: () => fileSchemaSource().files(),
+      precompiled: (path) => {
+        asked.push(path)
+        return undefined
+      },
+    })
+    for (let i = 0; i < 3; i++) registry.validator('checkout/session-request')
+    expect(asked).toEqual(['checkout/session-request.schema.json'])
+  })
+
   it('the cases include refusals', () => {
     expect(CASES.filter(([, c]) => !compiled(structuredClone(c))).length).toBeGreaterThan(5)
   })

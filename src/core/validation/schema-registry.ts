@@ -44,7 +44,7 @@ export function createSchemaRegistry(
   extra: Options = {},
 ): SchemaRegistry {
   const raw = new Map<string, AnySchemaObject>()
-  const precompiled = new Map<string, PrecompiledValidator>()
+  const precompiled = new Map<string, PrecompiledValidator | null>()
   for (const file of source.files()) {
     if (!file.path.endsWith('.schema.json')) continue
     const schema = file.json as AnySchemaObject
@@ -98,11 +98,13 @@ export function createSchemaRegistry(
     schema: (id) => raw.get(resolveSchemaId(id)),
     validator(id) {
       const full = resolveSchemaId(id)
-      const ahead = precompiled.get(full) ?? source.precompiled?.(full.slice(SCHEMA_BASE.length))
-      if (ahead) {
+      // Asked of the source once per schema (it looks for a file): validation is on every request's path.
+      let ahead = precompiled.get(full)
+      if (ahead === undefined) {
+        ahead = source.precompiled?.(full.slice(SCHEMA_BASE.length)) ?? null
         precompiled.set(full, ahead)
-        return ahead as ValidateFunction
       }
+      if (ahead) return ahead as ValidateFunction
       addWithRefs(full)
       const fn = setup().getSchema(full)
       if (!fn) throw new Error(`Unknown schema ${id}. Known: ${[...raw.keys()].join(', ')}`)
