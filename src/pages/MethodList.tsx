@@ -41,7 +41,7 @@ export function MethodList({
                   defaultChecked={current}
                   aria-describedby={m.kind ? `${id}-kind` : undefined}
                 />
-                <span className="method-name">{m.isCard ? t('cardTitle') : m.title}</span>
+                <span className="method-name">{m.title}</span>
                 {m.kind && !m.isCard ? (
                   <span className="method-kind" id={`${id}-kind`}>
                     {m.kind}

@@ -74,22 +74,40 @@ export function offeredMethods(page: PageContext, session: Session): string[] {
   return offered.length ? offered : ['card']
 }
 
+/**
+ * Two choices must never read the same: methods without a brand share their kind's name (txn and
+ * hayvn are both "Cryptocurrency", vcard is "Card" beside the card form), so a name used more than
+ * once carries the method's identifier, e.g. "Cryptocurrency (txn)". The card form itself
+ * (`card`) keeps the plain name.
+ */
+export function distinctTitles(methods: MethodChoice[]): MethodChoice[] {
+  const uses = new Map<string, number>()
+  for (const m of methods) uses.set(m.title, (uses.get(m.title) ?? 0) + 1)
+  return methods.map((m) =>
+    (uses.get(m.title) ?? 0) > 1 && !(m.isCard && m.id === 'card')
+      ? { ...m, title: `${m.title} (${m.id})` }
+      : m,
+  )
+}
+
 export function checkoutView(page: PageContext, session: Session, requested?: string): CheckoutView {
   const request = sessionRequest(session)
   const billing = (request.billing_address ?? {}) as Record<string, string | undefined>
-  const methods: MethodChoice[] = offeredMethods(page, session).map((id) => {
-    const entry = findMethod(id)
-    const title = methodName(entry, page.t)
-    const kind = methodKind(entry, page.t)
-    return {
-      id,
-      title,
-      ...(kind !== title ? { kind } : {}),
-      group: entry?.group ?? 'none_described',
-      href: pagePath(page, `/auth/${encodeURIComponent(session.page_token)}`, { method: id }),
-      isCard: canonicalMethodId(id) === 'card',
-    }
-  })
+  const methods: MethodChoice[] = distinctTitles(
+    offeredMethods(page, session).map((id) => {
+      const entry = findMethod(id)
+      const title = methodName(entry, page.t)
+      const kind = methodKind(entry, page.t)
+      return {
+        id,
+        title,
+        ...(kind !== title ? { kind } : {}),
+        group: entry?.group ?? 'none_described',
+        href: pagePath(page, `/auth/${encodeURIComponent(session.page_token)}`, { method: id }),
+        isCard: canonicalMethodId(id) === 'card',
+      }
+    }),
+  )
   const selected =
     methods.find((m) => m.id === requested) ??
     (requested === 'card' ? methods.find((m) => m.isCard) : undefined) ??

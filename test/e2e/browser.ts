@@ -147,7 +147,9 @@ async function takeFreeSlot(): Promise<() => void> {
 }
 
 /** A fresh profile each time, so no test sees another's cookies or cache. */
-export async function launchBrowser(options: { locale?: string } = {}): Promise<Browser> {
+export async function launchBrowser(
+  options: { locale?: string; javaScriptEnabled?: boolean } = {},
+): Promise<Browser> {
   const release = await takeSlot()
   const profile = mkdtempSync(join(tmpdir(), 'paysandbox-chromium-'))
   let context: BrowserContext
@@ -157,6 +159,7 @@ export async function launchBrowser(options: { locale?: string } = {}): Promise<
       headless: true,
       args: ARGS,
       locale: options.locale ?? 'en-US',
+      ...(options.javaScriptEnabled === false ? { javaScriptEnabled: false } : {}),
     })
   } catch (error) {
     release()

@@ -201,19 +201,20 @@ describe('Arabic, right to left, with numbers left to right', () => {
 })
 
 describe('the method choice is a radio group', () => {
-  it('moves with the arrow keys and loads the chosen method with "Use this method"', async () => {
+  it('moves with the arrow keys, and the form follows the choice (with script, no button needed)', async () => {
     const page = await open(await e2e.session({ methods: ['card', 'walletTR', 'pix'] }))
     const radios = page.getByRole('radio')
     expect(await radios.count()).toBe(3)
-    expect(await page.getByRole('radio', { name: 'Pay by card' }).isChecked()).toBe(true)
-    await page.getByRole('radio', { name: 'Pay by card' }).focus()
+    expect(await page.getByRole('radio', { name: 'Card', exact: true }).isChecked()).toBe(true)
+    // The no-script fallback's button is not shown when the choice switches by itself.
+    expect(await page.getByRole('button', { name: 'Use this method' }).isVisible()).toBe(false)
+    await page.getByRole('radio', { name: 'Card', exact: true }).focus()
     await page.keyboard.press('ArrowDown')
     expect(await page.getByRole('radio', { name: /E-wallet/ }).isChecked()).toBe(true)
     await page.keyboard.press('ArrowDown')
     expect(await page.getByRole('radio', { name: /^Pix/ }).isChecked()).toBe(true)
-    await page.getByRole('button', { name: 'Use this method' }).click()
     await page.waitForURL(/method=pix/)
-    expect(await page.locator('#pay-button').textContent()).toBe('Continue with Pix')
+    await expect.poll(() => page.locator('#pay-button').textContent()).toBe('Continue with Pix')
     await page.close()
   })
 })

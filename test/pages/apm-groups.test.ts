@@ -146,7 +146,10 @@ describe('APM simulator pages, one per behaviour group', () => {
     expect(await addressOf({ crypto_type: 'USDT', network_type: 'tron' })).toMatch(/^T/)
     expect(await addressOf({ crypto_type: 'USDT' })).toMatch(/^0x[0-9a-f]{40}$/)
     const btg = await payWith(t, 'crypto-btg')
-    expect(text((await t.call('GET', btg.path)).raw)).toContain('Amount Any amount')
+    // crypto-btg: "no fixed amount"; the order still is €12.50, which the page says.
+    const btgText = text((await t.call('GET', btg.path)).raw)
+    expect(btgText).toContain('Amount €12.50')
+    expect(btgText).toContain('This address has no fixed amount: send the equivalent of €12.50.')
   })
 
   it('GET /apm/:id/state of an unknown payment answers the catalogue row, never a page or a 500', async () => {

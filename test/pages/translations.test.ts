@@ -37,7 +37,8 @@ function texts(html: string): Set<string> {
     .replace(/<style[\s\S]*?<\/style>/g, ' ')
     .replace(/<code[\s\S]*?<\/code>/g, ' ')
     // Numbers, codes, addresses and links the page isolates left to right are data, not words.
-    .replace(/<bdi dir="ltr">[\s\S]*?<\/bdi>/g, ' ')
+    // The merchant's order number and description are isolated as they are (<bdi>): data too.
+    .replace(/<bdi(?: dir="ltr")?>[\s\S]*?<\/bdi>/g, ' ')
   const decode = (s: string) =>
     s
       .replace(/&#x27;/g, "'")

@@ -1,6 +1,6 @@
 // The hosted pages' only script: plain JavaScript, no build step, served as /assets/hosted.js.
 // Every page works without it (forms post to the sandbox); it adds checks as the payer types,
-// an accessible error summary, the Terms & Conditions lock on the pay button, the expiry
+// the method choice switching the form at once, an accessible error summary, the Terms & Conditions lock on the pay button, the expiry
 // countdown, the url_target continue button, and the Hosted Payment Fields' JSON post.
 ;(() => {
   const dataNode = document.getElementById('page-data')
@@ -209,8 +209,7 @@
   }
 
   // --- the page's form ----------------------------------------------------------------------
-  const form = byId('pay-form')
-  if (form) {
+  const wirePayForm = (form) => {
     enhanceForm(form)
     form.addEventListener('submit', (event) => {
       const items = validate(form)
@@ -232,6 +231,8 @@
       busy(form)
     })
   }
+  const form = byId('pay-form')
+  if (form) wirePayForm(form)
 
   // Step pages (ACS, redirect): one answer only, even on a double click.
   for (const step of document.querySelectorAll('form[data-form="step"]')) {
@@ -242,26 +243,87 @@
   }
 
   // --- test cards ---------------------------------------------------------------------------
-  for (const chip of document.querySelectorAll('[data-fill-number]')) {
-    chip.hidden = false
-    chip.addEventListener('click', () => {
-      const number = byId('card_number')
-      const exp = byId('card_exp')
-      const cvv = byId('card_cvv2')
-      if (number) {
-        number.value = chip.dataset.fillNumber
-        formatCardNumber(number)
-        showProblem(number, '')
+  const wireTestCards = (root) => {
+    for (const chip of root.querySelectorAll('[data-fill-number]')) {
+      chip.hidden = false
+      chip.addEventListener('click', () => {
+        const number = byId('card_number')
+        const exp = byId('card_exp')
+        const cvv = byId('card_cvv2')
+        if (number) {
+          number.value = chip.dataset.fillNumber
+          formatCardNumber(number)
+          showProblem(number, '')
+        }
+        if (exp) {
+          exp.value = chip.dataset.fillExp
+          showProblem(exp, '')
+        }
+        if (cvv) {
+          if (!cvv.value) cvv.value = '123'
+          showProblem(cvv, '')
+          cvv.focus()
+        }
+      })
+    }
+  }
+  wireTestCards(document)
+
+  // --- the method choice --------------------------------------------------------------------
+  // Without script the radio group is a GET form ("Use this method" reloads the page with that
+  // method's form). With it, choosing a radio switches the form at once: the form of the method
+  // left is locked straight away (it can no longer be sent), the chosen method's form (the
+  // server renders it, as on a reload) takes its place, and the address names the method.
+  const choice = byId('method-choice')
+  if (choice && form && data.page === 'checkout') {
+    const useButton = byId('method-submit')
+    if (useButton) useButton.hidden = true
+    let latest = 0
+    const replace = (current, next) => {
+      if (current && next) current.replaceWith(document.adoptNode(next))
+      else if (current) current.remove()
+      return next
+    }
+    const switchTo = async (method) => {
+      const mine = ++latest
+      const stale = byId('pay-form')
+      if (stale) {
+        stale.inert = true
+        stale.setAttribute('aria-busy', 'true')
+        const button = stale.querySelector('#pay-button')
+        if (button) button.disabled = true
       }
-      if (exp) {
-        exp.value = chip.dataset.fillExp
-        showProblem(exp, '')
+      const url = new URL(data.self || window.location.pathname, window.location.href)
+      url.searchParams.set('method', method)
+      const lang = choice.querySelector('input[name="lang"]')
+      if (lang) url.searchParams.set('lang', lang.value)
+      try {
+        const response = await fetch(url, { cache: 'no-store', redirect: 'manual' })
+        const html = response.ok ? await response.text() : ''
+        if (mine !== latest) return
+        const next = new DOMParser().parseFromString(html, 'text/html')
+        const nextForm = next.getElementById('pay-form')
+        // Paid, expired or cancelled meanwhile, or the sandbox is gone: the page says where to go.
+        if (!nextForm) return choice.submit()
+        replace(byId('pay-form'), nextForm)
+        wirePayForm(nextForm)
+        const summary = byId('error-summary')
+        if (summary) summary.textContent = ''
+        const cards = document.querySelector('details.testcards')
+        const nextCards = next.querySelector('details.testcards')
+        if (cards) replace(cards, nextCards)
+        else if (nextCards) byId('expiry-timer')?.after(document.adoptNode(nextCards))
+        if (nextCards) wireTestCards(nextCards)
+        const keep = document.querySelector('.lang-picker input[name="method"]')
+        if (keep) keep.value = method
+        window.history.replaceState(null, '', url.pathname + url.search)
+      } catch {
+        if (mine === latest) choice.submit()
       }
-      if (cvv) {
-        if (!cvv.value) cvv.value = '123'
-        showProblem(cvv, '')
-        cvv.focus()
-      }
+    }
+    choice.addEventListener('change', (event) => {
+      const radio = event.target
+      if (radio && radio.name === 'method' && radio.checked) switchTo(radio.value)
     })
   }
 

@@ -189,7 +189,7 @@ export const ar: Messages = {
   cryptoCurrency: 'العملة',
   cryptoNetwork: 'الشبكة',
   cryptoFormat: 'صيغة العنوان',
-  cryptoAnyAmount: 'أي مبلغ',
+  cryptoAnyAmount: 'لا يرتبط هذا العنوان بمبلغ محدد: أرسل ما يعادل {amount}.',
   cryptoQrAlt: 'عنوان {currency} كرمز QR',
   apmWaitTransfer: 'بانتظار التحويل. تتحدث هذه الصفحة تلقائيًا.',
   apmWaitPayment: 'بانتظار الدفع. تنتقل هذه الصفحة تلقائيًا بعد تأكيده.',

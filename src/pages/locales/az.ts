@@ -185,7 +185,7 @@ export const az: Messages = {
   cryptoCurrency: 'Valyuta',
   cryptoNetwork: 'Şəbəkə',
   cryptoFormat: 'Ünvan formatı',
-  cryptoAnyAmount: 'İstənilən məbləğ',
+  cryptoAnyAmount: 'Bu ünvanın sabit məbləği yoxdur: {amount} dəyərində göndərin.',
   cryptoQrAlt: '{currency} ünvanının QR kodu',
   apmWaitTransfer: 'Köçürməni gözləyirik. Bu səhifə özü yenilənir.',
   apmWaitPayment: 'Ödənişi gözləyirik. Təsdiqdən sonra səhifə özü davam edir.',

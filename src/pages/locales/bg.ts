@@ -186,7 +186,7 @@ export const bg: Messages = {
   cryptoCurrency: 'Валута',
   cryptoNetwork: 'Мрежа',
   cryptoFormat: 'Формат на адреса',
-  cryptoAnyAmount: 'Произволна сума',
+  cryptoAnyAmount: 'Този адрес няма фиксирана сума: изпратете равностойността на {amount}.',
   cryptoQrAlt: 'Адрес за {currency} като QR код',
   apmWaitTransfer: 'Чакаме превода. Страницата се обновява сама.',
   apmWaitPayment: 'Чакаме плащането. След потвърждение страницата продължава сама.',

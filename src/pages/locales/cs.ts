@@ -185,7 +185,7 @@ export const cs: Messages = {
   cryptoCurrency: 'Měna',
   cryptoNetwork: 'Síť',
   cryptoFormat: 'Formát adresy',
-  cryptoAnyAmount: 'Libovolná částka',
+  cryptoAnyAmount: 'Tato adresa nemá pevnou částku: pošlete protihodnotu {amount}.',
   cryptoQrAlt: 'Adresa {currency} jako QR kód',
   apmWaitTransfer: 'Čekáme na převod. Stránka se aktualizuje sama.',
   apmWaitPayment: 'Čekáme na platbu. Po potvrzení stránka sama pokračuje.',

@@ -189,7 +189,7 @@ export const de: Messages = {
   cryptoCurrency: 'Währung',
   cryptoNetwork: 'Netzwerk',
   cryptoFormat: 'Adressformat',
-  cryptoAnyAmount: 'Beliebiger Betrag',
+  cryptoAnyAmount: 'Diese Adresse hat keinen festen Betrag: Senden Sie den Gegenwert von {amount}.',
   cryptoQrAlt: '{currency}-Adresse als QR-Code',
   apmWaitTransfer: 'Wir warten auf die Überweisung. Diese Seite aktualisiert sich selbst.',
   apmWaitPayment: 'Wir warten auf die Zahlung. Diese Seite geht nach der Bestätigung selbst weiter.',

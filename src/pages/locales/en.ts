@@ -190,7 +190,7 @@ export const en = {
   cryptoCurrency: 'Currency',
   cryptoNetwork: 'Network',
   cryptoFormat: 'Address format',
-  cryptoAnyAmount: 'Any amount',
+  cryptoAnyAmount: 'This address has no fixed amount: send the equivalent of {amount}.',
   cryptoQrAlt: '{currency} address as a QR code',
   apmWaitTransfer: 'Waiting for the transfer. This page updates by itself.',
   apmWaitPayment: 'Waiting for the payment. This page moves on by itself once it is confirmed.',

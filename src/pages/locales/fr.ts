@@ -188,7 +188,7 @@ export const fr: Messages = {
   cryptoCurrency: 'Devise',
   cryptoNetwork: 'Réseau',
   cryptoFormat: 'Format de l’adresse',
-  cryptoAnyAmount: 'Montant libre',
+  cryptoAnyAmount: 'Cette adresse n’a pas de montant fixe : envoyez l’équivalent de {amount}.',
   cryptoQrAlt: 'Adresse {currency} en QR code',
   apmWaitTransfer: 'En attente du transfert. Cette page se met à jour seule.',
   apmWaitPayment: 'En attente du paiement. Cette page avance seule dès qu’il est confirmé.',

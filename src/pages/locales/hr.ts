@@ -186,7 +186,7 @@ export const hr: Messages = {
   cryptoCurrency: 'Valuta',
   cryptoNetwork: 'Mreža',
   cryptoFormat: 'Oblik adrese',
-  cryptoAnyAmount: 'Bilo koji iznos',
+  cryptoAnyAmount: 'Ova adresa nema fiksni iznos: pošaljite protuvrijednost od {amount}.',
   cryptoQrAlt: '{currency} adresa kao QR kod',
   apmWaitTransfer: 'Čekamo prijenos. Stranica se sama osvježava.',
   apmWaitPayment: 'Čekamo plaćanje. Nakon potvrde stranica sama nastavlja.',

@@ -186,7 +186,8 @@ export const hu: Messages = {
   cryptoCurrency: 'Pénznem',
   cryptoNetwork: 'Hálózat',
   cryptoFormat: 'Címformátum',
-  cryptoAnyAmount: 'Bármilyen összeg',
+  cryptoAnyAmount:
+    'Ehhez a címhez nem tartozik rögzített összeg: küldjön {amount} értéknek megfelelő összeget.',
   cryptoQrAlt: '{currency}-cím QR-kódként',
   apmWaitTransfer: 'Várjuk az átutalást. Az oldal magától frissül.',
   apmWaitPayment: 'Várjuk a fizetést. A megerősítés után az oldal magától továbblép.',

@@ -186,7 +186,7 @@ export const it: Messages = {
   cryptoCurrency: 'Valuta',
   cryptoNetwork: 'Rete',
   cryptoFormat: 'Formato dell’indirizzo',
-  cryptoAnyAmount: 'Importo libero',
+  cryptoAnyAmount: 'Questo indirizzo non ha un importo fisso: invii il controvalore di {amount}.',
   cryptoQrAlt: 'Indirizzo {currency} come codice QR',
   apmWaitTransfer: 'In attesa del trasferimento. Questa pagina si aggiorna da sola.',
   apmWaitPayment: 'In attesa del pagamento. Questa pagina prosegue da sola dopo la conferma.',

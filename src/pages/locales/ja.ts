@@ -185,7 +185,7 @@ export const ja: Messages = {
   cryptoCurrency: '通貨',
   cryptoNetwork: 'ネットワーク',
   cryptoFormat: 'アドレス形式',
-  cryptoAnyAmount: '金額は自由',
+  cryptoAnyAmount: 'このアドレスには決まった金額がありません。{amount} 相当額を送金してください。',
   cryptoQrAlt: '{currency} アドレスの QR コード',
   apmWaitTransfer: '送金を待っています。このページは自動で更新されます。',
   apmWaitPayment: '支払いを待っています。確認されると自動で次へ進みます。',

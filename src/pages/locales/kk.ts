@@ -185,7 +185,7 @@ export const kk: Messages = {
   cryptoCurrency: 'Валюта',
   cryptoNetwork: 'Желі',
   cryptoFormat: 'Мекенжай пішімі',
-  cryptoAnyAmount: 'Кез келген сома',
+  cryptoAnyAmount: 'Бұл мекенжайдың тұрақты сомасы жоқ: {amount} баламасын жіберіңіз.',
   cryptoQrAlt: '{currency} мекенжайының QR коды',
   apmWaitTransfer: 'Аударымды күтудеміз. Бұл бет өзі жаңарады.',
   apmWaitPayment: 'Төлемді күтудеміз. Расталған соң бет өзі жалғасады.',

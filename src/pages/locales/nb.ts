@@ -186,7 +186,7 @@ export const nb: Messages = {
   cryptoCurrency: 'Valuta',
   cryptoNetwork: 'Nettverk',
   cryptoFormat: 'Adresseformat',
-  cryptoAnyAmount: 'Valgfritt beløp',
+  cryptoAnyAmount: 'Denne adressen har ikke et fast beløp: send tilsvarende {amount}.',
   cryptoQrAlt: '{currency}-adresse som QR-kode',
   apmWaitTransfer: 'Venter på overføringen. Siden oppdateres av seg selv.',
   apmWaitPayment: 'Venter på betalingen. Siden går videre av seg selv når den er bekreftet.',

@@ -185,7 +185,7 @@ export const nl: Messages = {
   cryptoCurrency: 'Valuta',
   cryptoNetwork: 'Netwerk',
   cryptoFormat: 'Adresformaat',
-  cryptoAnyAmount: 'Elk bedrag',
+  cryptoAnyAmount: 'Dit adres heeft geen vast bedrag: stuur de tegenwaarde van {amount}.',
   cryptoQrAlt: '{currency}-adres als QR-code',
   apmWaitTransfer: 'We wachten op de overboeking. Deze pagina ververst vanzelf.',
   apmWaitPayment: 'We wachten op de betaling. Na bevestiging gaat deze pagina vanzelf verder.',

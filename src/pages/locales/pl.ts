@@ -185,7 +185,7 @@ export const pl: Messages = {
   cryptoCurrency: 'Waluta',
   cryptoNetwork: 'Sieć',
   cryptoFormat: 'Format adresu',
-  cryptoAnyAmount: 'Dowolna kwota',
+  cryptoAnyAmount: 'Ten adres nie ma stałej kwoty: wyślij równowartość {amount}.',
   cryptoQrAlt: 'Adres {currency} jako kod QR',
   apmWaitTransfer: 'Czekamy na przelew. Ta strona odświeży się sama.',
   apmWaitPayment: 'Czekamy na płatność. Po potwierdzeniu strona przejdzie dalej sama.',

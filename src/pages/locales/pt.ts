@@ -185,7 +185,7 @@ export const pt: Messages = {
   cryptoCurrency: 'Moeda',
   cryptoNetwork: 'Rede',
   cryptoFormat: 'Formato do endereço',
-  cryptoAnyAmount: 'Qualquer valor',
+  cryptoAnyAmount: 'Este endereço não tem valor fixo: envie o equivalente a {amount}.',
   cryptoQrAlt: 'Endereço {currency} em código QR',
   apmWaitTransfer: 'A aguardar a transferência. Esta página atualiza-se sozinha.',
   apmWaitPayment: 'A aguardar o pagamento. Esta página avança sozinha após a confirmação.',

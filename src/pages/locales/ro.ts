@@ -186,7 +186,7 @@ export const ro: Messages = {
   cryptoCurrency: 'Monedă',
   cryptoNetwork: 'Rețea',
   cryptoFormat: 'Formatul adresei',
-  cryptoAnyAmount: 'Orice sumă',
+  cryptoAnyAmount: 'Această adresă nu are o sumă fixă: trimiteți echivalentul a {amount}.',
   cryptoQrAlt: 'Adresa {currency} ca cod QR',
   apmWaitTransfer: 'Așteptăm transferul. Pagina se actualizează singură.',
   apmWaitPayment: 'Așteptăm plata. După confirmare, pagina continuă singură.',

@@ -185,7 +185,7 @@ export const ru: Messages = {
   cryptoCurrency: 'Валюта',
   cryptoNetwork: 'Сеть',
   cryptoFormat: 'Формат адреса',
-  cryptoAnyAmount: 'Любая сумма',
+  cryptoAnyAmount: 'У этого адреса нет фиксированной суммы: отправьте эквивалент {amount}.',
   cryptoQrAlt: 'Адрес {currency} в виде QR-кода',
   apmWaitTransfer: 'Ждём перевода. Страница обновится сама.',
   apmWaitPayment: 'Ждём оплаты. После подтверждения страница перейдёт дальше сама.',

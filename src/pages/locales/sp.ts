@@ -186,7 +186,7 @@ export const sp: Messages = {
   cryptoCurrency: 'Moneda',
   cryptoNetwork: 'Red',
   cryptoFormat: 'Formato de la dirección',
-  cryptoAnyAmount: 'Cualquier importe',
+  cryptoAnyAmount: 'Esta dirección no tiene un importe fijo: envíe el equivalente a {amount}.',
   cryptoQrAlt: 'Dirección {currency} como código QR',
   apmWaitTransfer: 'Esperando la transferencia. Esta página se actualiza sola.',
   apmWaitPayment: 'Esperando el pago. Esta página avanza sola cuando se confirma.',

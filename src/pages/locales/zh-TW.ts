@@ -184,7 +184,7 @@ export const zhTW: Messages = {
   cryptoCurrency: '幣別',
   cryptoNetwork: '網路',
   cryptoFormat: '地址格式',
-  cryptoAnyAmount: '任意金額',
+  cryptoAnyAmount: '此地址沒有固定金額：請傳送等值於 {amount} 的金額。',
   cryptoQrAlt: '{currency} 地址 QR Code',
   apmWaitTransfer: '正在等待轉帳。此頁面會自動更新。',
   apmWaitPayment: '正在等待付款。確認後此頁面會自動繼續。',

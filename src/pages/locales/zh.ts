@@ -185,7 +185,7 @@ export const zh: Messages = {
   cryptoCurrency: '币种',
   cryptoNetwork: '网络',
   cryptoFormat: '地址格式',
-  cryptoAnyAmount: '任意金额',
+  cryptoAnyAmount: '此地址没有固定金额：请发送等值于 {amount} 的金额。',
   cryptoQrAlt: '{currency} 地址二维码',
   apmWaitTransfer: '正在等待转账。本页面会自动更新。',
   apmWaitPayment: '正在等待付款。确认后本页面会自动继续。',
