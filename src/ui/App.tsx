@@ -65,7 +65,7 @@ export function App({ client, mode, colors, scenarios, size: fixed, reconnectDel
   const width = size.columns
   const banner = link.connection.kind === 'reconnecting' ? 1 : 0
   const body = Math.max(3, size.rows - 1 - 4 - banner)
-  const dialogHeight = dialog ? dialogRows(dialog, body) : 0
+  const dialogHeight = dialog ? dialogRows(dialog, body, width) : 0
   const notify = (text: string, tone: Tone = 'good') => setNotice({ text, tone })
 
   const ui: Ui = {

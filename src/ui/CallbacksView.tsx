@@ -1,3 +1,4 @@
+import type { ControlClient } from './client.js'
 import { Box, Text, useInput } from 'ink'
 import { useEffect, useState } from 'react'
 import { callbackLines } from './callback-lines.js'
@@ -13,6 +14,39 @@ import { useTheme } from './theme.js'
 import { useUi } from './ui-context.js'
 import { useListCursor, windowOf } from './use-list-cursor.js'
 import { useRemote } from './use-remote.js'
+
+/** How long the console waits for a replay's first attempt to end (the callback time-out is 10 s by default). */
+const REPLAY_WAIT_MS = 15_000
+
+/**
+ * The replay's result once its first attempt has ended: the merchant's answer, or why it failed.
+ * The sandbox sends a replay at once; the console asks for it until it is no longer queued or
+ * being delivered (polling with a bound, never a fixed wait).
+ */
+export async function replayOutcome(
+  client: Pick<ControlClient, 'callback'>,
+  id: string,
+  waitMs = REPLAY_WAIT_MS,
+): Promise<string> {
+  const until = Date.now() + waitMs
+  for (;;) {
+    const d = await client.callback(id)
+    const last = d.attempts.at(-1)
+    if (d.state !== 'queued' && d.state !== 'delivering' && last) {
+      const answer = last.blocked
+        ? 'not sent: the URL is blocked'
+        : last.timed_out
+          ? 'timed out'
+          : last.status !== undefined
+            ? `HTTP ${last.status}`
+            : (last.error ?? 'no answer')
+      return `Replay ${d.id}: ${d.state} (${answer}).`
+    }
+    if (Date.now() >= until)
+      return `Replay ${d.id}: ${d.state}; its first attempt has not ended yet (the callbacks view follows it).`
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
 
 export const CALLBACKS_HINTS = '↑↓ move  Enter attempts  / filter  p replay  y curl  x clear  [ ] pages'
 export const CALLBACK_DETAIL_HINTS = 'Esc back  p replay  y copy as curl  ↑↓ scroll'
@@ -72,7 +106,7 @@ export function CallbacksView({
         if (input === '/')
           return ui.prompt({
             label: 'Filter callbacks',
-            initial: describeFilter(filter).replace(/"/g, ''),
+            initial: describeFilter(filter, 'callbacks').replace(/"/g, ''),
             hint: 'merchant:KEY state:failed order:NUMBER kind:refund, or part of a payment, order or delivery id',
             onSubmit: (text) => {
               const parsed = parseFilter(text)
@@ -93,7 +127,7 @@ export function CallbacksView({
       lines: ['The same fields are sent again, as a new delivery marked replay_of.'],
       run: async () => {
         const r = await ui.client.replayCallback(id)
-        return `Replay ${r.id} queued (${r.state}).`
+        return replayOutcome(ui.client, r.id)
       },
     })
   const copyCurl = async (id: string) => {
@@ -127,7 +161,7 @@ export function CallbacksView({
     <Box flexDirection="column" height={ui.height}>
       <Text>
         <Text {...theme.tone('muted')}>{paymentId ? `payment ${paymentId}  (x: all)` : 'all payments'}</Text>
-        {describeFilter(filter) ? <Text>{`  filter ${describeFilter(filter)}`}</Text> : null}
+        {describeFilter(filter) ? <Text>{`  filter ${describeFilter(filter, 'callbacks')}`}</Text> : null}
         <Text {...theme.tone('muted')}>
           {`  ${pageSummary(page, items.length, total)}${pages > 1 ? `  page ${page}/${pages} ([ ])` : ''}`}
         </Text>

@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink'
-import { cell } from './format.js'
+import { wrapWords } from './lines.js'
 import { useTheme } from './theme.js'
 
 interface Props {
@@ -10,6 +10,22 @@ interface Props {
   onAnswer: (yes: boolean) => void
 }
 
+/**
+ * The title and lines of a confirmation as shown: wrapped between words to the dialog's inside,
+ * never cut (what a run acts as and against what must be read whole before saying yes).
+ */
+export function confirmRows(
+  title: string,
+  lines: string[],
+  width: number,
+): { title: string[]; lines: string[] } {
+  const inner = Math.max(10, width - 4)
+  return {
+    title: wrapWords(`Confirm: ${title}`, inner),
+    lines: lines.flatMap((line) => wrapWords(line, inner)),
+  }
+}
+
 /** Nothing happens to the sandbox until the operator says yes. */
 export function ConfirmDialog({ title, lines = [], width, maxLines, onAnswer }: Props) {
   const theme = useTheme()
@@ -17,18 +33,23 @@ export function ConfirmDialog({ title, lines = [], width, maxLines, onAnswer }: 
     if (input === 'y' || input === 'Y' || key.return) onAnswer(true)
     else if (input === 'n' || input === 'N' || key.escape || input === 'q') onAnswer(false)
   })
-  const inner = Math.max(10, width - 4)
-  const shown = lines.slice(0, Math.max(0, maxLines))
+  const rows = confirmRows(title, lines, width)
+  const shown = rows.lines.slice(0, Math.max(0, maxLines - rows.title.length + 1))
   return (
     <Box flexDirection="column" borderStyle="double" width={width} paddingX={1}>
-      <Text {...theme.tone('warn')} bold={theme.colors}>
-        {cell(`Confirm: ${title}`, inner)}
-      </Text>
+      {rows.title.map((line, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: lines of one wrapped text
+        <Text key={`t${i}`} {...theme.tone('warn')} bold={theme.colors}>
+          {line}
+        </Text>
+      ))}
       {shown.map((line, i) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: static lines
-        <Text key={i}>{cell(line, inner)}</Text>
+        <Text key={i}>{line}</Text>
       ))}
-      {lines.length > shown.length ? <Text>{`… ${lines.length - shown.length} more lines`}</Text> : null}
+      {rows.lines.length > shown.length ? (
+        <Text>{`… ${rows.lines.length - shown.length} more lines`}</Text>
+      ) : null}
       <Text {...theme.tone('accent')}>{'[y] yes, do it   [n] no, cancel'}</Text>
     </Box>
   )

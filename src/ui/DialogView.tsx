@@ -1,5 +1,5 @@
 import { Box, Text, useInput } from 'ink'
-import { ConfirmDialog } from './ConfirmDialog.js'
+import { ConfirmDialog, confirmRows } from './ConfirmDialog.js'
 import { HelpOverlay } from './HelpOverlay.js'
 import { PromptDialog } from './PromptDialog.js'
 import { TextPanel } from './TextPanel.js'
@@ -15,9 +15,12 @@ interface Props {
 }
 
 /** Rows a dialog takes above the view (help and texts take the whole body). */
-export function dialogRows(dialog: Dialog, height: number): number {
+export function dialogRows(dialog: Dialog, height: number, width: number): number {
   if (dialog.kind === 'prompt') return 5
-  if (dialog.kind === 'confirm') return Math.min(height, (dialog.lines?.length ?? 0) + 4)
+  if (dialog.kind === 'confirm') {
+    const rows = confirmRows(dialog.title, dialog.lines ?? [], width)
+    return Math.min(height, rows.title.length + rows.lines.length + 3)
+  }
   return height
 }
 

@@ -50,9 +50,15 @@ export function parseFilter(input: string): { filter: PaymentFilter } | { proble
   return { filter }
 }
 
-export function describeFilter(filter: PaymentFilter): string {
+/**
+ * The filter in the words of its list: on callbacks, a delivery's `state:` and `kind:` (what
+ * the callbacks query asks for), on payments `status:` and `method:`.
+ */
+export function describeFilter(filter: PaymentFilter, list: 'payments' | 'callbacks' = 'payments'): string {
+  const word = (k: keyof PaymentFilter) =>
+    list === 'callbacks' && k === 'status' ? 'state' : list === 'callbacks' && k === 'method' ? 'kind' : k
   const parts = (['merchant', 'status', 'order', 'method'] as const).flatMap((k) =>
-    filter[k] ? [`${k}:${filter[k]}`] : [],
+    filter[k] ? [`${word(k)}:${filter[k]}`] : [],
   )
   if (filter.text) parts.push(`"${filter.text}"`)
   return parts.join(' ')

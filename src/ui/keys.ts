@@ -87,6 +87,7 @@ export const BINDINGS: Binding[] = [
   { keys: 'm h d', scope: 'clock', does: '+1 minute/hour/day' },
   { keys: 'T', scope: 'scenarios', does: 'run a tag' },
   { keys: 'M', scope: 'scenarios', does: 'merchant to run as' },
+  { keys: 'o', scope: 'scenarios', does: 'a failure, whole' },
   { keys: 'y Enter', scope: 'confirm', does: 'run' },
   { keys: 'n Esc', scope: 'confirm', does: 'cancel: every action asks first' },
 ]

@@ -55,6 +55,34 @@ export function wrap(text: string, width: number, indent = ''): string[] {
   return out
 }
 
+/**
+ * `text` in lines of at most `width` columns, broken between words (a word longer than a line,
+ * such as a URL, is broken inside); every character is kept: nothing is cut.
+ */
+export function wrapWords(text: string, width: number, indent = ''): string[] {
+  const room = Math.max(10, width - indent.length)
+  const out: string[] = []
+  for (const raw of text.split('\n')) {
+    let line = ''
+    for (const word of raw.split(' ')) {
+      const joined = line ? `${line} ${word}` : word
+      if (joined.length <= room) {
+        line = joined
+        continue
+      }
+      if (line) out.push(indent + line)
+      let rest = word
+      while (rest.length > room) {
+        out.push(indent + rest.slice(0, room))
+        rest = rest.slice(room)
+      }
+      line = rest
+    }
+    out.push(indent + line)
+  }
+  return out
+}
+
 const lengthOf = (line: Line) => line.reduce((n, s) => n + s.text.length, 0)
 
 /**

@@ -14,18 +14,24 @@ const DEMO: Credentials = { merchant_key: 'demo-merchant', password: 'demo-passw
 export function loadScenarioSource(
   client: ControlClient,
   known?: Credentials | Credentials[],
+  controlToken?: string,
 ): ScenarioSource {
   const list = known === undefined ? [] : Array.isArray(known) ? known : [known]
-  return conformanceSource(client.baseUrl, async (key) => {
-    const chosen = key ? list.find((c) => c.merchant_key === key) : list[0]
-    if (chosen) return chosen
-    const merchants = await client.merchants()
-    const wanted = key ?? DEMO.merchant_key
-    if (wanted === DEMO.merchant_key && merchants.some((m) => m.key === DEMO.merchant_key)) return DEMO
-    if (key)
-      return `Scenario runs sign as ${key}, whose password this console does not know: start it with --key ${key} --password PASSWORD (the control API never tells a password).`
-    return `Scenario runs sign as a merchant: start the console with --key KEY --password PASSWORD (the sandbox has ${merchants
-      .map((m) => m.key)
-      .join(', ')}).`
-  })
+  const merchant = async (key: string) => (await client.merchants()).find((m) => m.key === key)
+  return conformanceSource(
+    client.baseUrl,
+    async (key) => {
+      const chosen = key ? list.find((c) => c.merchant_key === key) : list[0]
+      if (chosen) return chosen
+      const merchants = await client.merchants()
+      const wanted = key ?? DEMO.merchant_key
+      if (wanted === DEMO.merchant_key && merchants.some((m) => m.key === DEMO.merchant_key)) return DEMO
+      if (key)
+        return `Scenario runs sign as ${key}, whose password this console does not know: start it with --key ${key} --password PASSWORD (the control API never tells a password).`
+      return `Scenario runs sign as a merchant: start the console with --key KEY --password PASSWORD (the sandbox has ${merchants
+        .map((m) => m.key)
+        .join(', ')}).`
+    },
+    { merchant, ...(controlToken ? { controlToken } : {}) },
+  )
 }

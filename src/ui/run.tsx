@@ -47,7 +47,11 @@ export async function runTui(options: TuiOptions): Promise<void> {
   const mode = options.url ? 'url' : options.data ? `data ${basename(options.data)} at` : 'embedded at'
   const given =
     options.key && options.password ? { merchant_key: options.key, password: options.password } : undefined
-  const scenarios = loadScenarioSource(client, given ?? embedded?.merchants)
+  const scenarios = loadScenarioSource(
+    client,
+    given ?? embedded?.merchants,
+    options.url ? options.controlToken : undefined,
+  )
   const fullScreen = Boolean(process.stdout.isTTY)
   // The alternate screen keeps the operator's shell history intact, as full-screen tools do.
   if (fullScreen) process.stdout.write('\x1b[?1049h\x1b[H')

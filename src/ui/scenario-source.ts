@@ -27,6 +27,8 @@ export interface ScenarioSource {
     selection: { ids?: string[]; tag?: string },
     onUpdate: (result: ScenarioResult) => void,
     merchant?: string,
+    /** Said before the first scenario starts: which scenarios run as a merchant the kit creates, or are skipped, and why. */
+    onNotes?: (notes: string[]) => void,
   ): Promise<void>
 }
 

@@ -1,4 +1,5 @@
 import { useInput } from 'ink'
+import { useRef } from 'react'
 import { keysOf } from './keys.js'
 
 /**
@@ -16,11 +17,20 @@ export function useListCursor(options: {
   const { ids, selected, select, page, active, onOpen } = options
   const found = selected === undefined ? -1 : ids.indexOf(selected)
   const index = Math.max(found, 0)
+  // Keys that arrive in one chunk (five ↓ in one write) reach the handler one after the other
+  // before the view draws again: each moves on from where the previous one left the cursor, not
+  // from the index of the last drawing.
+  const at = useRef(index)
+  at.current = index
   useInput(
     (input, key) => {
       if (!ids.length) return
+      const index = at.current
       const clamp = (to: number) => Math.max(0, Math.min(ids.length - 1, to))
-      const go = (to: number) => select(ids[clamp(to)])
+      const go = (to: number) => {
+        at.current = clamp(to)
+        select(ids[at.current])
+      }
       if (key.downArrow) go(index + 1)
       else if (key.upArrow) go(index - 1)
       else if (key.pageDown) go(index + page)

@@ -80,6 +80,11 @@ describe('console lists search the sandbox (issue 14: "search and filters run on
     // A held `j`: one chunk of four presses.
     await ui.press('jjjj')
     expect(ui.frame()).toMatch(/> .*SHOP-0145/)
+    // Issue 25 item 9: five ↓ in one write (a held arrow key) move five rows, then ↑ ↑ two back.
+    await ui.press(KEY.down.repeat(5))
+    expect(ui.frame()).toMatch(/> .*SHOP-0140/)
+    await ui.press(KEY.up.repeat(2))
+    expect(ui.frame()).toMatch(/> .*SHOP-0142/)
     await ui.press(']')
     const second = await ui.waitForText('101-150 of 150')
     expect(second).toContain('SHOP-0049')

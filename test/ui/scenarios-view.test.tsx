@@ -3,11 +3,14 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createControlClient } from '../../src/ui/client.js'
 import { type EmbeddedSandbox, startEmbedded } from '../../src/ui/in-process.js'
 import { loadScenarioSource } from '../../src/ui/load-scenarios.js'
-import { KEY, renderApp } from './render-app.js'
+import type { ScenarioSource } from '../../src/ui/scenario-source.js'
+import { inProcessClient, supportGateway } from './harness.js'
+import { cleanupSized, KEY, renderApp } from './render-app.js'
 
 const started: EmbeddedSandbox[] = []
 afterEach(async () => {
   cleanup()
+  cleanupSized()
   await Promise.all(started.splice(0).map((s) => s.close()))
 })
 
@@ -65,4 +68,91 @@ describe('scenario runs view', () => {
       'Scenario runs sign as a merchant: start the console with --key KEY --password PASSWORD (the sandbox has shop-1).',
     )
   })
+})
+
+// Issue 25, requirement 3: scenario runs from the console pass against the demo merchant as the
+// CLI's do (the kit's own callback channel receives the callbacks; the scenarios that need it run
+// as a merchant the kit creates for the run, as `paysandbox test --gateway` does), and a failure's
+// reason is shown whole, wrapped, at 80 and 160 columns, in the panel the README describes.
+describe('scenario runs as the demo merchant', () => {
+  it("passes every refund scenario, says before the run which ones run as the kit's merchant and why, and removes it after", async () => {
+    const { client } = await embedded()
+    const source = loadScenarioSource(client)
+    const results: { id: string; status: string; message?: string }[] = []
+    const notes: string[][] = []
+    let notesBeforeFirstResult = false
+    await source.run(
+      { tag: 'refund' },
+      (r) => {
+        if (r.status !== 'running') results.push(r)
+        if (!results.length && notes.length) notesBeforeFirstResult = true
+      },
+      undefined,
+      (n) => notes.push(n),
+    )
+    expect(results.length).toBeGreaterThanOrEqual(4)
+    expect(results.filter((r) => r.status !== 'passed')).toEqual([])
+    expect(notesBeforeFirstResult).toBe(true)
+    expect(notes.flat().join(' ')).toMatch(
+      /run as a merchant the kit created for this run, with callbacks to the kit \(demo-merchant's notification_url is http:\/\/localhost:3000\/payment\/callback, not the kit's http:\/\/127\.0\.0\.1:\d+\/callbacks/,
+    )
+    // The merchants the kit created are gone: the sandbox has the demo merchant alone again.
+    expect((await client.merchants()).map((m) => m.key)).toEqual(['demo-merchant'])
+  }, 120_000)
+})
+
+describe('a failure is shown whole', () => {
+  const REASON =
+    'step 3. expect.callback: no callback of kind sale arrived within 10 s at http://127.0.0.1:41234/callbacks; the sandbox tried http://localhost:3000/payment/callback 3 times (ECONNREFUSED each time): the merchant demo-merchant sends its callbacks elsewhere [interface 2.4]'
+  const failing = (): ScenarioSource => ({
+    list: async () => [{ id: 'checkout-refund-full', title: 'A full refund', tags: ['refund'] }],
+    run: async (_selection, onUpdate, _merchant, onNotes) => {
+      onNotes?.(['1 of 1 scenario(s) run as a merchant the kit created for this run.'])
+      onUpdate({ id: 'checkout-refund-full', status: 'running' })
+      onUpdate({ id: 'checkout-refund-full', status: 'failed', message: REASON })
+    },
+  })
+  /** The frame's words in order, lines joined (wrapping puts a line break between two words; box sides dropped). */
+  const words = (frame: string) =>
+    frame
+      .split('\n')
+      .map((l) => l.replace(/^[\s║│]+|[\s║│]+$/g, ''))
+      .join(' ')
+      .replace(/\s+/g, ' ')
+
+  it.each([80, 160])(
+    'at %i columns: in a panel after the run, and wrapped under the list',
+    async (columns) => {
+      const client = inProcessClient(supportGateway())
+      const ui = renderApp(client, { scenarios: failing(), size: { columns, rows: 24 } })
+      await ui.press('6')
+      await ui.waitForText('checkout-refund-full')
+      await ui.press('M')
+      await ui.waitForText('Run scenarios as the merchant')
+      await ui.press('demo-merchant', KEY.enter)
+      await ui.waitForText('scenarios as demo-merchant')
+      await ui.press(KEY.enter)
+      // Issue 25 item 9: the confirmation names the merchant and the sandbox whole, wrapped.
+      const confirm = await ui.waitForText('Confirm: run scenario checkout-refund-full')
+      expect(words(confirm)).toContain(
+        'Confirm: run scenario checkout-refund-full as demo-merchant against http://sandbox.test?',
+      )
+      expect(confirm).not.toContain('…')
+      await ui.press('y')
+      // The panel opens by itself, with the reason whole.
+      const panel = await ui.waitForText('Esc, Enter or q closes', 10_000)
+      expect(panel).toContain('scenario checkout-refund-full: 0 passed, 1 failed.')
+      expect(words(panel)).toContain(REASON)
+      for (const line of panel.split('\n')) expect(line.length).toBeLessThanOrEqual(columns)
+      await ui.press(KEY.escape)
+      // Under the list: the note said before the run, and the reason wrapped, every word of it.
+      const view = await ui.waitForText('> failed')
+      expect(view).toContain('run as a merchant the kit created for this run.')
+      expect(words(view)).toContain(REASON)
+      // `o` opens it again.
+      await ui.press('o')
+      expect(words(await ui.waitForText('Esc, Enter or q closes'))).toContain(REASON)
+    },
+    60_000,
+  )
 })

@@ -31,10 +31,27 @@ describe('callbacks view', () => {
     await ui.press('p')
     await ui.waitForText('Confirm: replay callback')
     await ui.press('y')
-    await ui.waitForText('Replay ')
+    // Issue 25 item 9: the notice follows the replay to its result, never "queued (queued)".
+    const replayed = await ui.waitFor((f) => /Replay \S+: acknowledged \(HTTP 200\)\./.test(f), 20_000)
+    expect(replayed).not.toContain('queued')
     await callbacksOf(t.gateway.ctx).idle()
     expect(t.store.list('deliveries').filter((d) => d.replay_of)).toHaveLength(1)
     expect(t.sent).toHaveLength(2)
+  })
+
+  it('shows a callbacks filter in its own words: state: and kind:, not status: and method:', async () => {
+    const t = supportGateway()
+    await cardPayment(t, { order: 'order-cb' })
+    await callbacksOf(t.gateway.ctx).idle()
+    const ui = renderApp(inProcessClient(t))
+    await ui.press('2')
+    await ui.waitForText('acknowledged')
+    await ui.press('/')
+    await ui.waitForText('Filter')
+    await ui.press('state:acknowledged kind:sale', KEY.enter)
+    const shown = await ui.waitForText('filter state:acknowledged kind:sale')
+    expect(shown).not.toContain('status:acknowledged')
+    expect(shown).toMatch(/acknowledged\s+sale/)
   })
 
   it('copies a callback as curl (OSC 52) and shows the command', async () => {
