@@ -10,7 +10,8 @@ import { execFileSync, spawnSync } from 'node:child_process'
 import { mkdirSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { fillCard, startE2e } from '../test/e2e/harness.js'
+// site.ts, not harness.ts: this is a plain script, where vitest's `vi` cannot run.
+import { fillCard, startE2e } from '../test/e2e/site.js'
 
 const OUT = join(import.meta.dirname, '..', 'docs', 'screenshots')
 const DESKTOP = { width: 1024, height: 900 }

@@ -7,7 +7,7 @@ export interface Credentials {
 }
 
 /** The first failed step, in the runner's words, with the interface section it is about. */
-function failure(result: RunResult): string | undefined {
+export function failure(result: RunResult): string | undefined {
   const step = result.steps.find((s: StepResult) => s.status === 'failed')
   if (!step) return result.reason
   return `step ${step.label}: ${step.message ?? 'failed'}${step.section ? ` [interface ${step.section}]` : ''}`

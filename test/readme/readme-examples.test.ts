@@ -121,8 +121,11 @@ function runBlock(commands: Command[]) {
       `printf '\\n@@exit ${i} %s\\n' $__rc`,
     )
   })
+  // A reader's shell has no control token unless a block exports one (the refusal block needs none).
+  const { PAYSANDBOX_CONTROL_TOKEN: _token, ...env } = process.env
   const r = spawnSync('bash', ['-c', script.join('\n')], {
     cwd: scratch,
+    env,
     encoding: 'utf8',
     timeout: 180_000,
     killSignal: 'SIGKILL',

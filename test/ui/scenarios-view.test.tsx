@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { cleanup } from 'ink-testing-library'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createControlClient } from '../../src/ui/client.js'
@@ -155,4 +158,76 @@ describe('a failure is shown whole', () => {
     },
     60_000,
   )
+})
+
+describe('a failure names its step once', () => {
+  it('"step 3. expect.callback: …", not "step 3 3."', async () => {
+    const { failure } = await import('../../src/ui/conformance-source.js')
+    const { stepLabel } = await import('../../src/conformance/runner.js')
+    const label = stepLabel({ step: 'expect.callback' } as never, 2)
+    const message = failure({
+      slug: 's',
+      file: 'f',
+      title: 't',
+      section: '2.4',
+      tags: [],
+      mode: 'gateway',
+      status: 'failed',
+      steps: [
+        {
+          index: 2,
+          kind: 'expect.callback',
+          label,
+          status: 'failed',
+          message: 'none arrived',
+          section: '2.4',
+          ms: 1,
+        },
+      ],
+      ms: 1,
+    })
+    expect(message).toBe('step 3. expect.callback: none arrived [interface 2.4]')
+  })
+})
+
+describe('when the sandbox does not let the kit create its merchant', () => {
+  it('says before the run why and what to configure, and skips those scenarios with the reason', async () => {
+    const { conformanceSource } = await import('../../src/ui/conformance-source.js')
+    const dir = mkdtempSync(join(tmpdir(), 'tui-token-'))
+    const file = join(dir, 'config.json')
+    const demo = JSON.parse(
+      readFileSync(join(import.meta.dirname, '../../fixtures/config/demo.json'), 'utf8'),
+    )
+    writeFileSync(file, JSON.stringify({ ...demo, control_token: 'a-control-token-0123456789' }))
+    const sandbox = await startEmbedded({ configFile: file })
+    started.push(sandbox)
+    rmSync(dir, { recursive: true, force: true })
+    const source = conformanceSource(
+      sandbox.baseUrl,
+      async () => ({ merchant_key: 'demo-merchant', password: 'demo-password-0123456789abcdef' }),
+      {
+        merchant: async () => ({
+          key: 'demo-merchant',
+          notification_url: 'http://localhost:3000/payment/callback',
+          mids: [{ moto: false, zero_amount: false }],
+        }),
+      },
+    )
+    const notes: string[] = []
+    const results: { id: string; status: string; message?: string }[] = []
+    await source.run(
+      { ids: ['checkout-refund-full'] },
+      (r) => {
+        if (r.status !== 'running') results.push(r)
+      },
+      undefined,
+      (n) => notes.push(...n),
+    )
+    expect(notes.join(' ')).toMatch(
+      /^1 of 1 scenario\(s\) will be skipped: demo-merchant's notification_url is http:\/\/localhost:3000\/payment\/callback, not the kit's http:\/\/127\.0\.0\.1:\d+\/callbacks, so its callbacks never reach the console, and the sandbox did not let the kit create a merchant of its own \(POST .* answered HTTP 401 \(give its control token: --control-token\).*\)\. To run them, start the console with the sandbox's control token \(--control-token\)/,
+    )
+    expect(results).toHaveLength(1)
+    expect(results[0]).toMatchObject({ id: 'checkout-refund-full', status: 'skipped' })
+    expect(results[0]?.message).toContain('did not let the kit create a merchant of its own')
+  }, 60_000)
 })
