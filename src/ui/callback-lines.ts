@@ -7,7 +7,9 @@ import { statusTone } from './theme.js'
 export function callbackLines(d: DeliveryDetail, width: number): Line[] {
   const out: Line[] = [
     [seg(`Callback ${d.id}  `, 'accent', true), seg(d.state.toUpperCase(), statusTone(d.state), true)],
-    ...wrappedField('payment', `${d.payment_id}  order ${d.order_id}  merchant ${d.merchant_key}`, width),
+    ...wrappedField('payment', `${d.payment_id}  order ${d.order_id}`, width),
+    // A row of its own: after a payment id and an order number it was broken across two rows at 80 columns.
+    ...wrappedField('merchant', d.merchant_key, width),
     field(
       'kind',
       `${d.kind}  api ${d.api}  #${d.seq} of its payment${d.replay_of ? `  replay of ${d.replay_of}` : ''}`,

@@ -26,6 +26,8 @@ describe('callbacks view', () => {
     const detail = await ui.waitForText('Attempts (1)')
     expect(detail).toMatch(/1\. 2026-11-02 10:00:00\s+HTTP 200\s+acknowledged/)
     expect(detail).toContain('POST http://localhost:3000/payment/callback')
+    // Issue 25 item 9: the merchant whole on its own row at 80 columns, never broken across two.
+    expect(detail).toMatch(/^ {2}merchant +demo-merchant *$/m)
     await ui.press('G')
     expect(await ui.waitForText('order_number')).toMatch(/order_number\s+order-cb/)
     await ui.press('p')
