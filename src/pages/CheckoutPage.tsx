@@ -94,8 +94,9 @@ export function CheckoutPage(props: CheckoutPageProps) {
                 id="pay-button"
                 data-requires-terms={view.terms ? '' : undefined}
               >
+                {/* The button names the chosen method: "Pay €25.00 by card", "Continue with Pix". */}
                 {card
-                  ? t('pay', { amount: view.amountText })
+                  ? t('payByCard', { amount: view.amountText })
                   : t('continueWith', { method: view.selected.title })}
               </button>
             </div>

@@ -23,6 +23,8 @@ export interface EmbeddedSandbox {
   merchant?: { merchant_key: string; password: string }
   /** Every configured merchant: scenario runs act as the one chosen in the console. */
   merchants: { merchant_key: string; password: string }[]
+  /** The configuration's control token, if any: scenario runs send it when they create the kit's merchants over HTTP. */
+  controlToken?: string
   close(): Promise<void>
 }
 
@@ -50,6 +52,7 @@ export async function startEmbedded(options: EmbeddedOptions): Promise<EmbeddedS
   return {
     ...(first ? { merchant: { merchant_key: first.key, password: first.password } } : {}),
     merchants: sandbox.loaded.config.merchants.map((m) => ({ merchant_key: m.key, password: m.password })),
+    ...(sandbox.loaded.config.control_token ? { controlToken: sandbox.loaded.config.control_token } : {}),
     baseUrl: sandbox.baseUrl,
     fetch: (input, init) => handler(new Request(input, init)),
     log,

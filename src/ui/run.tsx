@@ -50,7 +50,7 @@ export async function runTui(options: TuiOptions): Promise<void> {
   const scenarios = loadScenarioSource(
     client,
     given ?? embedded?.merchants,
-    options.url ? options.controlToken : undefined,
+    options.url ? options.controlToken : embedded?.controlToken,
   )
   const fullScreen = Boolean(process.stdout.isTTY)
   // The alternate screen keeps the operator's shell history intact, as full-screen tools do.

@@ -26,7 +26,7 @@ describe('with JavaScript', () => {
   it('switches to the chosen method at once, and back to the card form', async () => {
     const page = await e2e.page()
     await page.goto(await e2e.session({ methods: METHODS }))
-    expect(await payButton(page)).toBe('Pay €25.00')
+    expect(await payButton(page)).toBe('Pay €25.00 by card')
     expect(await cardFields(page)).toBe(1)
     // A pointer payer: a click on the method, nothing else.
     await page.getByRole('radio', { name: /^Pix/ }).click()
@@ -38,7 +38,7 @@ describe('with JavaScript', () => {
     expect(await page.locator('#pay-form').getAttribute('action')).toMatch(/\/method\/pix$/)
     // Back to the card: the card form, its pay button and its test cards, working as before.
     await page.getByRole('radio', { name: 'Card', exact: true }).click()
-    await expect.poll(() => payButton(page)).toBe('Pay €25.00')
+    await expect.poll(() => payButton(page)).toBe('Pay €25.00 by card')
     expect(await cardFields(page)).toBe(1)
     expect(await page.locator('details.testcards').count()).toBe(1)
     await fillCard(page, { exp: '01/30' })

@@ -29,6 +29,7 @@ export const ar: Messages = {
   phoneCountryCodeHint: 'أرقام، مثلًا \u206644\u2069 أو \u20661-684\u2069',
   phone: 'رقم الهاتف',
   pay: 'ادفع {amount}',
+  payByCard: 'ادفع {amount} بالبطاقة',
   processing: 'جارٍ المعالجة…',
   cancel: 'إلغاء الدفع',
   termsAccept: 'قرأت {terms} وأوافق عليها',

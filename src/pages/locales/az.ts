@@ -25,6 +25,7 @@ export const az: Messages = {
   phoneCountryCodeHint: 'Rəqəmlər, məsələn 994 və ya 1‑684',
   phone: 'Telefon nömrəsi',
   pay: '{amount} ödə',
+  payByCard: '{amount} kartla ödə',
   processing: 'Emal olunur…',
   cancel: 'Ödənişi ləğv et',
   termsAccept: '{terms} oxudum və qəbul edirəm',

@@ -25,6 +25,7 @@ export const bg: Messages = {
   phoneCountryCodeHint: 'Цифри, например 359 или 1‑684',
   phone: 'Телефонен номер',
   pay: 'Плати {amount}',
+  payByCard: 'Плати {amount} с карта',
   processing: 'Обработва се…',
   cancel: 'Отказ от плащането',
   termsAccept: 'Прочетох и приемам {terms}',

@@ -25,6 +25,7 @@ export const cs: Messages = {
   phoneCountryCodeHint: 'Číslice, například 420 nebo 1‑684',
   phone: 'Telefonní číslo',
   pay: 'Zaplatit {amount}',
+  payByCard: 'Zaplatit {amount} kartou',
   processing: 'Zpracovává se…',
   cancel: 'Zrušit platbu',
   termsAccept: 'Přečetl(a) jsem {terms} a souhlasím s nimi',

@@ -25,6 +25,7 @@ export const de: Messages = {
   phoneCountryCodeHint: 'Ziffern, zum Beispiel 49 oder 1‑684',
   phone: 'Telefonnummer',
   pay: '{amount} bezahlen',
+  payByCard: '{amount} mit Karte bezahlen',
   processing: 'Wird verarbeitet…',
   cancel: 'Zahlung abbrechen',
   termsAccept: 'Ich habe die {terms} gelesen und akzeptiere sie',

@@ -27,6 +27,7 @@ export const en = {
   phoneCountryCodeHint: 'Digits, for example 44 or 1‑684',
   phone: 'Phone number',
   pay: 'Pay {amount}',
+  payByCard: 'Pay {amount} by card',
   processing: 'Processing…',
   cancel: 'Cancel payment',
   termsAccept: 'I have read and accept the {terms}',

@@ -25,6 +25,7 @@ export const fr: Messages = {
   phoneCountryCodeHint: 'Chiffres, par exemple 33 ou 1‑684',
   phone: 'Numéro de téléphone',
   pay: 'Payer {amount}',
+  payByCard: 'Payer {amount} par carte',
   processing: 'Traitement…',
   cancel: 'Annuler le paiement',
   termsAccept: 'J’ai lu et j’accepte les {terms}',

@@ -25,6 +25,7 @@ export const hr: Messages = {
   phoneCountryCodeHint: 'Znamenke, na primjer 385 ili 1‑684',
   phone: 'Broj telefona',
   pay: 'Plati {amount}',
+  payByCard: 'Plati {amount} karticom',
   processing: 'Obrada…',
   cancel: 'Otkaži plaćanje',
   termsAccept: 'Pročitao/la sam i prihvaćam {terms}',

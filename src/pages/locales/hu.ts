@@ -25,6 +25,7 @@ export const hu: Messages = {
   phoneCountryCodeHint: 'Számjegyek, például 36 vagy 1‑684',
   phone: 'Telefonszám',
   pay: '{amount} fizetése',
+  payByCard: '{amount} fizetése kártyával',
   processing: 'Feldolgozás…',
   cancel: 'Fizetés megszakítása',
   termsAccept: 'Elolvastam és elfogadom az {terms}',

@@ -25,6 +25,7 @@ export const it: Messages = {
   phoneCountryCodeHint: 'Cifre, per esempio 39 o 1‑684',
   phone: 'Numero di telefono',
   pay: 'Paga {amount}',
+  payByCard: 'Paga {amount} con carta',
   processing: 'Elaborazione…',
   cancel: 'Annulla il pagamento',
   termsAccept: 'Ho letto e accetto i {terms}',

@@ -25,6 +25,7 @@ export const ja: Messages = {
   phoneCountryCodeHint: '数字（例：81、1-684）',
   phone: '電話番号',
   pay: '{amount} を支払う',
+  payByCard: '{amount} をカードで支払う',
   processing: '処理中…',
   cancel: '支払いをキャンセル',
   termsAccept: '{terms}を読み、同意します',

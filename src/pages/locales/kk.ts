@@ -25,6 +25,7 @@ export const kk: Messages = {
   phoneCountryCodeHint: 'Сандар, мысалы 7 немесе 1‑684',
   phone: 'Телефон нөмірі',
   pay: '{amount} төлеу',
+  payByCard: '{amount} картамен төлеу',
   processing: 'Өңделуде…',
   cancel: 'Төлемнен бас тарту',
   termsAccept: '{terms} оқыдым және қабылдаймын',

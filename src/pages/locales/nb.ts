@@ -25,6 +25,7 @@ export const nb: Messages = {
   phoneCountryCodeHint: 'Sifre, for eksempel 47 eller 1‑684',
   phone: 'Telefonnummer',
   pay: 'Betal {amount}',
+  payByCard: 'Betal {amount} med kort',
   processing: 'Behandler…',
   cancel: 'Avbryt betalingen',
   termsAccept: 'Jeg har lest og godtar {terms}',

@@ -25,6 +25,7 @@ export const nl: Messages = {
   phoneCountryCodeHint: 'Cijfers, bijvoorbeeld 31 of 1‑684',
   phone: 'Telefoonnummer',
   pay: '{amount} betalen',
+  payByCard: '{amount} met kaart betalen',
   processing: 'Bezig…',
   cancel: 'Betaling annuleren',
   termsAccept: 'Ik heb de {terms} gelezen en ga ermee akkoord',

@@ -25,6 +25,7 @@ export const pl: Messages = {
   phoneCountryCodeHint: 'Cyfry, na przykład 48 lub 1‑684',
   phone: 'Numer telefonu',
   pay: 'Zapłać {amount}',
+  payByCard: 'Zapłać {amount} kartą',
   processing: 'Przetwarzanie…',
   cancel: 'Anuluj płatność',
   termsAccept: 'Przeczytałem i akceptuję {terms}',

@@ -25,6 +25,7 @@ export const pt: Messages = {
   phoneCountryCodeHint: 'Dígitos, por exemplo 351 ou 1‑684',
   phone: 'Número de telefone',
   pay: 'Pagar {amount}',
+  payByCard: 'Pagar {amount} com cartão',
   processing: 'A processar…',
   cancel: 'Cancelar pagamento',
   termsAccept: 'Li e aceito os {terms}',

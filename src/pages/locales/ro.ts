@@ -25,6 +25,7 @@ export const ro: Messages = {
   phoneCountryCodeHint: 'Cifre, de exemplu 40 sau 1‑684',
   phone: 'Număr de telefon',
   pay: 'Plătește {amount}',
+  payByCard: 'Plătește {amount} cu cardul',
   processing: 'Se procesează…',
   cancel: 'Anulează plata',
   termsAccept: 'Am citit și accept {terms}',

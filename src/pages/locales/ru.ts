@@ -25,6 +25,7 @@ export const ru: Messages = {
   phoneCountryCodeHint: 'Цифры, например 7 или 1‑684',
   phone: 'Номер телефона',
   pay: 'Оплатить {amount}',
+  payByCard: 'Оплатить {amount} картой',
   processing: 'Обработка…',
   cancel: 'Отменить оплату',
   termsAccept: 'Я прочитал(а) и принимаю {terms}',

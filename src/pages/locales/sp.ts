@@ -26,6 +26,7 @@ export const sp: Messages = {
   phoneCountryCodeHint: 'Dígitos, por ejemplo 34 o 1‑684',
   phone: 'Número de teléfono',
   pay: 'Pagar {amount}',
+  payByCard: 'Pagar {amount} con tarjeta',
   processing: 'Procesando…',
   cancel: 'Cancelar el pago',
   termsAccept: 'He leído y acepto los {terms}',

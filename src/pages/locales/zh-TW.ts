@@ -25,6 +25,7 @@ export const zhTW: Messages = {
   phoneCountryCodeHint: '數字，例如 886 或 1‑684',
   phone: '電話號碼',
   pay: '支付 {amount}',
+  payByCard: '以卡片支付 {amount}',
   processing: '處理中…',
   cancel: '取消付款',
   termsAccept: '我已閱讀並接受{terms}',

@@ -26,6 +26,7 @@ export const zh: Messages = {
   phoneCountryCodeHint: '数字，例如 86 或 1‑684',
   phone: '电话号码',
   pay: '支付 {amount}',
+  payByCard: '用银行卡支付 {amount}',
   processing: '处理中…',
   cancel: '取消支付',
   termsAccept: '我已阅读并接受{terms}',
