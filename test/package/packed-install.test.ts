@@ -4,8 +4,9 @@
  * reads the repository's sources: only what the tarball carries (package.json "files") runs.
  *
  * Checks: plain Node ESM `import`, CommonJS `require` (Node >= 20.19 loads ES modules without
- * top-level await through require), a strict NodeNext TypeScript consumer and one with
- * `tsc --init`'s defaults, the README's vitest + msw example, a Jest suite, and the `paysandbox`
+ * top-level await through require), a strict NodeNext TypeScript consumer (with `paysandbox/msw`)
+ * and one with `tsc --init`'s defaults, the README's vitest + msw example, a Jest suite, a second
+ * project that did not install msw (strict TypeScript and plain Node), and the `paysandbox`
  * binary through npx (serve answers /sandbox/health and stops on SIGTERM with exit 0; validate;
  * test --help; tui --help; --version).
  */
@@ -27,6 +28,8 @@ const JEST = 'jest@30.5.2'
 
 let work = ''
 let app = ''
+/** A project that installed paysandbox, TypeScript and @types/node, and not msw. */
+let bare = ''
 const children: ChildProcess[] = []
 
 /** npm and node without the variables `npm test` exported to this process (npm_config_*, ...). */
@@ -105,6 +108,31 @@ beforeAll(() => {
   let install = run('npm', installArgs, { timeout: 240_000 })
   if (install.code !== 0) install = run('npm', installArgs, { timeout: 240_000 })
   expect(install.code, install.all).toBe(0)
+  // The project without msw: the same tarball, TypeScript and @types/node only.
+  bare = join(work, 'app-without-msw')
+  mkdirSync(bare)
+  for (const file of ['consumer.ts', 'esm.mjs']) cpSync(join(app, file), join(bare, file))
+  const strict = JSON.parse(readFileSync(join(app, 'tsconfig.strict.json'), 'utf8'))
+  writeFileSync(
+    join(bare, 'tsconfig.strict.json'),
+    JSON.stringify({ ...strict, files: ['consumer.ts'] }, null, 2),
+  )
+  writeFileSync(
+    join(bare, 'package.json'),
+    JSON.stringify({ name: 'app-without-msw', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  )
+  const bareArgs = [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    join(work, packed.filename),
+    tool('typescript'),
+    tool('@types/node'),
+  ]
+  let bareInstall = run('npm', bareArgs, { cwd: bare, timeout: 240_000 })
+  if (bareInstall.code !== 0) bareInstall = run('npm', bareArgs, { cwd: bare, timeout: 240_000 })
+  expect(bareInstall.code, bareInstall.all).toBe(0)
   // Runtime dependencies are only what runs: no TypeScript runner came with paysandbox.
   const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'paysandbox', 'package.json'), 'utf8'))
   expect(Object.keys(installed.dependencies)).not.toContain('tsx')
@@ -147,6 +175,21 @@ describe('the packed package in a fresh project', () => {
     ])
     expect(r.all.trim()).toBe('')
     expect(r.code).toBe(0)
+  })
+
+  it('without msw installed: type-checks clean in a strict project and runs from plain Node', () => {
+    // npm installs no optional peer: this project has no msw at all.
+    expect(existsSync(join(bare, 'node_modules', 'msw'))).toBe(false)
+    const tsc = run(
+      process.execPath,
+      [join(bare, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.strict.json'],
+      { cwd: bare },
+    )
+    expect(tsc.all.trim()).toBe('')
+    expect(tsc.code).toBe(0)
+    const esm = run(process.execPath, ['esm.mjs'], { cwd: bare })
+    expect(esm.all).toContain('esm: settled, 1 callback(s), hash ok')
+    expect(esm.code).toBe(0)
   })
 
   it("type-checks clean with tsc --init's defaults", () => {
