@@ -9,14 +9,9 @@ import { EXIT, EXIT_CODES_HELP, UsageError } from './exit-codes.js'
 import { closest } from './suggest.js'
 import { NO_COMMAND, packageVersion } from './version.js'
 
-/**
- * The whole command line through yargs. cli/main.ts answers the commonest calls (--help,
- * --version, validate) without loading yargs, and hands everything else here.
- */
-export async function runCli(argv: string[] = hideBin(process.argv)): Promise<void> {
-  // PAYSANDBOX_HELP_WIDTH: the build renders --help at the widths cli/main.ts answers by itself.
-  const width = Number(process.env.PAYSANDBOX_HELP_WIDTH) || Math.min(110, process.stdout.columns || 100)
-  await yargs(argv)
+/** The yargs command line, at `width` columns. */
+function commandLine(argv: string[], width: number) {
+  return yargs(argv)
     .scriptName('paysandbox')
     .usage('$0 <command> [options]\n\nLocal sandbox and conformance kit for the payment gateway interface.')
     .command(validateCommand)
@@ -32,6 +27,28 @@ export async function runCli(argv: string[] = hideBin(process.argv)): Promise<vo
     .version(packageVersion())
     .wrap(width)
     .epilogue(EXIT_CODES_HELP)
+}
+
+/**
+ * What `paysandbox [command] --help` prints at `width` columns, rendered by yargs without printing
+ * or exiting: scripts/build.mjs saves it for cli/main.ts, which answers --help without yargs.
+ */
+export async function renderHelp(command: string, width: number): Promise<string> {
+  let text = ''
+  await commandLine([], width)
+    .exitProcess(false)
+    .parseAsync([...(command ? [command] : []), '--help'], {}, (_error, _argv, output) => {
+      text = output
+    })
+  return text
+}
+
+/**
+ * The whole command line through yargs. cli/main.ts answers the commonest calls (--help,
+ * --version, validate, serve, tui) without loading yargs, and hands everything else here.
+ */
+export async function runCli(argv: string[] = hideBin(process.argv)): Promise<void> {
+  await commandLine(argv, Math.min(110, process.stdout.columns || 100))
     .fail((message, error, y) => {
       if (error && !(error instanceof UsageError)) throw error
       // yargs asks for a command before it checks the options: `paysandbox --versoin` is a typo

@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { bundleConsole } from './tui-bundle.mjs'
 
 const root = join(import.meta.dirname, '..')
@@ -46,22 +47,15 @@ if (bundled) console.log(`build: bundled the console into ${relative(root, bundl
 // The configuration schema's validator compiled ahead (scripts/precompile-validators.mjs): `serve` start-up.
 const { precompileValidators } = await import('./precompile-validators.mjs')
 for (const file of await precompileValidators(dist)) console.log(`build: precompiled ${relative(root, file)}`)
-// The help texts cli/main.ts prints without loading yargs, rendered by yargs itself at the two
-// widths it uses outside a narrow terminal (100 when not a terminal, 110 in a wide one).
-const commands = ['', 'validate', 'serve', 'tui', 'test', 'scenarios']
+// The help texts cli/main.ts prints without loading yargs, rendered by yargs itself (in this
+// process, dist/cli/cli.js's renderHelp) at the two widths it uses outside a narrow terminal
+// (100 when not a terminal, 110 in a wide one).
+const { renderHelp } = await import(pathToFileURL(join(dist, 'cli', 'cli.js')).href)
 const help = {}
-for (const width of ['100', '110']) {
+for (const width of [100, 110]) {
   help[width] = {}
-  for (const command of commands) {
-    const args = [join(dist, 'cli', 'cli-help.js'), ...(command ? [command] : []), '--help']
-    const env = { ...process.env, PAYSANDBOX_HELP_WIDTH: width }
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8', env })
-    if (r.status !== 0) {
-      console.error(`build: ${command || 'paysandbox'} --help failed:\n${r.stderr}`)
-      process.exit(1)
-    }
-    help[width][command] = r.stdout.replace(/\n$/, '')
-  }
+  for (const command of ['', 'validate', 'serve', 'tui', 'test', 'scenarios'])
+    help[width][command] = (await renderHelp(command, width)).replace(/\n$/, '')
 }
 writeFileSync(join(dist, 'cli', 'help.json'), `${JSON.stringify(help)}\n`)
 console.log('build: rendered --help into dist/cli/help.json')

@@ -190,7 +190,7 @@ describe('the packed package in a fresh project', () => {
     const esm = run(process.execPath, ['esm.mjs'], { cwd: bare })
     expect(esm.all).toContain('esm: settled, 1 callback(s), hash ok')
     expect(esm.code).toBe(0)
-  })
+  }, 120_000)
 
   it("type-checks clean with tsc --init's defaults", () => {
     const dir = join(app, 'init')
