@@ -3,14 +3,12 @@ import type { CommandModule } from 'yargs'
 import { UsageError, wholeNumber } from '../exit-codes.js'
 
 /**
- * The console: the build's one-file bundle of it and its packages (scripts/tui-bundle.mjs) when
- * there is one beside run.js, which starts in a fraction of the time; otherwise run.js itself
- * (running from the TypeScript sources, or a build without esbuild).
+ * The console: the build's one-file bundle of it and its packages (scripts/tui-bundle.mjs), beside
+ * run.js in dist/src/ui. The CLI runs only from its own bundle (dist/cli/bundle), at the depth of
+ * this file, so the relative path points into dist/.
  */
 async function loadConsole(): Promise<typeof import('../../src/ui/run.js')> {
-  const bundle = new URL('../../src/ui/run.bundle.js', import.meta.url)
-  if (existsSync(bundle)) return import(bundle.href)
-  return import('../../src/ui/run.js')
+  return import(new URL('../../src/ui/run.bundle.js', import.meta.url).href)
 }
 
 export interface TuiArgs {

@@ -57,7 +57,7 @@ describe('paysandbox: mistakes in the call (exit 2)', () => {
     const two = await cli('--nope', '-x')
     expect(two.code).toBe(2)
     expect(two.err).toMatch(/^Unknown arguments: nope, x\n/)
-  })
+  }, 60_000)
 
   it('scenarios list with a tag no scenario has exits 2, as test does', async () => {
     const r = await cli('scenarios', 'list', '--tag', 'nosuch')
@@ -71,7 +71,7 @@ describe('paysandbox: mistakes in the call (exit 2)', () => {
     const some = await cli('scenarios', 'list', '--tag', 'refund')
     expect(some.code).toBe(0)
     expect(some.out).toMatch(/\d+ scenarios?\n$/)
-  })
+  }, 90_000)
 })
 
 // docs/conformance.md: the merchant adapter's process.ready_timeout_seconds and timeouts.hook_seconds.

@@ -58,7 +58,7 @@ function run(
 
 beforeAll(() => {
   // `npm test` builds before vitest runs; a lone run of this file builds if dist/ is missing.
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'bundle', 'main.js'))) {
     const build = run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT })
     expect(build.code, build.all).toBe(0)
   }
@@ -70,7 +70,16 @@ beforeAll(() => {
   if (!packed) throw new Error(`npm pack printed no package: ${pack.all}`)
   const paths = packed.files.map((f) => f.path)
   // "files": only what runs and what users read.
-  expect(paths.filter((p) => /^(test|bench|\.ci|src|cli|scripts|docs|data)\//.test(p))).toEqual([])
+  // The hosted pages' browser scripts are the one part of src/ that runs as written.
+  expect(
+    paths.filter(
+      (p) =>
+        /^(test|bench|\.ci|src|cli|scripts|docs|data)\//.test(p) && !/^src\/pages\/(apm\/)?assets\//.test(p),
+    ),
+  ).toEqual([])
+  // Only what runs: no TypeScript source, and the CLI only as its bundle.
+  expect(paths.filter((p) => /\.tsx?$/.test(p) && !p.endsWith('.d.ts'))).toEqual([])
+  expect(paths.filter((p) => p.startsWith('dist/cli/') && !p.startsWith('dist/cli/bundle/'))).toEqual([])
   expect(paths).toEqual(
     expect.arrayContaining([
       'LICENSE',
@@ -78,7 +87,8 @@ beforeAll(() => {
       'bin/paysandbox.js',
       'dist/src/index.js',
       'dist/src/index.d.ts',
-      'dist/cli/main.js',
+      'dist/cli/bundle/main.js',
+      'src/pages/assets/hosted.js',
       'fixtures/config/demo.json',
     ]),
   )
