@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs'
 import type { CommandModule } from 'yargs'
 import { UsageError, wholeNumber } from '../exit-codes.js'
+import { TUI_OPTIONS } from '../tui-options.js'
 
 /**
  * The console: the build's one-file bundle of it and its packages (scripts/tui-bundle.mjs), beside
@@ -31,32 +32,7 @@ export const tuiCommand: CommandModule<object, TuiArgs> = {
     'Support console: payments, callbacks, schedules, clock, merchants; approve, replay, refund, export',
   builder: (y) =>
     y
-      .option('url', { type: 'string', describe: 'A running sandbox, e.g. http://localhost:8080' })
-      .option('control-token', {
-        type: 'string',
-        describe:
-          'The control token of a sandbox served with --control-token (default: $PAYSANDBOX_CONTROL_TOKEN)',
-      })
-      .option('data', {
-        type: 'string',
-        describe: 'Open a recorded sandbox: the data file of `serve --data FILE`',
-      })
-      .option('config', {
-        type: 'string',
-        describe: 'Merchants for --data or the embedded sandbox (default: the demo merchant)',
-      })
-      .option('port', {
-        type: 'number',
-        describe: 'Port of the --data or embedded sandbox (default: a free one)',
-      })
-      .option('key', {
-        type: 'string',
-        describe: 'Merchant key scenario runs act as (with --url; default: the demo merchant)',
-      })
-      .option('password', {
-        type: 'string',
-        describe: "That merchant's password (the control API never reveals one)",
-      })
+      .options(TUI_OPTIONS)
       .implies('key', 'password')
       .implies('password', 'key')
       .conflicts('url', ['data', 'config', 'port'])

@@ -63,6 +63,6 @@ describe('tui options read without yargs (cli/tui-options.ts)', () => {
     for (const key of Object.keys(described).filter((k) => !['help', 'version'].includes(k)))
       expect(TUI_OPTIONS, key).toHaveProperty(key)
     for (const [key, def] of Object.entries(TUI_OPTIONS))
-      expect(described[key], key).toBe(key === 'port' ? 'number' : def.type)
+      expect(described[key], key).toBe(def.type)
   })
 })
