@@ -217,9 +217,7 @@ const waited = (ms: number, setting: string) => `no answer within ${ms / 1000} s
 function whyNoAnswer(error: unknown, ms: number, setting: string): string {
   const e = error as Error & { cause?: { code?: string } }
   if (e?.name === 'TimeoutError') return waited(ms, setting)
-  const code = e?.cause?.code
-  if (code === 'ECONNREFUSED') return 'ECONNREFUSED, nothing listening there'
-  return code ?? e?.message ?? String(error)
+  return e?.cause?.code ?? e?.message ?? String(error)
 }
 
 async function stopChild(child: ChildProcess | undefined) {

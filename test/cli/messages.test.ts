@@ -102,9 +102,9 @@ describe('paysandbox test: a merchant that hangs is reported as a time-out namin
     expect(r.code).toBe(3)
     const said = r.out + r.err
     expect(said).toMatch(
-      /the merchant gave no ready answer to GET http:\/\/127\.0\.0\.1:\d+\/health within 1 s of starting \(process\.ready_timeout_seconds; last attempt: ECONNREFUSED, nothing listening there\)/,
+      /the merchant gave no ready answer to GET http:\/\/127\.0\.0\.1:\d+\/health within 1 s of starting \(process\.ready_timeout_seconds; last attempt: ECONNREFUSED\)/,
     )
-  })
+  }, 90_000)
 
   it('in a hook: a server that takes the request and never answers', async () => {
     const server = `require('node:http').createServer((req, res) => { if (req.url === '/health') res.end('ok') }).listen(Number(process.env.PORT), '127.0.0.1')`
@@ -123,5 +123,5 @@ describe('paysandbox test: a merchant that hangs is reported as a time-out namin
       /POST http:\/\/127\.0\.0\.1:\d+\/test\/start: no answer within 1 s \(timeouts\.hook_seconds\)/,
     )
     expect(said).not.toContain('ECONNREFUSED')
-  })
+  }, 90_000)
 })
