@@ -80,6 +80,11 @@ beforeAll(() => {
   // Only what runs: no TypeScript source, and the CLI only as its bundle.
   expect(paths.filter((p) => /\.tsx?$/.test(p) && !p.endsWith('.d.ts'))).toEqual([])
   expect(paths.filter((p) => p.startsWith('dist/cli/') && !p.startsWith('dist/cli/bundle/'))).toEqual([])
+  // The console runs as its bundle, which loads only the embedded sandbox's entry beside it.
+  expect(paths.filter((p) => p.startsWith('dist/src/ui/')).sort()).toEqual([
+    'dist/src/ui/in-process.js',
+    'dist/src/ui/run.bundle.js',
+  ])
   expect(paths).toEqual(
     expect.arrayContaining([
       'LICENSE',
@@ -164,7 +169,7 @@ function readmeMerchantExample(): string {
   return block as string
 }
 
-describe('the packed package in a fresh project', () => {
+describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
   it('imports from plain Node as an ES module and pays an order', () => {
     const r = run(process.execPath, ['esm.mjs'])
     expect(r.all).toContain('esm: settled, 1 callback(s), hash ok')
@@ -200,7 +205,7 @@ describe('the packed package in a fresh project', () => {
     const esm = run(process.execPath, ['esm.mjs'], { cwd: bare })
     expect(esm.all).toContain('esm: settled, 1 callback(s), hash ok')
     expect(esm.code).toBe(0)
-  }, 120_000)
+  })
 
   it("type-checks clean with tsc --init's defaults", () => {
     const dir = join(app, 'init')
@@ -235,7 +240,7 @@ describe('the packed package in a fresh project', () => {
   })
 })
 
-describe('npx paysandbox from the installed package', () => {
+describe('npx paysandbox from the installed package', { timeout: 120_000 }, () => {
   it('prints its version, and help for test and tui', () => {
     const version = run('npx', ['--no-install', 'paysandbox', '--version'])
     expect(version.out.trim()).toBe(pkg.version)
