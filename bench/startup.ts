@@ -57,7 +57,7 @@ const p90 = (xs: number[]) =>
   [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.9))] ?? 0
 
 export async function benchStartup(rounds = 11): Promise<{ rows: Sample[]; summary: string }> {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'bundle', 'main.js')))
     throw new Error('startup bench: run `npm run build` first')
   const order = join(ROOT, 'examples', 'order.json')
   const times = {

@@ -151,7 +151,7 @@ async function seed(file: string) {
 }
 
 export async function benchTuiStartup(rounds = 7): Promise<{ rows: Sample[]; summary: string }> {
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js')))
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'bundle', 'main.js')))
     throw new Error('tui bench: run `npm run build` first')
   if (spawnSync('script', ['--version'], { stdio: 'ignore' }).error)
     throw new Error('tui bench: needs `script` (util-linux) for a pseudo-terminal')

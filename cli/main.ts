@@ -8,7 +8,7 @@ import { tuiArgs } from './tui-options.js'
 /**
  * The `paysandbox` command. Start-up matters (`--help` within 2x of a bare `node`, `validate`
  * within 3x, issue 15), so the commonest calls are answered here without yargs:
- *   --help, -h, <command> --help   the help yargs renders, saved by the build (dist/cli/help.json)
+ *   --help, -h, <command> --help   the help yargs renders, saved by the build (help.json beside this)
  *   --version                      package.json's version
  *   validate <kind> <file|-> [--json]
  *   serve [options]                options read by node's parseArgs (serveArgs below)

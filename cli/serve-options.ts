@@ -1,31 +1,66 @@
 import type { ServeArgs } from './commands/serve.js'
-import { readFastOptions } from './fast-options.js'
+import { type OptionSpec, readFastOptions } from './fast-options.js'
 
 /**
- * The options of `serve` for cli/main.ts's fast path (node's parseArgs instead of yargs, about a
- * seventh of start-up): the same names and types as the yargs builder in commands/serve.ts
- * (test/cli/serve-fast-path.test.ts compares them). Anything parseArgs would not read exactly as
- * yargs does (an unknown or repeated option, `--no-strict`, a positional, an empty value) goes to
- * yargs instead.
+ * The options of `serve`, declared once: the yargs builder in commands/serve.ts takes this table,
+ * and cli/main.ts's fast path reads it with node's parseArgs instead of loading yargs (about a
+ * quarter of `serve`'s start-up, README "Build"). test/cli/serve-fast-path.test.ts checks that
+ * both read the same words alike; anything parseArgs would not read exactly as yargs does (an
+ * unknown or repeated option, `--no-strict`, a positional, an empty value) goes to yargs instead.
  */
 export const SERVE_OPTIONS = {
-  port: { type: 'string' },
-  host: { type: 'string' },
-  config: { type: 'string' },
-  data: { type: 'string' },
-  'control-token': { type: 'string' },
-  'allow-host': { type: 'string', multiple: true },
-  retain: { type: 'string' },
-  'base-path': { type: 'string' },
-  strict: { type: 'boolean' },
-} as const
+  port: {
+    // A string, checked by choosePort: yargs would turn `--port abc` into NaN.
+    type: 'string',
+    describe: 'Port to listen on (default: $PORT, else 8080; 0 picks a free one)',
+  },
+  host: {
+    type: 'string',
+    default: '127.0.0.1',
+    describe: 'Address to listen on (0.0.0.0 to accept other machines, e.g. in a container)',
+  },
+  config: {
+    type: 'string',
+    describe: 'Configuration file (merchants, MIDs, clock); default: the built-in demo merchant',
+  },
+  data: {
+    type: 'string',
+    describe:
+      'Keep sessions, payments and callbacks in this file across restarts (default: memory); its directory must exist',
+  },
+  'control-token': {
+    type: 'string',
+    describe:
+      'Control API (/sandbox/...) callers must send it as X-Sandbox-Control-Token (default: $PAYSANDBOX_CONTROL_TOKEN); required with a --host beyond loopback',
+  },
+  'allow-host': {
+    type: 'string',
+    array: true,
+    describe: 'Another host name the control API answers under (guard against DNS rebinding); repeatable',
+  },
+  retain: {
+    type: 'number',
+    describe:
+      'Memory mode: keep at most N finished payments and sessions, oldest forgotten first (default 10000)',
+  },
+  'base-path': {
+    type: 'string',
+    describe:
+      'Serve every route under this prefix, as white-label deployments do (e.g. /payment: /payment/post, /payment/api/v1/session)',
+  },
+  strict: {
+    type: 'boolean',
+    describe:
+      'Refuse what the platform documents differently instead of serving it with a Sandbox-Warning header (decisions.md 7)',
+  },
+} as const satisfies Record<string, OptionSpec>
 
 /** `serve`'s options read by node's parseArgs, or undefined when yargs should read them. */
 export function serveArgs(rest: string[]): ServeArgs | undefined {
   const v = readFastOptions(rest, SERVE_OPTIONS)
   if (!v) return undefined
   return {
-    host: v.host ?? '127.0.0.1',
+    host: v.host ?? SERVE_OPTIONS.host.default,
     ...(v.port !== undefined ? { port: v.port } : {}),
     ...(v.config !== undefined ? { config: v.config } : {}),
     ...(v.data !== undefined ? { data: v.data } : {}),

@@ -1,23 +1,43 @@
 import type { TuiArgs } from './commands/tui.js'
-import { readFastOptions } from './fast-options.js'
+import { type OptionSpec, readFastOptions } from './fast-options.js'
 
 /**
- * The options of `tui` for cli/main.ts's fast path (node's parseArgs instead of yargs: issue 14,
- * "Start-up under a second"): the same names and types as the yargs builder in commands/tui.ts
- * (test/ui/tui-fast-path.test.ts compares them). Anything parseArgs would not read exactly as
- * yargs does (an unknown or repeated option, a positional, an empty value, --help) and every
+ * The options of `tui`, declared once: the yargs builder in commands/tui.ts takes this table, and
+ * cli/main.ts's fast path reads it with node's parseArgs instead of loading yargs (issue 14,
+ * "Start-up under a second"; test/ui/tui-fast-path.test.ts checks both read the same words
+ * alike). Anything parseArgs would not read exactly as yargs does (an unknown or repeated option,
+ * a positional, an empty value, --help) and every
  * combination yargs refuses (--key without --password, --url with --data, --config or --port)
  * goes to yargs instead, which answers with its own message.
  */
 export const TUI_OPTIONS = {
-  url: { type: 'string' },
-  'control-token': { type: 'string' },
-  data: { type: 'string' },
-  config: { type: 'string' },
-  port: { type: 'string' },
-  key: { type: 'string' },
-  password: { type: 'string' },
-} as const
+  url: { type: 'string', describe: 'A running sandbox, e.g. http://localhost:8080' },
+  'control-token': {
+    type: 'string',
+    describe:
+      'The control token of a sandbox served with --control-token (default: $PAYSANDBOX_CONTROL_TOKEN)',
+  },
+  data: {
+    type: 'string',
+    describe: 'Open a recorded sandbox: the data file of `serve --data FILE`',
+  },
+  config: {
+    type: 'string',
+    describe: 'Merchants for --data or the embedded sandbox (default: the demo merchant)',
+  },
+  port: {
+    type: 'number',
+    describe: 'Port of the --data or embedded sandbox (default: a free one)',
+  },
+  key: {
+    type: 'string',
+    describe: 'Merchant key scenario runs act as (with --url; default: the demo merchant)',
+  },
+  password: {
+    type: 'string',
+    describe: "That merchant's password (the control API never reveals one)",
+  },
+} as const satisfies Record<string, OptionSpec>
 
 /** `tui`'s options read by node's parseArgs, or undefined when yargs should read them. */
 export function tuiArgs(rest: string[]): TuiArgs | undefined {

@@ -1,10 +1,19 @@
 #!/usr/bin/env node
-// `npm run build`: compiles src/ and cli/ with tsc (tsconfig.build.json) into dist/, JavaScript
-// and declaration files, then copies the browser scripts the hosted pages serve as they are
-// (src/**/assets/*.js, read at run time next to the module that serves them).
+// `npm run build`: the one build (README, "Build", gives each step's reason and figures).
+//   1. tsc (tsconfig.build.json): src/ into dist/src, JavaScript and declarations: the library
+//      (`paysandbox`, `paysandbox/msw`) and the modules the console's bundle loads at run time.
+//   2. esbuild: the console with ink and react into one file (scripts/tui-bundle.mjs).
+//   3. ajv standalone code: the configuration schema's validator (scripts/precompile-validators.mjs).
+//   4. esbuild: the CLI from its sources into dist/cli/bundle (scripts/cli-bundle.mjs), the only
+//      form it runs in (bin/paysandbox.js).
+//   5. yargs: the --help texts cli/main.ts prints without loading yargs (dist/cli/bundle/help.json).
+// The hosted pages' browser scripts are served from src/pages as written (package.json "files").
 import { spawnSync } from 'node:child_process'
-import { cpSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { bundleCli } from './cli-bundle.mjs'
+import { precompileValidators } from './precompile-validators.mjs'
 import { bundleConsole } from './tui-bundle.mjs'
 
 const root = join(import.meta.dirname, '..')
@@ -14,9 +23,7 @@ rmSync(dist, { recursive: true, force: true })
 const tsc = spawnSync(
   process.execPath,
   [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', join(root, 'tsconfig.build.json')],
-  {
-    stdio: 'inherit',
-  },
+  { stdio: 'inherit' },
 )
 // `--emit-anyway`: keep what tsc emitted despite type errors (while a source is mid-edit); never in CI.
 const emitAnyway = process.argv.includes('--emit-anyway')
@@ -24,51 +31,19 @@ if (tsc.status !== 0 && !emitAnyway) {
   console.error('build: tsc failed')
   process.exit(tsc.status ?? 1)
 }
-
-function assetDirs(dir) {
-  const found = []
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name)
-    if (!statSync(path).isDirectory()) continue
-    if (name === 'assets') found.push(path)
-    else found.push(...assetDirs(path))
-  }
-  return found
-}
-for (const dir of assetDirs(join(root, 'src'))) {
-  const target = join(dist, relative(root, dir))
-  cpSync(dir, target, { recursive: true })
-  console.log(`build: copied ${relative(root, dir)} -> ${relative(root, target)}`)
-}
-// The console as one file (scripts/tui-bundle.mjs): `paysandbox tui` starts in a fraction of the time.
-const bundled = await bundleConsole(dist)
-if (bundled) console.log(`build: bundled the console into ${relative(root, bundled)}`)
-// The configuration schema's validator compiled ahead (scripts/precompile-validators.mjs): `serve` start-up.
-const { precompileValidators } = await import('./precompile-validators.mjs')
+console.log(`build: compiled src/ into ${relative(root, dist)}/src`)
+console.log(`build: bundled the console into ${relative(root, await bundleConsole(dist))}`)
 for (const file of await precompileValidators(dist)) console.log(`build: precompiled ${relative(root, file)}`)
-// The help texts cli/main.ts prints without loading yargs, rendered by yargs itself at the two
-// widths it uses outside a narrow terminal (100 when not a terminal, 110 in a wide one).
-const commands = ['', 'validate', 'serve', 'tui', 'test', 'scenarios']
+const cli = await bundleCli(root, dist)
+console.log(`build: bundled the CLI into ${relative(root, cli)}`)
+// Rendered by yargs itself (renderHelp, in this process) at the two widths cli/main.ts answers
+// without yargs: 100 when not a terminal, 110 in a wide one.
+const { renderHelp } = await import(pathToFileURL(join(cli, 'cli.js')).href)
 const help = {}
-for (const width of ['100', '110']) {
+for (const width of [100, 110]) {
   help[width] = {}
-  for (const command of commands) {
-    const args = [join(dist, 'cli', 'cli-help.js'), ...(command ? [command] : []), '--help']
-    const env = { ...process.env, PAYSANDBOX_HELP_WIDTH: width }
-    const r = spawnSync(process.execPath, args, { encoding: 'utf8', env })
-    if (r.status !== 0) {
-      console.error(`build: ${command || 'paysandbox'} --help failed:\n${r.stderr}`)
-      process.exit(1)
-    }
-    help[width][command] = r.stdout.replace(/\n$/, '')
-  }
+  for (const command of ['', 'validate', 'serve', 'tui', 'test', 'scenarios'])
+    help[width][command] = (await renderHelp(command, width)).replace(/\n$/, '')
 }
-writeFileSync(join(dist, 'cli', 'help.json'), `${JSON.stringify(help)}\n`)
-console.log('build: rendered --help into dist/cli/help.json')
-// The CLI as a few files (scripts/cli-bundle.mjs), after help.json, which it copies beside itself.
-const { bundleCli } = await import('./cli-bundle.mjs')
-const cliBundle = await bundleCli(dist)
-if (cliBundle) console.log(`build: bundled the CLI into ${relative(root, cliBundle)}`)
-console.log(
-  `build: ${relative(root, dist)}/ ready (bin/paysandbox.js runs ${cliBundle ? 'dist/cli/bundle/main.js' : 'dist/cli/main.js'})`,
-)
+writeFileSync(join(cli, 'help.json'), `${JSON.stringify(help)}\n`)
+console.log(`build: rendered --help into ${relative(root, join(cli, 'help.json'))}`)

@@ -1,28 +1,23 @@
-// Part of `npm run build` (scripts/build.mjs): the command line (dist/cli/main.js and the engine
-// it runs) as a few files in dist/cli/bundle/, which bin/paysandbox.js loads when they exist.
-// Why: `serve` loaded about 175 modules of dist/ one by one, and resolving them was a large part
-// of its start-up (issue 15: ready within 4x of `node -e ''`). Packages stay in node_modules
-// (packages: external), so the bundle holds only this package's own code once.
+// Part of `npm run build` (scripts/build.mjs): the command line, from its TypeScript sources
+// (cli/main.ts, and cli/cli.ts for the build's --help rendering), bundled with the engine it runs
+// into dist/cli/bundle/, the only form the CLI runs in (bin/paysandbox.js). Why: `serve` loaded
+// about 175 of the package's modules one by one, and resolving them cost about a quarter of its
+// start-up (README, "Build"). Packages stay in node_modules (packages: external), so the bundle
+// holds only this package's own code once; `splitting` keeps what one command needs (express for
+// `serve`, the conformance kit for `test`) out of the others' start-up.
 //
-// dist/cli/bundle sits at the same depth as dist/cli/commands, so the relative paths the commands
-// compute at run time (the console's own bundle, ../../src/ui/run.bundle.js) still point into
-// dist/. The `tui` command's imports stay outside the bundle: the console's bundle loads the
-// engine from dist/src, and the errors tui.ts tells apart (ConfigError, ...) must be those classes.
-import { copyFileSync, existsSync } from 'node:fs'
+// The `tui` command's imports that leave cli/ stay outside (the relative paths are unchanged:
+// dist/cli/bundle sits at the depth of cli/commands, so they point into dist/src, the tsc build):
+// the console's own bundle (dist/src/ui/run.bundle.js) loads the engine from dist/src, and the
+// errors tui.ts tells apart (ConfigError, ...) must be those classes, not copies in this bundle.
 import { dirname, join, resolve } from 'node:path'
+import * as esbuild from 'esbuild'
 
-/** @returns {Promise<string | undefined>} the bundle's directory, or undefined without esbuild */
-export async function bundleCli(dist) {
-  let esbuild
-  try {
-    esbuild = await import('esbuild')
-  } catch {
-    console.log('build: esbuild not installed; the CLI runs from dist/cli (slower start-up)')
-    return undefined
-  }
-  const cliDir = join(dist, 'cli')
-  const outdir = join(cliDir, 'bundle')
-  const tuiCommand = join(cliDir, 'commands', 'tui.js')
+/** @returns {Promise<string>} the bundle's directory */
+export async function bundleCli(root, dist) {
+  const cliDir = join(root, 'cli')
+  const outdir = join(dist, 'cli', 'bundle')
+  const tuiCommand = join(cliDir, 'commands', 'tui.ts')
   /** @type {import('esbuild').Plugin} */
   const keepTuiOutside = {
     name: 'keep-tui-imports-outside',
@@ -31,13 +26,12 @@ export async function bundleCli(dist) {
         if (args.importer !== tuiCommand) return undefined
         const target = resolve(args.resolveDir, args.path)
         if (dirname(target).startsWith(cliDir)) return undefined
-        // Same depth as dist/cli/commands: the relative path is unchanged.
         return { path: args.path, external: true }
       })
     },
   }
   await esbuild.build({
-    entryPoints: [join(cliDir, 'main.js')],
+    entryPoints: [join(cliDir, 'main.ts'), join(cliDir, 'cli.ts')],
     outdir,
     bundle: true,
     splitting: true,
@@ -45,11 +39,9 @@ export async function bundleCli(dist) {
     platform: 'node',
     target: 'node20',
     packages: 'external',
+    tsconfig: join(root, 'tsconfig.json'),
     plugins: [keepTuiOutside],
     logLevel: 'warning',
   })
-  // cli/main.ts reads the help rendered at build time beside itself.
-  const help = join(cliDir, 'help.json')
-  if (existsSync(help)) copyFileSync(help, join(outdir, 'help.json'))
   return outdir
 }

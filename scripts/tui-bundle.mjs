@@ -1,6 +1,6 @@
 // Part of `npm run build` (scripts/build.mjs): bundles the console (dist/src/ui/run.js with ink,
 // react and the rest of its packages) into ONE file, dist/src/ui/run.bundle.js, which
-// `paysandbox tui` loads when it exists. Why: ink and react come as about 600 modules (es-toolkit,
+// `paysandbox tui` loads (the console runs only from it). Why: ink and react come as about 600 modules (es-toolkit,
 // react-reconciler, ...), and resolving and compiling them one by one was most of the console's
 // start-up (issue 14: "Start-up under a second on the same machine as `serve`"). React is bundled
 // as its production build (the development build checks and warns, for React developers).
@@ -11,16 +11,10 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { dirname, join, relative, resolve } from 'node:path'
+import * as esbuild from 'esbuild'
 
-/** @returns {Promise<string | undefined>} the bundle's path, or undefined when esbuild is not installed */
+/** @returns {Promise<string>} the bundle's path */
 export async function bundleConsole(dist) {
-  let esbuild
-  try {
-    esbuild = await import('esbuild')
-  } catch {
-    console.log('build: esbuild not installed; the console runs unbundled (slower start-up)')
-    return undefined
-  }
   const uiDir = join(resolve(dist), 'src', 'ui')
   const entry = join(uiDir, 'run.js')
   const outfile = join(uiDir, 'run.bundle.js')

@@ -3,9 +3,10 @@ import './schema-files.js'
  * paysandbox as a library (issue 5): the gateway sandbox in-process, for a merchant's test suite.
  *
  *   const sandbox = await createSandbox({ onCallback: (request) => myApp.handle(request) })
- *   const server = setupServer(...sandbox.handlers('https://gateway.test'))
+ *   const response = await sandbox.fetch('https://gateway.test/api/v1/session', { ... })
  *
- * The package ships TypeScript sources: run it under tsx, vitest or another TS-aware runner.
+ * msw handlers are in `paysandbox/msw` (src/msw.ts): nothing here, declarations included, imports
+ * msw, an optional peer dependency.
  */
 
 export type { FetchHandler } from './adapters/fetch/fetch-handler.js'

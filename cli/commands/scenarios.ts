@@ -1,5 +1,6 @@
 import type { CommandModule } from 'yargs'
 import { EXIT, UsageError } from '../exit-codes.js'
+import { closest } from '../suggest.js'
 
 interface Args {
   action: string
@@ -36,6 +37,18 @@ export const scenariosCommand: CommandModule<object, Args> = {
     if (errors.length) throw new UsageError(errors.map((e) => e.message).join('\n'))
     let list = args.mode ? kit.forMode(scenarios, args.mode as 'merchant' | 'gateway') : scenarios
     list = kit.filterScenarios(list, { ...(args.tag ? { tags: args.tag } : {}) })
+    // An empty selection is a usage error (exit 2), as it is for `paysandbox test`.
+    if (list.length === 0) {
+      const used = new Set(scenarios.flatMap((s) => s.scenario.tags ?? []))
+      const unknown = (args.tag ?? []).filter((t) => !used.has(t))
+      const hint = unknown.map((t) => {
+        const near = closest(t, [...used])
+        return `no scenario has the tag "${t}"${near ? ` (did you mean "${near}"?)` : ''}`
+      })
+      throw new UsageError(
+        `no scenario matches the filters (${scenarios.length} loaded)${hint.length ? `: ${hint.join('; ')}` : ''}`,
+      )
+    }
     if (args.json) {
       const rows = list.map((s) => ({
         name: s.slug,

@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path'
 import type { CommandModule } from 'yargs'
 import { PACKAGE_ROOT } from '../../src/package-root.js'
 import { EXIT, UsageError, wholeNumber } from '../exit-codes.js'
+import { SERVE_OPTIONS } from '../serve-options.js'
 
 export interface ServeArgs {
   port?: string
@@ -22,50 +23,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   describe: 'Run the sandbox over HTTP (ready when GET /sandbox/health answers 200)',
   builder: (y) =>
     y
-      .option('port', {
-        // A string, checked by choosePort: yargs would turn `--port abc` into NaN.
-        type: 'string',
-        describe: 'Port to listen on (default: $PORT, else 8080; 0 picks a free one)',
-      })
-      .option('host', {
-        type: 'string',
-        default: '127.0.0.1',
-        describe: 'Address to listen on (0.0.0.0 to accept other machines, e.g. in a container)',
-      })
-      .option('config', {
-        type: 'string',
-        describe: 'Configuration file (merchants, MIDs, clock); default: the built-in demo merchant',
-      })
-      .option('data', {
-        type: 'string',
-        describe:
-          'Keep sessions, payments and callbacks in this file across restarts (default: memory); its directory must exist',
-      })
-      .option('control-token', {
-        type: 'string',
-        describe:
-          'Control API (/sandbox/...) callers must send it as X-Sandbox-Control-Token (default: $PAYSANDBOX_CONTROL_TOKEN); required with a --host beyond loopback',
-      })
-      .option('allow-host', {
-        type: 'string',
-        array: true,
-        describe: 'Another host name the control API answers under (guard against DNS rebinding); repeatable',
-      })
-      .option('retain', {
-        type: 'number',
-        describe:
-          'Memory mode: keep at most N finished payments and sessions, oldest forgotten first (default 10000)',
-      })
-      .option('base-path', {
-        type: 'string',
-        describe:
-          'Serve every route under this prefix, as white-label deployments do (e.g. /payment: /payment/post, /payment/api/v1/session)',
-      })
-      .option('strict', {
-        type: 'boolean',
-        describe:
-          'Refuse what the platform documents differently instead of serving it with a Sandbox-Warning header (decisions.md 7)',
-      })
+      .options(SERVE_OPTIONS)
       .example('$0 serve', 'demo merchant on http://localhost:8080')
       .example('$0 serve --port 9000 --config merchants.json --data sandbox-data.json', 'your own merchants')
       .epilogue(

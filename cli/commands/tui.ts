@@ -1,16 +1,15 @@
 import { existsSync } from 'node:fs'
 import type { CommandModule } from 'yargs'
 import { UsageError, wholeNumber } from '../exit-codes.js'
+import { TUI_OPTIONS } from '../tui-options.js'
 
 /**
- * The console: the build's one-file bundle of it and its packages (scripts/tui-bundle.mjs) when
- * there is one beside run.js, which starts in a fraction of the time; otherwise run.js itself
- * (running from the TypeScript sources, or a build without esbuild).
+ * The console: the build's one-file bundle of it and its packages (scripts/tui-bundle.mjs), beside
+ * run.js in dist/src/ui. The CLI runs only from its own bundle (dist/cli/bundle), at the depth of
+ * this file, so the relative path points into dist/.
  */
 async function loadConsole(): Promise<typeof import('../../src/ui/run.js')> {
-  const bundle = new URL('../../src/ui/run.bundle.js', import.meta.url)
-  if (existsSync(bundle)) return import(bundle.href)
-  return import('../../src/ui/run.js')
+  return import(new URL('../../src/ui/run.bundle.js', import.meta.url).href)
 }
 
 export interface TuiArgs {
@@ -33,32 +32,7 @@ export const tuiCommand: CommandModule<object, TuiArgs> = {
     'Support console: payments, callbacks, schedules, clock, merchants; approve, replay, refund, export',
   builder: (y) =>
     y
-      .option('url', { type: 'string', describe: 'A running sandbox, e.g. http://localhost:8080' })
-      .option('control-token', {
-        type: 'string',
-        describe:
-          'The control token of a sandbox served with --control-token (default: $PAYSANDBOX_CONTROL_TOKEN)',
-      })
-      .option('data', {
-        type: 'string',
-        describe: 'Open a recorded sandbox: the data file of `serve --data FILE`',
-      })
-      .option('config', {
-        type: 'string',
-        describe: 'Merchants for --data or the embedded sandbox (default: the demo merchant)',
-      })
-      .option('port', {
-        type: 'number',
-        describe: 'Port of the --data or embedded sandbox (default: a free one)',
-      })
-      .option('key', {
-        type: 'string',
-        describe: 'Merchant key scenario runs act as (with --url; default: the demo merchant)',
-      })
-      .option('password', {
-        type: 'string',
-        describe: "That merchant's password (the control API never reveals one)",
-      })
+      .options(TUI_OPTIONS)
       .implies('key', 'password')
       .implies('password', 'key')
       .conflicts('url', ['data', 'config', 'port'])

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { CommandModule } from 'yargs'
 import { EXIT, UsageError } from '../exit-codes.js'
+import { closest } from '../suggest.js'
 
 interface Args {
   kind: string
@@ -44,10 +45,19 @@ export const validateCommand: CommandModule<object, Args> = {
 /** The command itself (cli/main.ts calls it without yargs for `validate <kind> <file|->`). */
 export async function runValidate(args: Args): Promise<void> {
   await import('../../src/schema-files.js')
-  const { findKind, validate, formatFieldError } = await import('../../src/core/validation/index.js')
+  const { findKind, validate, formatFieldError, PAYLOAD_KINDS } = await import(
+    '../../src/core/validation/index.js'
+  )
   const kind = findKind(args.kind)
-  if (!kind)
-    throw new UsageError(`Unknown kind "${args.kind}". Run \`paysandbox validate --help\` for the list.`)
+  if (!kind) {
+    const near = closest(
+      args.kind,
+      PAYLOAD_KINDS.map((k) => k.name),
+    )
+    throw new UsageError(
+      `Unknown kind "${args.kind}".${near ? ` Did you mean "${near}"?` : ''} Run \`paysandbox validate --help\` for the list.`,
+    )
+  }
   // yargs hands `-` over as an empty string.
   if (args.file === '' && process.argv.includes('-')) args.file = '-'
   const text = readInput(args.file)

@@ -124,8 +124,9 @@ export async function startMerchant(
         signal: AbortSignal.timeout(hookMs),
       })
     } catch (error) {
-      const cause = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message
-      throw new MerchantUnreachable(`${method} ${url}: ${cause}${tail(output)}`)
+      throw new MerchantUnreachable(
+        `${method} ${url}: ${whyNoAnswer(error, hookMs, 'timeouts.hook_seconds')}${tail(output)}`,
+      )
     }
     const body = await response.text()
     return { status: response.status, text: body, body: parseJson(body), request }
@@ -187,19 +188,36 @@ async function waitReady(
   while (Date.now() < deadline) {
     if (exited) throw new MerchantUnreachable(`the merchant process ${exited}${tail(output)}`)
     try {
-      const response = await fetch(url, { signal: AbortSignal.timeout(2000) })
+      const response = await fetch(url, { signal: AbortSignal.timeout(ATTEMPT_MS) })
       await response.arrayBuffer()
       if (response.ok || once) return
       last = `HTTP ${response.status}`
     } catch (error) {
-      last = (error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message
+      last = whyNoAnswer(error, ATTEMPT_MS, 'one attempt')
       if (once) break
     }
     await new Promise((r) => setTimeout(r, 50))
   }
+  // Without a process: one attempt at a merchant said to be running. With one: the wait for it
+  // to answer, named, then what the last attempt met (ECONNREFUSED: nothing listening yet).
   throw new MerchantUnreachable(
-    `the merchant is not reachable at ${url} (${last || 'no answer'})${tail(output)}`,
+    once
+      ? `the merchant is not reachable at ${url} (${last || 'no answer'})${tail(output)}`
+      : `the merchant gave no ready answer to GET ${url} within ${timeoutMs / 1000} s of starting (process.ready_timeout_seconds; last attempt: ${last || 'none'})${tail(output)}`,
   )
+}
+
+/** How long one readiness request may take. */
+const ATTEMPT_MS = 2000
+
+/** `within 10 s (timeouts.hook_seconds)`: a wait and the adapter setting that sets it. */
+const waited = (ms: number, setting: string) => `no answer within ${ms / 1000} s (${setting})`
+
+/** Why a request to the merchant failed: a time-out names the wait, else the system's code. */
+function whyNoAnswer(error: unknown, ms: number, setting: string): string {
+  const e = error as Error & { cause?: { code?: string } }
+  if (e?.name === 'TimeoutError') return waited(ms, setting)
+  return e?.cause?.code ?? e?.message ?? String(error)
 }
 
 async function stopChild(child: ChildProcess | undefined) {
@@ -227,7 +245,11 @@ function runCommand(
     })
     let out = ''
     let err = ''
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs)
+    let timedOut = false
+    const timer = setTimeout(() => {
+      timedOut = true
+      child.kill('SIGKILL')
+    }, timeoutMs)
     child.stdout.on('data', (c: Buffer) => {
       out += c.toString('utf8')
     })
@@ -240,6 +262,13 @@ function runCommand(
     })
     child.once('close', (code, signal) => {
       clearTimeout(timer)
+      // A hook that hangs is the merchant not answering, as for an HTTP hook.
+      if (timedOut)
+        return reject(
+          new MerchantUnreachable(
+            `${hook.command.join(' ')}: ${waited(timeoutMs, 'timeouts.hook_seconds')}; the command was stopped`,
+          ),
+        )
       const status = code === 0 ? 200 : 500
       const text = out.trim() || err.trim() || `exited with ${signal ?? `code ${code}`}`
       resolveAnswer({ status, text, body: parseJson(out) })

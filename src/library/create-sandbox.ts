@@ -1,4 +1,3 @@
-import type { HttpHandler } from 'msw'
 import { callbacksOf } from '../core/callbacks/index.js'
 import type { SandboxConfig } from '../core/engine/context.js'
 import type { Gateway } from '../core/engine/gateway.js'
@@ -48,8 +47,6 @@ export interface Sandbox {
   handle(request: GatewayRequest): Promise<GatewayResponse>
   /** A `fetch` that the sandbox answers: hand it to an HTTP client that takes a custom fetch. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>
-  /** msw handlers answering every request under `baseUrl` (default: the sandbox's). Needs the msw package. */
-  handlers(baseUrl?: string): HttpHandler[]
   /** Serves the sandbox over HTTP (express) on 127.0.0.1 and a free port unless told otherwise. */
   listen(options?: ListenOptions): Promise<Listening>
   /** The payer's actions: pay a session with a test card, pass or fail 3DS, come back from a redirect. */
@@ -67,11 +64,21 @@ export interface Sandbox {
   close(): Promise<void>
 }
 
-type MswModule = typeof import('../adapters/msw/handlers.js')
+/**
+ * Each sandbox's "first address it is reached at becomes its {base_url}" (see createSandbox), for
+ * the adapters outside the main entry (`paysandbox/msw`, src/msw.ts) that reach it at an address.
+ */
+const adopters = new WeakMap<Sandbox, (url: string) => void>()
+
+/** `sandbox` is reached at `url`: its {base_url} unless one was given or adopted before. */
+export function adoptBaseUrl(sandbox: Sandbox, url: string): void {
+  adopters.get(sandbox)?.(url)
+}
 
 /**
  * The sandbox in-process (issue 5): the engine with a memory store, a virtual clock and in-process
- * callback delivery by default, reachable through msw handlers, a fetch function or a real port.
+ * callback delivery by default, reachable through a fetch function, a real port, or msw handlers
+ * (`paysandbox/msw`, which needs the msw package; the main entry never loads it).
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const { config, baseUrlGiven } = resolveConfig(options.config)
@@ -87,8 +94,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     ...(options.baseUrl !== undefined ? { baseUrl: options.baseUrl } : {}),
   })
   const { ctx } = gateway
-  // msw is an optional peer: loaded now so that handlers() can stay synchronous, as setupServer wants.
-  const msw: MswModule | Error = await import('../adapters/msw/handlers.js').catch((error: Error) => error)
   let pinned = options.baseUrl !== undefined || baseUrlGiven
   /** The first address the sandbox is reached at becomes its {base_url}, unless one was given. */
   const adopt = (url: string) => {
@@ -117,7 +122,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
   }
   let closing: Promise<void> | undefined
 
-  return {
+  const sandbox: Sandbox = {
     gateway,
     config,
     get baseUrl() {
@@ -133,15 +138,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       const url = new URL(request.url)
       const base = isUnder(url, new URL(ctx.baseUrl)) ? ctx.baseUrl : url.origin
       return createFetchHandler(gateway, { base })(request)
-    },
-    handlers(baseUrl = ctx.baseUrl) {
-      if (msw instanceof Error)
-        throw new Error(
-          `sandbox.handlers() needs the msw package (npm install --save-dev msw@^2.15): ${msw.message}`,
-        )
-      const handlers = msw.createMswHandlers(gateway, baseUrl)
-      adopt(baseUrl)
-      return handlers
     },
     async listen(listenOptions) {
       const listening = await listenWithExpress(gateway, listenOptions)
@@ -177,4 +173,6 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       return closing
     },
   }
+  adopters.set(sandbox, adopt)
+  return sandbox
 }

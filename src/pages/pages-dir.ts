@@ -1,17 +1,11 @@
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { PACKAGE_ROOT } from '../package-root.js'
 
 /**
- * The folder of the hosted pages' modules and their client scripts (assets/, apm/assets/): this
- * module's own folder when it runs from src/ or dist/src/, the package's dist/src/pages when it
- * runs from the CLI's one-file bundle (dist/cli/bundle, scripts/cli-bundle.mjs), which has no
- * assets beside it.
+ * The folder of the hosted pages' client scripts (assets/, apm/assets/): they are served as they
+ * are written, from src/pages in the repository and in the package alike (package.json "files"
+ * ships them), whichever build of the modules serves them (the CLI's bundle or dist/src).
  */
 export function pagesDir(): string {
-  dir ??= existsSync(join(import.meta.dirname, 'assets'))
-    ? import.meta.dirname
-    : join(PACKAGE_ROOT, 'dist', 'src', 'pages')
-  return dir
+  return join(PACKAGE_ROOT, 'src', 'pages')
 }
-let dir: string | undefined

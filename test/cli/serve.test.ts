@@ -115,8 +115,8 @@ describe('paysandbox serve', () => {
   })
 
   // decisions.md §6: "`npm start` serves on port 8080 (`PORT` overrides it)"
-  // bin/paysandbox.js runs the build's bundle (dist/cli/bundle): the pages' scripts live in
-  // dist/src/pages, not beside the bundle's chunks, and must still be served.
+  // bin/paysandbox.js runs the build's bundle (dist/cli/bundle): the pages' scripts are served
+  // from src/pages as written, not from beside the bundle's chunks.
   it('serves the hosted pages and their client scripts from the bundled CLI', async () => {
     const s = await start(['--port', '0'])
     for (const path of ['/assets/hosted.js', '/assets/hpf.js', '/assets/apm.js', '/sdk/hosted-fields.js']) {

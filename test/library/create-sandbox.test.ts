@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createVirtualClock } from '../../src/adapters/clock/virtual-clock.js'
 import { ConfigError, createSandbox, type Sandbox, SandboxError } from '../../src/index.js'
+import { mswHandlers } from '../../src/msw.js'
 import { card, createSession } from './helpers.js'
 
 const open: Sandbox[] = []
@@ -84,12 +85,12 @@ describe('createSandbox config', () => {
 describe('createSandbox base URL', () => {
   it('takes the first address it is reached at, unless one was given', async () => {
     const s = await make()
-    s.handlers('https://gateway.test')
+    mswHandlers(s, 'https://gateway.test')
     await s.listen()
     expect(s.baseUrl).toBe('https://gateway.test')
     expect(await createSession(s, 'o-1')).toMatch(/^https:\/\/gateway\.test\/auth\//)
     const given = await make({ baseUrl: 'https://pinned.test/' })
-    given.handlers('https://gateway.test')
+    mswHandlers(given, 'https://gateway.test')
     expect(given.baseUrl).toBe('https://pinned.test')
   })
 

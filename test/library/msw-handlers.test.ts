@@ -3,12 +3,13 @@ import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { eventHistory } from '../../src/core/callbacks/index.js'
 import { createSandbox } from '../../src/index.js'
+import { mswHandlers } from '../../src/msw.js'
 import { sessionRequest } from './helpers.js'
 
 const BASE = 'https://gateway.test/pay'
 const sandbox = await createSandbox({ seed: 'msw', onCallback: () => new Response('OK') })
 const unhandled: string[] = []
-const server = setupServer(...sandbox.handlers(BASE))
+const server = setupServer(...mswHandlers(sandbox, BASE))
 
 beforeAll(() =>
   server.listen({
@@ -116,7 +117,7 @@ describe('msw handlers: the engine at any base URL, no port', () => {
   })
 
   it('refuses a base URL that is not absolute http(s)', () => {
-    expect(() => sandbox.handlers('gateway.test')).toThrow(/must be absolute/)
-    expect(() => sandbox.handlers('ftp://gateway.test')).toThrow(/http or https/)
+    expect(() => mswHandlers(sandbox, 'gateway.test')).toThrow(/must be absolute/)
+    expect(() => mswHandlers(sandbox, 'ftp://gateway.test')).toThrow(/http or https/)
   })
 })

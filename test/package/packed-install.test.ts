@@ -4,8 +4,9 @@
  * reads the repository's sources: only what the tarball carries (package.json "files") runs.
  *
  * Checks: plain Node ESM `import`, CommonJS `require` (Node >= 20.19 loads ES modules without
- * top-level await through require), a strict NodeNext TypeScript consumer and one with
- * `tsc --init`'s defaults, the README's vitest + msw example, a Jest suite, and the `paysandbox`
+ * top-level await through require), a strict NodeNext TypeScript consumer (with `paysandbox/msw`)
+ * and one with `tsc --init`'s defaults, the README's vitest + msw example, a Jest suite, a second
+ * project that did not install msw (strict TypeScript and plain Node), and the `paysandbox`
  * binary through npx (serve answers /sandbox/health and stops on SIGTERM with exit 0; validate;
  * test --help; tui --help; --version).
  */
@@ -27,6 +28,8 @@ const JEST = 'jest@30.5.2'
 
 let work = ''
 let app = ''
+/** A project that installed paysandbox, TypeScript and @types/node, and not msw. */
+let bare = ''
 const children: ChildProcess[] = []
 
 /** npm and node without the variables `npm test` exported to this process (npm_config_*, ...). */
@@ -55,7 +58,7 @@ function run(
 
 beforeAll(() => {
   // `npm test` builds before vitest runs; a lone run of this file builds if dist/ is missing.
-  if (!existsSync(join(ROOT, 'dist', 'cli', 'main.js'))) {
+  if (!existsSync(join(ROOT, 'dist', 'cli', 'bundle', 'main.js'))) {
     const build = run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT })
     expect(build.code, build.all).toBe(0)
   }
@@ -67,7 +70,21 @@ beforeAll(() => {
   if (!packed) throw new Error(`npm pack printed no package: ${pack.all}`)
   const paths = packed.files.map((f) => f.path)
   // "files": only what runs and what users read.
-  expect(paths.filter((p) => /^(test|bench|\.ci|src|cli|scripts|docs|data)\//.test(p))).toEqual([])
+  // The hosted pages' browser scripts are the one part of src/ that runs as written.
+  expect(
+    paths.filter(
+      (p) =>
+        /^(test|bench|\.ci|src|cli|scripts|docs|data)\//.test(p) && !/^src\/pages\/(apm\/)?assets\//.test(p),
+    ),
+  ).toEqual([])
+  // Only what runs: no TypeScript source, and the CLI only as its bundle.
+  expect(paths.filter((p) => /\.tsx?$/.test(p) && !p.endsWith('.d.ts'))).toEqual([])
+  expect(paths.filter((p) => p.startsWith('dist/cli/') && !p.startsWith('dist/cli/bundle/'))).toEqual([])
+  // The console runs as its bundle, which loads only the embedded sandbox's entry beside it.
+  expect(paths.filter((p) => p.startsWith('dist/src/ui/')).sort()).toEqual([
+    'dist/src/ui/in-process.js',
+    'dist/src/ui/run.bundle.js',
+  ])
   expect(paths).toEqual(
     expect.arrayContaining([
       'LICENSE',
@@ -75,7 +92,8 @@ beforeAll(() => {
       'bin/paysandbox.js',
       'dist/src/index.js',
       'dist/src/index.d.ts',
-      'dist/cli/main.js',
+      'dist/cli/bundle/main.js',
+      'src/pages/assets/hosted.js',
       'fixtures/config/demo.json',
     ]),
   )
@@ -105,6 +123,31 @@ beforeAll(() => {
   let install = run('npm', installArgs, { timeout: 240_000 })
   if (install.code !== 0) install = run('npm', installArgs, { timeout: 240_000 })
   expect(install.code, install.all).toBe(0)
+  // The project without msw: the same tarball, TypeScript and @types/node only.
+  bare = join(work, 'app-without-msw')
+  mkdirSync(bare)
+  for (const file of ['consumer.ts', 'esm.mjs']) cpSync(join(app, file), join(bare, file))
+  const strict = JSON.parse(readFileSync(join(app, 'tsconfig.strict.json'), 'utf8'))
+  writeFileSync(
+    join(bare, 'tsconfig.strict.json'),
+    JSON.stringify({ ...strict, files: ['consumer.ts'] }, null, 2),
+  )
+  writeFileSync(
+    join(bare, 'package.json'),
+    JSON.stringify({ name: 'app-without-msw', version: '1.0.0', private: true, type: 'module' }, null, 2),
+  )
+  const bareArgs = [
+    'install',
+    '--no-audit',
+    '--no-fund',
+    '--prefer-offline',
+    join(work, packed.filename),
+    tool('typescript'),
+    tool('@types/node'),
+  ]
+  let bareInstall = run('npm', bareArgs, { cwd: bare, timeout: 240_000 })
+  if (bareInstall.code !== 0) bareInstall = run('npm', bareArgs, { cwd: bare, timeout: 240_000 })
+  expect(bareInstall.code, bareInstall.all).toBe(0)
   // Runtime dependencies are only what runs: no TypeScript runner came with paysandbox.
   const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'paysandbox', 'package.json'), 'utf8'))
   expect(Object.keys(installed.dependencies)).not.toContain('tsx')
@@ -126,7 +169,7 @@ function readmeMerchantExample(): string {
   return block as string
 }
 
-describe('the packed package in a fresh project', () => {
+describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
   it('imports from plain Node as an ES module and pays an order', () => {
     const r = run(process.execPath, ['esm.mjs'])
     expect(r.all).toContain('esm: settled, 1 callback(s), hash ok')
@@ -147,6 +190,21 @@ describe('the packed package in a fresh project', () => {
     ])
     expect(r.all.trim()).toBe('')
     expect(r.code).toBe(0)
+  })
+
+  it('without msw installed: type-checks clean in a strict project and runs from plain Node', () => {
+    // npm installs no optional peer: this project has no msw at all.
+    expect(existsSync(join(bare, 'node_modules', 'msw'))).toBe(false)
+    const tsc = run(
+      process.execPath,
+      [join(bare, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.strict.json'],
+      { cwd: bare },
+    )
+    expect(tsc.all.trim()).toBe('')
+    expect(tsc.code).toBe(0)
+    const esm = run(process.execPath, ['esm.mjs'], { cwd: bare })
+    expect(esm.all).toContain('esm: settled, 1 callback(s), hash ok')
+    expect(esm.code).toBe(0)
   })
 
   it("type-checks clean with tsc --init's defaults", () => {
@@ -182,7 +240,7 @@ describe('the packed package in a fresh project', () => {
   })
 })
 
-describe('npx paysandbox from the installed package', () => {
+describe('npx paysandbox from the installed package', { timeout: 120_000 }, () => {
   it('prints its version, and help for test and tui', () => {
     const version = run('npx', ['--no-install', 'paysandbox', '--version'])
     expect(version.out.trim()).toBe(pkg.version)

@@ -1,6 +1,7 @@
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createSandbox, type Sandbox } from '../../src/index.js'
+import { mswHandlers } from '../../src/msw.js'
 import { type RequestSpec, STEPS, type State } from './requests.js'
 
 const BASE = 'https://gateway.test'
@@ -9,7 +10,7 @@ const options = { seed: 'parity', baseUrl: BASE, onCallback: () => new Response(
 const viaExpress = await createSandbox(options)
 const viaMsw = await createSandbox(options)
 const listening = await viaExpress.listen()
-const server = setupServer(...viaMsw.handlers(BASE))
+const server = setupServer(...mswHandlers(viaMsw, BASE))
 
 beforeAll(() =>
   server.listen({

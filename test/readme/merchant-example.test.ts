@@ -1,5 +1,6 @@
 import { setupServer } from 'msw/node'
 import { createSandbox, signatures } from 'paysandbox'
+import { mswHandlers } from 'paysandbox/msw'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 
 const PASSWORD = 'demo-password-0123456789abcdef' // the built-in demo merchant's
@@ -33,7 +34,7 @@ async function onCallback(request: Request): Promise<Response> {
 }
 
 const sandbox = await createSandbox({ onCallback })
-const server = setupServer(...sandbox.handlers('https://gateway.test'))
+const server = setupServer(...mswHandlers(sandbox, 'https://gateway.test'))
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
 afterAll(() => Promise.all([server.close(), sandbox.close()]))
 

@@ -62,7 +62,6 @@ describe('tui options read without yargs (cli/tui-options.ts)', () => {
       for (const key of opts[type] ?? []) if (!key.includes('-') || key in TUI_OPTIONS) described[key] = type
     for (const key of Object.keys(described).filter((k) => !['help', 'version'].includes(k)))
       expect(TUI_OPTIONS, key).toHaveProperty(key)
-    for (const [key, def] of Object.entries(TUI_OPTIONS))
-      expect(described[key], key).toBe(key === 'port' ? 'number' : def.type)
+    for (const [key, def] of Object.entries(TUI_OPTIONS)) expect(described[key], key).toBe(def.type)
   })
 })
