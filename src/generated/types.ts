@@ -1978,6 +1978,7 @@ export interface PaySandboxSchemas {
   SandboxCallbacksQuery?: SandboxCallbacksQuery
   SandboxClockAdvanceRequest?: SandboxClockAdvanceRequest
   SandboxConfig?: SandboxConfig
+  SandboxFaultRequest?: SandboxFaultRequest
   SandboxHpfCollectRequest?: CheckoutHostedFieldsCardEntry
   SandboxMerchantAdapter?: SandboxMerchantAdapter
   SandboxMerchantCreateRequest?: SandboxMerchant
@@ -6337,6 +6338,41 @@ export interface SandboxMerchantWallets {
   wallet2?: MethodWallet2Settings
 }
 /**
+ * (sandbox) Body of POST /sandbox/faults (docs/conformance.md, Gateway faults): the next `count` requests that match fail as `mode` says. `timeout`: the gateway does nothing and, after `seconds` (on the sandbox clock: a virtual clock moves on, a system clock waits), drops the connection without an answer. `error`: the gateway does nothing and answers HTTP `status` (5xx, default 503) with a proxy's HTML page. `drop`: the gateway does nothing and drops the connection at once. `lost`: the gateway does the request (state committed, callbacks sent) and then the answer is lost: the connection is dropped, or, with `status`, a 5xx page is answered instead. The platform's status lookup (Checkout POST /api/v1/payment/status, S2S GET_TRANS_STATUS / GET_TRANS_STATUS_BY_ORDER) tells what happened. Control routes (/sandbox/...) never fail.
+ */
+export interface SandboxFaultRequest {
+  mode: 'timeout' | 'error' | 'drop' | 'lost'
+  /**
+   * Which requests fail: every given key must match. Without `match`, any API request.
+   */
+  match?: {
+    /**
+     * HTTP method, e.g. POST.
+     */
+    method?: string
+    /**
+     * The route's path as the gateway sees it, e.g. /api/v1/payment/refund or /post.
+     */
+    path?: string
+    /**
+     * S2S `action`, e.g. SALE.
+     */
+    action?: string
+  }
+  /**
+   * How many matching requests fail.
+   */
+  count?: number
+  /**
+   * timeout: how long the gateway keeps the connection before dropping it.
+   */
+  seconds?: number
+  /**
+   * error: the status answered (default 503). lost: answer this status instead of dropping the connection.
+   */
+  status?: number
+}
+/**
  * The card data the Hosted Payment Fields' frames send into the session when the merchant's page calls hostedFields.collectIframesData() (decisions.md 5: "the card data goes from the fields' frames into the session, never through the merchant"). Only the form is checked here; the Luhn digit, an expiry in the past and the security code (optional only for MOTO sessions, 2.5) are the engine's checks.
  */
 export interface CheckoutHostedFieldsCardEntry {
@@ -7058,7 +7094,7 @@ export interface ScenarioExpectation {
   error?: string
 }
 /**
- * `{JSONPath: expected}`: each value must equal the expected JSON value (strings may hold `${name}`; a number matches its decimal string too, as forms carry strings). Matchers: `{"$exists": true|false}`, `{"$regex": "^[0-9a-f]{32}$"}`, `{"$in": [..]}`, `{"$length": n}`.
+ * `{JSONPath: expected}`: each value must equal the expected JSON value (strings may hold `${name}`; a number matches its decimal string too, as forms carry strings). Matchers: `{"$exists": true|false}`, `{"$regex": "^[0-9a-f]{32}$"}`, `{"$in": [..]}`, `{"$nin": [..]}` (absent, or none of these), `{"$length": n}`.
  */
 export interface ScenarioFieldMatch {
   [k: string]: unknown | undefined
