@@ -1591,6 +1591,7 @@ export type ScenarioStep = (
   | ScenarioPayerAbandonStep
   | ScenarioGatewayCallStep
   | ScenarioClockAdvanceStep
+  | ScenarioGatewayFaultStep
   | ScenarioCallbacksSendStep
   | ScenarioCallbacksDuplicateStep
   | ScenarioCallbacksReorderStep
@@ -1614,6 +1615,7 @@ export type ScenarioStep = (
     | 'payer.abandon'
     | 'gateway.call'
     | 'clock.advance'
+    | 'gateway.fault'
     | 'callbacks.send'
     | 'callbacks.duplicate'
     | 'callbacks.reorder'
@@ -1637,6 +1639,7 @@ export type ScenarioStep = (
     | ScenarioPayerAbandonStep
     | ScenarioGatewayCallStep
     | ScenarioClockAdvanceStep
+    | ScenarioGatewayFaultStep
     | ScenarioCallbacksSendStep
     | ScenarioCallbacksDuplicateStep
     | ScenarioCallbacksReorderStep
@@ -1660,6 +1663,7 @@ export type ScenarioStep = (
       | 'payer.abandon'
       | 'gateway.call'
       | 'clock.advance'
+      | 'gateway.fault'
       | 'callbacks.send'
       | 'callbacks.duplicate'
       | 'callbacks.reorder'
@@ -6430,6 +6434,15 @@ export interface SandboxMerchantAdapter {
    * `parallel`: the integration uses the `gateway_url` of each call, so scenarios run at once. `sequential`: one scenario at a time, all under one gateway URL (given in `process.gateway_url_env`).
    */
   concurrency?: 'parallel' | 'sequential'
+  /**
+   * The merchant's profile: the flows it offers. `checkout` (hosted page), `hpf` (Hosted Payment Fields), `s2s-card`, `s2s-apm`, `payouts` (card credit: Checkout card/credit, S2S CREDIT2CARD), `recurring` (recurring chains), `two-stage` (authorization, then capture or void). The kit runs the scenarios whose flows are all offered and reports the others as skipped, not applicable, with the reason. Without `flows`, every scenario runs.
+   *
+   * @minItems 1
+   */
+  flows?: [
+    'checkout' | 'hpf' | 's2s-card' | 's2s-apm' | 'payouts' | 'recurring' | 'two-stage',
+    ...('checkout' | 'hpf' | 's2s-card' | 's2s-apm' | 'payouts' | 'recurring' | 'two-stage')[]
+  ]
   timeouts?: SandboxMerchantAdapterTimeouts
 }
 /**
@@ -7237,6 +7250,34 @@ export interface ScenarioPayerAbandonStep {
 export interface ScenarioClockAdvanceStep {
   step: 'clock.advance'
   seconds: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Makes the scenario's gateway fail the next `count` requests that match (POST /sandbox/faults; docs/conformance.md, Gateway faults): `timeout` (nothing done; the connection is dropped after `seconds` of the scenario's clock, no real wait), `error` (nothing done; a 5xx page), `drop` (nothing done; the connection goes at once) or `lost` (done, then the answer is lost). The answers a fault made are never counted as the merchant's refused requests. Against an external paysandbox the rule is sent to its control API; against another gateway the step is skipped.
+ */
+export interface ScenarioGatewayFaultStep {
+  step: 'gateway.fault'
+  mode: 'timeout' | 'error' | 'drop' | 'lost'
+  match?: {
+    method?: string
+    path?: string
+    action?: string
+  }
+  count?: number
+  seconds?: number
+  status?: number
   /**
    * Short label shown in reports.
    */

@@ -77,6 +77,8 @@ export async function expectMerchantRequest(
   }
   const request = found as ObservedRequest
   request.consumed = true
+  if (step.signature === 'invalid' || (step as { accepted?: boolean }).accepted === false)
+    request.expectedRefusal = true
   ctx.request = {
     method: request.method,
     url: hosted.baseUrl + request.path,
