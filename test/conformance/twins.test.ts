@@ -228,6 +228,11 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     says: /merchant\.start s2s-card success: the merchant answered:\n {2}- \$\.status: expected none of \["error","failed","DECLINED"\], found "error"[\s\S]*Expected: An answer that never came is an unknown outcome, not a failure/,
     section: /Gateway faults/,
   },
+  'payout-signed-as-sale': {
+    scenarios: ['merchant-s2s-payout-credit2card'],
+    says: /^1\. merchant\.start s2s-card CREDIT2CARD: the gateway refused the merchant's POST \/post CREDIT2CARD \(HTTP 401\): Hash is not valid\.[\s\S]*rule: Formula 5 over the recipient's card: hash = md5\(upper\(password \+ rev\(first 6 \+ last 4[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{32}/,
+    section: /Authentication/,
+  },
   'refund-error-booked': {
     scenarios: ['merchant-fault-refund-unavailable'],
     says: /\$\.amount_refunded: expected "0\.00", found "4\.00"[\s\S]*POST \/api\/v1\/payment\/refund \{amount "4\.00".*\} → HTTP 503/,
