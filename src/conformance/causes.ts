@@ -9,6 +9,7 @@ import {
   formulaFor,
   HPF_ENDPOINT_RULE,
   releaseNote,
+  VOID_RULE,
   SESSION_EXPIRY_RULE,
 } from './rules.js'
 import type { ObservedRequest } from './sandbox-host.js'
@@ -107,6 +108,11 @@ function ruleAndFix(
     return {
       rule: HPF_ENDPOINT_RULE,
       fix: `send the card to the endpoint of the session's operation, not ${r.path}`,
+    }
+  if (/void is not allowed/i.test(words) || (action === 'VOID' && r.answer.status >= 400))
+    return {
+      rule: VOID_RULE,
+      fix: 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day',
     }
   if (field === 'hash' || /\bhash\b|signature/i.test(words)) {
     const formula = formulaFor(api, r.path, action) ?? 'the formula of this endpoint (Authentication)'

@@ -47,6 +47,8 @@ export interface ScenarioContext {
   kitRequests: string[]
   /** The orders merchant.start began: order number → `10.00 EUR`. */
   orderAmounts: Record<string, string>
+  /** Merchant mode: where the merchant's start_payment says it sends its payer (the payer follows it). */
+  handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown }
 }
 
 export function createContext(

@@ -110,3 +110,6 @@ export const CALLBACK_FORMULAS: Record<string, string> = {
 
 export const HPF_ENDPOINT_RULE =
   "Hosted Payment Fields: the card goes to /api/v1/processing/<the session's operation>/card: purchase or debit (Endpoints)"
+
+export const VOID_RULE =
+  'VOID cancels a settled payment on its financial day only; a held authorization (PENDING) is released by a refund of its full amount, reported as a reversal; after the financial day a settled payment is refunded (States and transitions)'

@@ -228,6 +228,26 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     says: /merchant\.start s2s-card success: the merchant answered:\n {2}- \$\.status: expected none of \["error","failed","DECLINED"\], found "error"[\s\S]*Expected: An answer that never came is an unknown outcome, not a failure/,
     section: /Gateway faults/,
   },
+  'order-status-reads-oldest': {
+    scenarios: ['merchant-shared-order-number'],
+    says: /\$\.payment_id: expected "[0-9a-f-]{36}", found "[0-9a-f-]{36}"[\s\S]*Expected: Of the order's payments the merchant books the one that settled[\s\S]*POST \/api\/v1\/payment\/status \{order_id "shared-order-r1", size 10\} → HTTP 200/,
+    section: /Endpoints/,
+  },
+  'voids-held-authorization': {
+    scenarios: ['merchant-held-authorization-across-days'],
+    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount/,
+    section: /States and transitions/,
+  },
+  'redirect-as-link': {
+    scenarios: ['merchant-s2s-3ds-is-not-payment', 'merchant-s2s-callbacks-out-of-order'],
+    says: /^\d+\. payer\.3ds pass: the payer follows the merchant: redirect_method: the merchant sends its payer with GET \(it reported no redirect_method: a link or a browser redirect is a GET\), where the gateway's redirect_method is POST; redirect_params: the merchant drops PaReq, MD, TermUrl/,
+    section: /Events/,
+  },
+  'redirect-params-dropped': {
+    scenarios: ['merchant-s2s-3ds-is-not-payment'],
+    says: /^\d+\. payer\.3ds pass: the payer follows the merchant: redirect_params: the merchant drops MD, TermUrl, which the gateway's redirect_params carry/,
+    section: /Events/,
+  },
   'payout-signed-as-sale': {
     scenarios: ['merchant-s2s-payout-credit2card'],
     says: /^1\. merchant\.start s2s-card CREDIT2CARD: the gateway refused the merchant's POST \/post CREDIT2CARD \(HTTP 401\): Hash is not valid\.[\s\S]*rule: Formula 5 over the recipient's card: hash = md5\(upper\(password \+ rev\(first 6 \+ last 4[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{32}/,

@@ -63,9 +63,13 @@ export async function expectMerchantRequest(
 ): Promise<unknown> {
   const hosted = merchantOnly(ctx, 'expect.merchant_request')
   await settle(ctx)
+  // Of the merchant's requests to this endpoint, the first that has the fields asked for (a
+  // callback's status lookup does not hide the back office's lookup by order), else the first.
+  const wanted = interpolate(step.fields ?? {}, ctx.vars)
+  const open = () => hosted.requests.filter((r) => !r.consumed && matches(r, step.endpoint, step.api))
   const found = await waitFor(
     hosted,
-    () => hosted.requests.find((r) => !r.consumed && matches(r, step.endpoint, step.api)),
+    () => open().find((r) => !!r.body && checkFields(r.body, wanted).length === 0) ?? open()[0],
     (step.within_seconds ?? 5) * 1000,
   )
   const where = step.endpoint.path ?? `action ${step.endpoint.action}`
