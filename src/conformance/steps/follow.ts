@@ -78,15 +78,27 @@ export async function followMerchant(ctx: ScenarioContext): Promise<void> {
       `the payer follows the merchant: ${problems.join('; ')}\n  (${where}; the payer's browser must be sent there with the redirect_method and every redirect_params field as the gateway answered them: docs/conformance.md, start_payment)`,
       'Events',
     )
-  // The payer opens what the merchant handed it, as a browser would.
+  // S2S: the payer opens what the merchant handed it, as a browser would (a Checkout payer is
+  // already on the hosted page the merchant's redirect_url names: payer.card paid there).
+  if (api === 'checkout') return
   const body = method === 'GET' ? undefined : new URLSearchParams(handedParams).toString()
-  const opened = await fetch(handed.redirect_url as string, {
-    method,
-    redirect: 'manual',
-    ...(body !== undefined ? { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } } : {}),
-    signal: AbortSignal.timeout(10_000),
-  })
-  await opened.arrayBuffer()
+  let opened: Response
+  try {
+    opened = await fetch(handed.redirect_url as string, {
+      method,
+      redirect: 'manual',
+      ...(body !== undefined
+        ? { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }
+        : {}),
+      signal: AbortSignal.timeout(15_000),
+    })
+    await opened.arrayBuffer()
+  } catch (error) {
+    return fail(
+      `the payer could not open ${method} ${handed.redirect_url}, which the merchant handed it: ${(error as Error).message}`,
+      'Events',
+    )
+  }
   if (opened.status >= 400)
     fail(
       `the payer opened ${method} ${handed.redirect_url}, which the merchant handed it, and got HTTP ${opened.status}`,
