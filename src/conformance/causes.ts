@@ -165,9 +165,13 @@ function ruleAndFix(
       typeof sent === 'string' && /^(true|false|Y|N|yes|no|0|1)$/i.test(sent) && api === 'checkout'
         ? `; Checkout takes booleans as JSON true/false, not ${JSON.stringify(sent)}`
         : ''
+    const nested =
+      sent === undefined && field.startsWith('order_') && body?.order && typeof body.order === 'object'
+        ? `; the request nests its order under "order" (as a session request does), where ${r.path} takes flat order_id, order_amount, order_currency and order_description`
+        : ''
     return {
       rule: `${field} as the ${api} request schema of ${requestName(r)} describes it (docs/conformance.md; \`paysandbox validate\`)`,
-      fix: `${sent === undefined ? `send ${field}` : `correct ${field} (it was ${JSON.stringify(sent)})`}: ${words}${asBoolean}`,
+      fix: `${sent === undefined ? `send ${field} (the gateway: "${words}")` : `correct ${field}, which was ${JSON.stringify(sent)} (the gateway: "${words}")`}${asBoolean}${nested}`,
     }
   }
   return {

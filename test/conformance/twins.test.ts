@@ -248,6 +248,11 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     says: /^\d+\. payer\.3ds pass: the payer follows the merchant: redirect_params: the merchant drops MD, TermUrl, which the gateway's redirect_params carry/,
     section: /Events/,
   },
+  'credit-nested-order': {
+    scenarios: ['merchant-checkout-card-credit'],
+    says: /^1\. merchant\.start checkout credit: the gateway refused the merchant's POST \/api\/v1\/payment\/card\/credit \(HTTP 400\): order_id: This value should not be blank[\s\S]*fix: send order_id \(the gateway: "order_id: This value should not be blank\."\); the request nests its order under "order" \(as a session request does\), where \/api\/v1\/payment\/card\/credit takes flat order_id, order_amount, order_currency and order_description/,
+    section: /Endpoints/,
+  },
   'payout-signed-as-sale': {
     scenarios: ['merchant-s2s-payout-credit2card'],
     says: /^1\. merchant\.start s2s-card CREDIT2CARD: the gateway refused the merchant's POST \/post CREDIT2CARD \(HTTP 401\): Hash is not valid\.[\s\S]*rule: Formula 5 over the recipient's card: hash = md5\(upper\(password \+ rev\(first 6 \+ last 4[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{32}/,

@@ -73,7 +73,7 @@ async function startAtMerchant(
     auth: fields.auth === true || fields.auth === 'Y',
     recurring_init: fields.recurring_init === true || fields.recurring_init === 'Y',
     req_token: fields.req_token === true || fields.req_token === 'Y',
-    ...(card && (flow === 's2s-card' || flow === 'hpf')
+    ...(card && (flow === 's2s-card' || flow === 'hpf' || step.operation === 'credit')
       ? {
           card: {
             number: card.number,
