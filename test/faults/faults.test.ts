@@ -128,6 +128,21 @@ describe('POST /sandbox/faults', () => {
     expect(await (await post(s, sale('D-1'))).json()).toMatchObject({ result: 'SUCCESS' })
   })
 
+  it('over real HTTP (express) a dropped connection closes the socket without an answer', async () => {
+    const s = await make()
+    const listening = await s.listen({ port: 0 })
+    await s.faults.add({ mode: 'drop', match: { path: '/api/v1/session' } })
+    const url = `${listening.url}/api/v1/session`
+    const send = () =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(sessionRequest('HTTP-1')),
+      })
+    await expect(send()).rejects.toThrow(/fetch failed/)
+    expect((await send()).status).toBe(200)
+  })
+
   it('control routes never fail, a rule can be removed, and a bad rule is refused with a structured error', async () => {
     const s = await make()
     await s.faults.add({ mode: 'error', count: 5 })
