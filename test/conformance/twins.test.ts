@@ -219,12 +219,16 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /2\.1/,
   },
   'retries-sale-blindly': {
-    scenarios: ['merchant-fault-sale-answer-lost', 'merchant-fault-sale-timeout'],
+    scenarios: [
+      'merchant-fault-sale-answer-lost',
+      'merchant-fault-sale-timeout',
+      'merchant-fault-hpf-answer-lost',
+    ],
     says: /expect\.no_merchant_request[^\n]*: the merchant sent POST \/post SALE \(HTTP 200\), and no request was expected[\s\S]*never sends the SALE again, which would charge the payer twice/,
     section: /Gateway faults/,
   },
   'unknown-outcome-as-failed': {
-    scenarios: ['merchant-fault-sale-answer-lost'],
+    scenarios: ['merchant-fault-sale-answer-lost', 'merchant-fault-hpf-answer-lost'],
     says: /merchant\.start s2s-card success: the merchant answered:\n {2}- \$\.status: expected none of \["error","failed","DECLINED"\], found "error"[\s\S]*Expected: An answer that never came is an unknown outcome, not a failure/,
     section: /Gateway faults/,
   },
