@@ -139,6 +139,11 @@ function ruleAndFix(
           : `compute the hash with that formula${expected ? `: for this request ${expected}, not ${JSON.stringify(sent)}` : ''}`,
     }
   }
+  if (field && /(^|\.|_)amount$/.test(field) && /bigger|exceed|more than|above/i.test(words))
+    return {
+      rule: 'a refund or capture is at most what the payment has left: charged less refunded, or the authorized amount (States and transitions)',
+      fix: `send at most what remains, or no amount for all of it (it was ${JSON.stringify(valueAt(body, field))})`,
+    }
   if (field && /(^|\.|_)amount$/.test(field)) {
     const sent = valueAt(body, field)
     const fix =

@@ -170,6 +170,20 @@ describe('the headline names the cause', () => {
     expect(causesOf(ctx)[0]?.fix).toBe('send it as documented: 10.00 (two decimals)')
   })
 
+  it('a refund above what remains: the refused refund and "at most what remains", not a format rule', () => {
+    const [first] = causesOf(
+      ctxWith([
+        request(
+          '/api/v1/payment/refund',
+          { payment_id: 'p', amount: '10.00' },
+          invalid('amount: Not acceptable to request the refund for amount bigger than payment amount.'),
+        ),
+      ]),
+    )
+    expect(first?.rule).toMatch(/at most what the payment has left/)
+    expect(first?.fix).toBe('send at most what remains, or no amount for all of it (it was "10.00")')
+  })
+
   it('a rule changed in 6.7.0 says so', () => {
     const [first] = causesOf(
       ctxWith([

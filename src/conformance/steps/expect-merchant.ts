@@ -204,9 +204,11 @@ export async function expectMerchantOrder(
     fail(
       `the merchant's inspect hook answered HTTP ${answer.status} for order ${orderId}: ${answer.text.slice(0, 300)}`,
     )
-  problems(
-    `the merchant's inspect hook shows order ${orderId} as ${showView(bookedView(answer.body))}`,
-    checkFields(answer.body, interpolate(step.fields, ctx.vars)),
-  )
+  // The headline is the first wrong ledger value; the whole view and every difference follow.
+  const wrong = checkFields(answer.body, interpolate(step.fields, ctx.vars))
+  if (wrong.length)
+    fail(
+      `the merchant booked order ${orderId} wrongly: ${wrong[0]}\n  its inspect hook shows it as ${showView(bookedView(answer.body))}:\n  - ${wrong.join('\n  - ')}`,
+    )
   return answer.body
 }
