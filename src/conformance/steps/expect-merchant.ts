@@ -12,7 +12,6 @@ import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
 import { bookedView, describeRequest, showView } from '../observations.js'
-import { problems } from './assert.js'
 import { orderNumber } from './order.js'
 
 const merchantOnly = (ctx: ScenarioContext, kind: string): HostedGateway => {
@@ -120,7 +119,9 @@ export async function expectMerchantRequest(
   found2.push(...checkFields(body, interpolate(step.fields ?? {}, ctx.vars)))
   if (step.accepted && !acceptedAnswer(request))
     found2.push(`the gateway refused it (HTTP ${request.answer.status}, its answer above)`)
-  problems(`the merchant's ${describeRequest(request)}`, found2)
+  // The first problem leads the headline; every problem follows.
+  if (found2.length)
+    fail(`the merchant's ${describeRequest(request)}: ${found2[0]}\n  - ${found2.join('\n  - ')}`)
   return { ...body, __response: request.answer.json ?? request.answer.text }
 }
 
