@@ -229,7 +229,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'unknown-outcome-as-failed': {
     scenarios: ['merchant-fault-sale-answer-lost', 'merchant-fault-hpf-answer-lost'],
-    says: /merchant\.start s2s-card success: the merchant answered:\n {2}- \$\.status: expected none of \["error","failed","DECLINED"\], found "error"[\s\S]*Expected: An answer that never came is an unknown outcome, not a failure/,
+    says: /merchant\.start s2s-card success: the merchant answered: \$\.status: expected none of \["error","failed","DECLINED"\], found "error"[\s\S]*Expected: An answer that never came is an unknown outcome, not a failure/,
     section: /Gateway faults/,
   },
   'order-status-reads-oldest': {
