@@ -4,6 +4,7 @@ import { callbacksModule } from './core/callbacks/index.js'
 import { checkoutSessionModule } from './core/checkout/module.js'
 import { checkoutOperationsModule } from './core/checkout/operations/module.js'
 import { controlModule } from './core/control/index.js'
+import { faultsModule } from './core/faults/index.js'
 import { supportModule } from './core/control/support.js'
 import type { GatewayDeps } from './core/engine/context.js'
 import { createGateway, type Gateway } from './core/engine/gateway.js'
@@ -23,6 +24,7 @@ import { schedulesModule } from './core/schedules/module.js'
  */
 export const DEFAULT_MODULES: EngineModule[] = [
   controlModule,
+  faultsModule,
   checkoutSessionModule,
   checkoutOperationsModule,
   // Before callbacks: a chain starts before its initial payment's callback is built (schedules/module.ts).

@@ -64,7 +64,10 @@ export const testCommand: CommandModule<object, Args> = {
         describe: 'live (default in a terminal), plain (default otherwise), json, junit',
       })
       .option('out', { type: 'string', describe: 'Write the json or junit report to this file' })
-      .option('concurrency', { type: 'number', describe: 'Scenarios at once (default: the CPU count)' })
+      .option('concurrency', {
+        type: 'number',
+        describe: 'Scenarios at once (default: the CPU count; in merchant mode at least 4)',
+      })
       .option('port', {
         type: 'number',
         describe: "Port of the kit's server (an external gateway sends callbacks there)",

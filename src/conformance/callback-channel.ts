@@ -46,6 +46,8 @@ export interface CallbackRecord {
   effect?: CallbackEffect
   /** A forgery: what the kit changed, for reports. */
   forgery?: string
+  /** A step expected the merchant to refuse or drop it (`acknowledged: false`). */
+  expectedRefusal?: boolean
 }
 
 /** Sends one callback to the receiver and returns its answer (throws when unreachable or timed out). */

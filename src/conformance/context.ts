@@ -47,6 +47,8 @@ export interface ScenarioContext {
   kitRequests: string[]
   /** The orders merchant.start began: order number → `10.00 EUR`. */
   orderAmounts: Record<string, string>
+  /** Merchant mode: where the merchant's start_payment says it sends its payer (the payer follows it). */
+  handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown }
 }
 
 export function createContext(
@@ -105,6 +107,9 @@ export const fail = (message: string, section?: string): never => {
   throw new StepFailed(message, section)
 }
 
+/** The first problem leads the headline (`what: problem`); with several, all follow as a list. */
 export const problemsToFailure = (what: string, problems: string[], section?: string): void => {
-  if (problems.length) throw new StepFailed(`${what}:\n  - ${problems.join('\n  - ')}`, section)
+  if (problems.length === 1) throw new StepFailed(`${what}: ${problems[0]}`, section)
+  if (problems.length)
+    throw new StepFailed(`${what}: ${problems[0]}\n  - ${problems.join('\n  - ')}`, section)
 }

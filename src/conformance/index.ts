@@ -126,7 +126,10 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
       host,
       ...(merchant ? { merchant } : {}),
       ...(gateway ? { gateway } : {}),
-      concurrency: options.concurrency ?? availableParallelism(),
+      // A merchant run mostly waits on the merchant's process: more scenarios at once than CPUs.
+      concurrency:
+        options.concurrency ??
+        (mode === 'merchant' ? Math.max(4, availableParallelism()) : availableParallelism()),
       ...(options.stepTimeoutMs ? { stepTimeoutMs: options.stepTimeoutMs } : {}),
       reporters: options.reporters,
       target,

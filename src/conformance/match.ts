@@ -36,8 +36,8 @@ function same(expected: unknown, actual: unknown): boolean {
   return Object.keys(e).length === Object.keys(a).length && Object.keys(e).every((k) => same(e[k], a[k]))
 }
 
-type Matcher = { $exists?: boolean; $regex?: string; $in?: unknown[]; $length?: number }
-const MATCHERS = ['$exists', '$regex', '$in', '$length']
+type Matcher = { $exists?: boolean; $regex?: string; $in?: unknown[]; $nin?: unknown[]; $length?: number }
+const MATCHERS = ['$exists', '$regex', '$in', '$nin', '$length']
 const isMatcher = (v: unknown): v is Matcher =>
   !!v &&
   typeof v === 'object' &&
@@ -60,6 +60,13 @@ export function checkField(data: unknown, path: string, expected: unknown): stri
     }
     if (expected.$in !== undefined && !expected.$in.some((option) => same(option, actual)))
       return `${path}: expected one of ${show(expected.$in)}, found ${show(actual)}`
+    // Intent: absent, or none of these (a payment not asked to be recurring carries no recurring_init true).
+    if (
+      expected.$nin !== undefined &&
+      found.length > 0 &&
+      expected.$nin.some((option) => same(option, actual))
+    )
+      return `${path}: expected none of ${show(expected.$nin)}, found ${show(actual)}`
     if (expected.$length !== undefined) {
       const length = Array.isArray(actual) || typeof actual === 'string' ? actual.length : undefined
       if (length !== expected.$length)

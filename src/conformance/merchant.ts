@@ -29,6 +29,8 @@ export interface MerchantClient {
   notificationUrl: string
   credentials: { merchant_key: string; password: string }
   sequential: boolean
+  /** The flows the merchant offers (adapter `flows`); undefined: all. */
+  flows?: readonly string[]
   hasAction: boolean
   hasInspect: boolean
   startPayment(payload: Record<string, unknown>): Promise<HookAnswer>
@@ -143,6 +145,7 @@ export async function startMerchant(
     notificationUrl: baseUrl + adapter.notification_path,
     credentials: adapter.credentials,
     sequential: adapter.concurrency === 'sequential',
+    ...(adapter.flows ? { flows: adapter.flows } : {}),
     hasAction: !!adapter.merchant_action,
     hasInspect: !!adapter.inspect,
     startPayment: hook(adapter.start_payment, 'start_payment'),

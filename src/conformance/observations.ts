@@ -76,7 +76,15 @@ const errorOf = (json: unknown): string => {
   return ''
 }
 
-const interesting = ['amount', 'order_amount', 'order_currency', 'payment_id', 'trans_id'] as const
+const interesting = [
+  'amount',
+  'order_amount',
+  'order_currency',
+  'payment_id',
+  'trans_id',
+  'order_id',
+  'size',
+] as const
 
 /** `POST /api/v1/payment/refund {amount "10.00"} → HTTP 400 error_code 0 "…"`. */
 export function describeRequest(r: ObservedRequest): string {

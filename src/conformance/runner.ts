@@ -1,13 +1,41 @@
 import { availableParallelism } from 'node:os'
 import { type ScenarioContext, StepFailed, StepSkipped } from './context.js'
+import { causesOf, findingLines, refusedSince } from './causes.js'
 import { toCurl } from './curl.js'
 import { JsonPathError, selectAll, UnknownVariableError } from './interpolate.js'
 import { AdapterError, type MerchantClient, MerchantUnreachable } from './merchant.js'
 import { merchantStory, recordTimeline, warningsSince } from './observations.js'
+import { type Flow, notApplicable } from './profile.js'
 import type { SandboxHost } from './sandbox-host.js'
 import { type ContextOptions, type GatewayTarget, scenarioContext, unsupported } from './scenario-context.js'
 import { STEP_HANDLERS } from './steps/index.js'
-import type { LoadedScenario, Mode, Reporter, RunSummary, ScenarioResult, Step, StepResult } from './types.js'
+import type {
+  Finding,
+  LoadedScenario,
+  Mode,
+  Reporter,
+  RunSummary,
+  ScenarioResult,
+  Step,
+  StepResult,
+} from './types.js'
+
+/** The step failed because of the causes themselves (a refused or warned request): no other message. */
+class CauseObserved extends StepFailed {}
+
+/** The interface section and rule-book anchor of a cause, for the failure's `interface:` line. */
+const causeSection = (f: Finding): string =>
+  f.kind === 'unacknowledged-callback'
+    ? 'Events; docs/rules.md#callbacks'
+    : f.kind === 'warning'
+      ? 'docs/rules.md#warnings-and-releases'
+      : /Authentication/.test(f.rule ?? '')
+        ? 'Authentication; docs/rules.md#signatures'
+        : /2\.1\.1/.test(f.rule ?? '')
+          ? '2.1.1'
+          : /rules\.md#(\w[\w-]*)/.test(f.rule ?? '')
+            ? `docs/rules.md#${/rules\.md#(\w[\w-]*)/.exec(f.rule ?? '')?.[1]}`
+            : ''
 
 export interface RunOptions {
   scenarios: LoadedScenario[]
@@ -126,6 +154,19 @@ async function runOne(
     ...(options.gateway ? { gateway: options.gateway } : {}),
     ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}),
   }
+  const profile =
+    options.mode === 'merchant' ? notApplicable(loaded, options.merchant?.flows as Flow[]) : undefined
+  if (profile)
+    return {
+      result: {
+        ...head(loaded, options.mode),
+        status: 'skipped',
+        reason: profile,
+        notApplicable: true,
+        steps: [],
+        ms: 0,
+      },
+    }
   const why = unsupported(loaded, contextOptions) ?? options.blocked?.(loaded)
   if (why) return notRun(loaded, options.mode, `skipped: ${why}`)
   for (const r of options.reporters) r.scenarioStarted?.(loaded)
@@ -195,12 +236,9 @@ async function runStep(
   try {
     const result = await withTimeout(STEP_HANDLERS[step.step](step, ctx), timeoutMs)
     capture(step, result, ctx)
-    const warned = warningsSince(ctx, seq)
-    if (warned.length)
-      throw new StepFailed(
-        `the gateway served ${warned.length === 1 ? 'a request' : 'requests'} the merchant sent during this step with a Sandbox-Warning: the platform documents ${warned.length === 1 ? 'it' : 'them'} differently and may refuse ${warned.length === 1 ? 'it' : 'them'}:\n  - ${warned.join('\n  - ')}`,
-        'decisions.md 7',
-      )
+    // Cause first: a request the gateway refused or warned about fails the step during which the
+    // merchant sent it, whatever the step checks (docs/rules.md#warnings-and-releases).
+    if (warningsSince(ctx, seq).length || refusedSince(ctx, seq).length) throw new CauseObserved('')
     if (!step.step.startsWith('expect.') || step.step === 'expect.redirect')
       await recordTimeline(ctx, base.label)
     return { result: { ...base, status: 'passed', ms: ms() } }
@@ -218,18 +256,38 @@ async function runStep(
     // mode the merchant's requests, callbacks and order follow, so the reader sees what it did.
     const description = (step as { description?: string }).description
     const story = merchantStory(ctx)
-    const failed = (message: string) => ({
-      ...base,
-      status: 'failed' as const,
-      message: [
-        message,
-        ...(description ? [`Expected: ${description}`] : []),
-        ...(story.length ? ['What the merchant did:', ...story.map((l) => `  ${l}`)] : []),
-      ].join('\n'),
-      section,
-      ...curl,
-      ms: ms(),
-    })
+    const findings = error instanceof StepSkipped ? [] : causesOf(ctx)
+    const failed = (message: string) => {
+      const own = error instanceof CauseObserved ? '' : message
+      const first = findings[0]
+      const lines = first
+        ? [
+            first.headline,
+            '',
+            `Cause${findings.length > 1 ? 's' : ''} observed, in the order the merchant made them (each reported before what it led to):`,
+            ...findings.flatMap((f, i) =>
+              findingLines(f).map((l, j) => `${j === 0 ? `${i + 1}. ` : '   '}${l}`),
+            ),
+            ...(own ? ['', `This led to the failure of step ${base.label}:`, own] : []),
+            ...(description ? [`Expected at this step: ${description}`] : []),
+          ]
+        : [own || message, ...(description ? [`Expected: ${description}`] : [])]
+      const causeSections = first ? [causeSection(first)] : []
+      return {
+        ...base,
+        status: 'failed' as const,
+        message: [
+          ...lines,
+          ...(story.length ? ['What the merchant did:', ...story.map((l) => `  ${l}`)] : []),
+        ].join('\n'),
+        section: [...causeSections, ...section.split('; ')]
+          .filter((s, i, all) => !!s && all.indexOf(s) === i)
+          .join('; '),
+        ...(findings.length ? { findings } : {}),
+        ...curl,
+        ms: ms(),
+      }
+    }
     if (
       error instanceof StepFailed ||
       error instanceof UnknownVariableError ||

@@ -14,6 +14,7 @@ import { parseBody } from '../core/engine/parse.js'
 import { assembleGateway } from '../assembly.js'
 import { createFetchHandler } from '../adapters/fetch/fetch-handler.js'
 import { silentLogger } from '../core/ports/logger.js'
+import { ConnectionDropped, FAULT_HEADER } from '../core/faults/index.js'
 import type { ScenarioSetup } from '../generated/types.js'
 import { type CallbackChannel, createCallbackChannel, type Deliver } from './callback-channel.js'
 import type { ApiName } from './endpoints.js'
@@ -42,6 +43,10 @@ export interface ObservedRequest {
   }
   /** Matched by an expect.merchant_request already. */
   consumed: boolean
+  /** The answer was a gateway fault the scenario injected (src/core/faults): not the merchant's doing. */
+  fault?: string
+  /** A step expected the gateway to refuse it (signature `invalid`, `accepted: false`). */
+  expectedRefusal?: boolean
 }
 
 export interface HostedGateway {
@@ -268,6 +273,7 @@ async function serveGateway(
         warnings.push(`${w.field}: ${w.sent}; documented: ${w.documented}; source: ${w.source}`)
   })
   let response: Response
+  let droppedBy: string | undefined
   try {
     response = await handler(
       new Request(new URL(`${base.pathname}${path}${target.search}`, target), {
@@ -276,10 +282,16 @@ async function serveGateway(
         ...(bytes.length && method !== 'GET' && method !== 'HEAD' ? { body: bytes } : {}),
       }),
     )
+  } catch (error) {
+    // A gateway fault the scenario injected (src/core/faults): the connection goes away unanswered.
+    if (!(error instanceof ConnectionDropped)) throw error
+    droppedBy = error.mode
+    response = new Response(null, { status: 504 })
   } finally {
     stop()
   }
   const text = await response.text()
+  const fault = droppedBy ?? response.headers.get(FAULT_HEADER) ?? undefined
   const parsed = await parseBody(headers['content-type'], bytes)
   let json: unknown
   try {
@@ -296,13 +308,15 @@ async function serveGateway(
       text: new TextDecoder().decode(bytes),
       ...(parsed.ok ? { body: parsed.value } : {}),
       answer: {
-        status: response.status,
-        text,
+        status: droppedBy ? 0 : response.status,
+        text: droppedBy ? `(no answer: connection dropped, sandbox fault ${droppedBy})` : text,
         ...(json !== undefined ? { json } : {}),
         ...(warnings.length ? { warnings } : {}),
       },
       consumed: false,
+      ...(fault ? { fault } : {}),
     })
+  if (droppedBy) return void req.socket.destroy()
   const out: Record<string, string | string[]> = {}
   response.headers.forEach((value, name) => {
     out[name] = value

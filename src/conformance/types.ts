@@ -14,6 +14,24 @@ export interface LoadedScenario {
 
 export type Status = 'passed' | 'failed' | 'skipped'
 
+/**
+ * A cause the kit observed in merchant mode (causes.ts): a request the gateway refused or warned
+ * about, or a callback the merchant did not acknowledge. Reported before the failure it led to.
+ */
+export interface Finding {
+  kind: 'refused-request' | 'warning' | 'unacknowledged-callback'
+  /** One line, derived from what was observed. */
+  headline: string
+  /** The request as sent (card numbers masked): the merchant's, or the gateway's callback. */
+  request?: string
+  /** The answer to it: the gateway's, or the merchant's answers to a callback. */
+  answer?: string
+  /** The rule it broke (formula, field, format), with its source. */
+  rule?: string
+  /** What to change. */
+  fix?: string
+}
+
 export interface StepResult {
   index: number
   kind: string
@@ -25,6 +43,8 @@ export interface StepResult {
   section?: string
   /** A command that sends the request involved again. */
   curl?: string
+  /** Failed in merchant mode: the causes observed up to this step, first the one the headline names. */
+  findings?: Finding[]
   ms: number
 }
 
@@ -38,6 +58,8 @@ export interface ScenarioResult {
   status: Status
   /** For a skipped scenario: why. */
   reason?: string
+  /** Skipped because the merchant's profile (adapter `flows`) does not offer a flow it needs. */
+  notApplicable?: boolean
   steps: StepResult[]
   ms: number
 }

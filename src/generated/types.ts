@@ -1591,6 +1591,7 @@ export type ScenarioStep = (
   | ScenarioPayerAbandonStep
   | ScenarioGatewayCallStep
   | ScenarioClockAdvanceStep
+  | ScenarioGatewayFaultStep
   | ScenarioCallbacksSendStep
   | ScenarioCallbacksDuplicateStep
   | ScenarioCallbacksReorderStep
@@ -1614,6 +1615,7 @@ export type ScenarioStep = (
     | 'payer.abandon'
     | 'gateway.call'
     | 'clock.advance'
+    | 'gateway.fault'
     | 'callbacks.send'
     | 'callbacks.duplicate'
     | 'callbacks.reorder'
@@ -1637,6 +1639,7 @@ export type ScenarioStep = (
     | ScenarioPayerAbandonStep
     | ScenarioGatewayCallStep
     | ScenarioClockAdvanceStep
+    | ScenarioGatewayFaultStep
     | ScenarioCallbacksSendStep
     | ScenarioCallbacksDuplicateStep
     | ScenarioCallbacksReorderStep
@@ -1660,6 +1663,7 @@ export type ScenarioStep = (
       | 'payer.abandon'
       | 'gateway.call'
       | 'clock.advance'
+      | 'gateway.fault'
       | 'callbacks.send'
       | 'callbacks.duplicate'
       | 'callbacks.reorder'
@@ -1978,6 +1982,7 @@ export interface PaySandboxSchemas {
   SandboxCallbacksQuery?: SandboxCallbacksQuery
   SandboxClockAdvanceRequest?: SandboxClockAdvanceRequest
   SandboxConfig?: SandboxConfig
+  SandboxFaultRequest?: SandboxFaultRequest
   SandboxHpfCollectRequest?: CheckoutHostedFieldsCardEntry
   SandboxMerchantAdapter?: SandboxMerchantAdapter
   SandboxMerchantCreateRequest?: SandboxMerchant
@@ -6337,6 +6342,41 @@ export interface SandboxMerchantWallets {
   wallet2?: MethodWallet2Settings
 }
 /**
+ * (sandbox) Body of POST /sandbox/faults (docs/conformance.md, Gateway faults): the next `count` requests that match fail as `mode` says. `timeout`: the gateway does nothing and, after `seconds` (on the sandbox clock: a virtual clock moves on, a system clock waits), drops the connection without an answer. `error`: the gateway does nothing and answers HTTP `status` (5xx, default 503) with a proxy's HTML page. `drop`: the gateway does nothing and drops the connection at once. `lost`: the gateway does the request (state committed, callbacks sent) and then the answer is lost: the connection is dropped, or, with `status`, a 5xx page is answered instead. The platform's status lookup (Checkout POST /api/v1/payment/status, S2S GET_TRANS_STATUS / GET_TRANS_STATUS_BY_ORDER) tells what happened. Control routes (/sandbox/...) never fail.
+ */
+export interface SandboxFaultRequest {
+  mode: 'timeout' | 'error' | 'drop' | 'lost'
+  /**
+   * Which requests fail: every given key must match. Without `match`, any API request.
+   */
+  match?: {
+    /**
+     * HTTP method, e.g. POST.
+     */
+    method?: string
+    /**
+     * The route's path as the gateway sees it, e.g. /api/v1/payment/refund or /post.
+     */
+    path?: string
+    /**
+     * S2S `action`, e.g. SALE.
+     */
+    action?: string
+  }
+  /**
+   * How many matching requests fail.
+   */
+  count?: number
+  /**
+   * timeout: how long the gateway keeps the connection before dropping it.
+   */
+  seconds?: number
+  /**
+   * error: the status answered (default 503). lost: answer this status instead of dropping the connection.
+   */
+  status?: number
+}
+/**
  * The card data the Hosted Payment Fields' frames send into the session when the merchant's page calls hostedFields.collectIframesData() (decisions.md 5: "the card data goes from the fields' frames into the session, never through the merchant"). Only the form is checked here; the Luhn digit, an expiry in the past and the security code (optional only for MOTO sessions, 2.5) are the engine's checks.
  */
 export interface CheckoutHostedFieldsCardEntry {
@@ -6394,6 +6434,15 @@ export interface SandboxMerchantAdapter {
    * `parallel`: the integration uses the `gateway_url` of each call, so scenarios run at once. `sequential`: one scenario at a time, all under one gateway URL (given in `process.gateway_url_env`).
    */
   concurrency?: 'parallel' | 'sequential'
+  /**
+   * The merchant's profile: the flows it offers. `checkout` (hosted page), `hpf` (Hosted Payment Fields), `s2s-card`, `s2s-apm`, `payouts` (card credit: Checkout card/credit, S2S CREDIT2CARD), `recurring` (recurring chains), `two-stage` (authorization, then capture or void). The kit runs the scenarios whose flows are all offered and reports the others as skipped, not applicable, with the reason. Without `flows`, every scenario runs.
+   *
+   * @minItems 1
+   */
+  flows?: [
+    'checkout' | 'hpf' | 's2s-card' | 's2s-apm' | 'payouts' | 'recurring' | 'two-stage',
+    ...('checkout' | 'hpf' | 's2s-card' | 's2s-apm' | 'payouts' | 'recurring' | 'two-stage')[]
+  ]
   timeouts?: SandboxMerchantAdapterTimeouts
 }
 /**
@@ -7058,7 +7107,7 @@ export interface ScenarioExpectation {
   error?: string
 }
 /**
- * `{JSONPath: expected}`: each value must equal the expected JSON value (strings may hold `${name}`; a number matches its decimal string too, as forms carry strings). Matchers: `{"$exists": true|false}`, `{"$regex": "^[0-9a-f]{32}$"}`, `{"$in": [..]}`, `{"$length": n}`.
+ * `{JSONPath: expected}`: each value must equal the expected JSON value (strings may hold `${name}`; a number matches its decimal string too, as forms carry strings). Matchers: `{"$exists": true|false}`, `{"$regex": "^[0-9a-f]{32}$"}`, `{"$in": [..]}`, `{"$nin": [..]}` (absent, or none of these), `{"$length": n}`.
  */
 export interface ScenarioFieldMatch {
   [k: string]: unknown | undefined
@@ -7201,6 +7250,34 @@ export interface ScenarioPayerAbandonStep {
 export interface ScenarioClockAdvanceStep {
   step: 'clock.advance'
   seconds: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Makes the scenario's gateway fail the next `count` requests that match (POST /sandbox/faults; docs/conformance.md, Gateway faults): `timeout` (nothing done; the connection is dropped after `seconds` of the scenario's clock, no real wait), `error` (nothing done; a 5xx page), `drop` (nothing done; the connection goes at once) or `lost` (done, then the answer is lost). The answers a fault made are never counted as the merchant's refused requests. Against an external paysandbox the rule is sent to its control API; against another gateway the step is skipped.
+ */
+export interface ScenarioGatewayFaultStep {
+  step: 'gateway.fault'
+  mode: 'timeout' | 'error' | 'drop' | 'lost'
+  match?: {
+    method?: string
+    path?: string
+    action?: string
+  }
+  count?: number
+  seconds?: number
+  status?: number
   /**
    * Short label shown in reports.
    */

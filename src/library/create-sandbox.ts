@@ -1,3 +1,5 @@
+import { clearFaults, type FaultRule, listFaults } from '../core/faults/index.js'
+import type { SandboxFaultRequest } from '../generated/types.js'
 import { callbacksOf } from '../core/callbacks/index.js'
 import type { SandboxConfig } from '../core/engine/context.js'
 import type { Gateway } from '../core/engine/gateway.js'
@@ -60,6 +62,15 @@ export interface Sandbox {
   idle(): Promise<void>
   /** Forgets every record, as `POST /sandbox/reset` does (merchants and clock stay). */
   reset(): Promise<void>
+  /**
+   * Gateway faults, as `POST/GET/DELETE /sandbox/faults` (docs/conformance.md, Gateway faults):
+   * `add({ mode: 'lost', match: { action: 'SALE' } })` makes the next matching request fail.
+   */
+  readonly faults: {
+    add(rule: SandboxFaultRequest): Promise<FaultRule>
+    list(): FaultRule[]
+    clear(id?: string): number
+  }
   /** Stops listeners and background work, then closes the store. */
   close(): Promise<void>
 }
@@ -164,6 +175,22 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     },
     idle,
     reset: () => control('/sandbox/reset', {}),
+    faults: {
+      add: async (rule) => {
+        const response = await gateway.handle({
+          method: 'POST',
+          path: '/sandbox/faults',
+          query: {},
+          headers: { 'content-type': 'application/json' },
+          body: new TextEncoder().encode(JSON.stringify(rule)),
+        })
+        if (response.status !== 201)
+          throw new SandboxError(response.status, JSON.parse(response.body) as GatewayErrorBody)
+        return (JSON.parse(response.body) as { fault: FaultRule }).fault
+      },
+      list: () => listFaults(ctx),
+      clear: (id) => clearFaults(ctx, id),
+    },
     close() {
       closing ??= (async () => {
         await Promise.all([...listeners].map((l) => l.close()))

@@ -43,6 +43,11 @@ export interface ControlClient {
   health(): Promise<Health>
   clock(): Promise<ClockView>
   advanceClock(seconds: number): Promise<ClockView>
+  /** Gateway faults (POST /sandbox/faults): the next matching request fails as `mode` says. */
+  addFault(rule: {
+    mode: 'timeout' | 'error' | 'drop' | 'lost'
+    match?: { path?: string; action?: string }
+  }): Promise<{ fault: { id: string; mode: string; remaining: number } }>
   merchants(): Promise<MerchantView[]>
   payments(query?: PaymentsQuery): Promise<PaymentsPage>
   payment(id: string): Promise<PaymentDetail>
@@ -122,6 +127,7 @@ export function createControlClient(options: ClientOptions): ControlClient {
     health: () => call('GET', '/sandbox/health'),
     clock: () => call('GET', '/sandbox/clock'),
     advanceClock: (seconds) => call('POST', '/sandbox/clock/advance', { seconds }),
+    addFault: (rule) => call('POST', '/sandbox/faults', rule),
     merchants: async () => (await call<{ merchants: MerchantView[] }>('GET', '/sandbox/merchants')).merchants,
     payments: (q) => call('GET', `/sandbox/payments${query(q)}`),
     payment: (id) => call('GET', `/sandbox/payments/${enc(id)}`),

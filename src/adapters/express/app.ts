@@ -133,6 +133,8 @@ export const HEARTBEAT_MS = 15_000
 
 function write(res: Response, response: GatewayResponse) {
   if (res.headersSent) return void res.end()
+  // Gateway faults (src/core/faults): the connection goes away without an answer.
+  if (response.fault === 'drop') return void res.socket?.destroy()
   res.status(response.status)
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value)
   if (response.warnings?.length) res.setHeader('sandbox-warning', response.warnings)

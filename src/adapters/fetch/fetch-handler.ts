@@ -1,3 +1,4 @@
+import { ConnectionDropped, FAULT_HEADER, type FaultMode } from '../../core/faults/index.js'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { type ControlGuardOptions, checkControlRequest } from '../../core/control/guard.js'
 import { errorResponse, fail } from '../../core/engine/errors.js'
@@ -131,6 +132,9 @@ const NULL_BODY = new Set([101, 204, 205, 304])
 const encoder = new TextEncoder()
 
 function toResponse(response: GatewayResponse, request: Request): Response {
+  // Gateway faults (src/core/faults): a dropped connection is a network error to a fetch caller.
+  if (response.fault === 'drop')
+    throw new ConnectionDropped((response.headers[FAULT_HEADER] ?? 'drop') as FaultMode)
   const headers = new Headers(response.headers)
   for (const warning of response.warnings ?? []) headers.append('sandbox-warning', warning)
   const init = { status: response.status, headers }

@@ -1,5 +1,6 @@
 import { type HttpHandler, http } from 'msw'
 import type { Gateway } from '../../core/engine/gateway.js'
+import { ConnectionDropped } from '../../core/faults/index.js'
 import { createFetchHandler, isUnder } from '../fetch/fetch-handler.js'
 
 export interface MswHandlerOptions {
@@ -24,7 +25,12 @@ export function createMswHandlers(
   return [
     http.all(
       ({ request }) => isUnder(new URL(request.url), baseUrl),
-      ({ request }) => answer(request),
+      // Gateway faults (src/core/faults): a dropped connection is msw's network error.
+      ({ request }) =>
+        answer(request).catch((error: unknown) => {
+          if (error instanceof ConnectionDropped) return Response.error()
+          throw error
+        }),
     ),
   ]
 }

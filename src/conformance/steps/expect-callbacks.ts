@@ -152,6 +152,7 @@ export async function expectAcknowledged(
     ? ` ${timeouts === record.attempts.length ? (timeouts === 1 ? 'The attempt was' : `All ${timeouts} attempts were`) : `${timeouts} of ${record.attempts.length} attempts were`} not answered within ${Math.round(ctx.channel.timeoutMs / 1000)} s: a time-out is a failed attempt (decisions.md 3), whatever the merchant answers afterwards.`
     : ''
   if (step.acknowledged === false) {
+    record.expectedRefusal = true
     if (first < 0) return record.attempts
     // The interface asks that a forged callback change nothing; it does not ask for a refusal.
     const effect = record.effect

@@ -12,7 +12,6 @@ import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
 import { bookedView, describeRequest, showView } from '../observations.js'
-import { problems } from './assert.js'
 import { orderNumber } from './order.js'
 
 const merchantOnly = (ctx: ScenarioContext, kind: string): HostedGateway => {
@@ -63,9 +62,13 @@ export async function expectMerchantRequest(
 ): Promise<unknown> {
   const hosted = merchantOnly(ctx, 'expect.merchant_request')
   await settle(ctx)
+  // Of the merchant's requests to this endpoint, the first that has the fields asked for (a
+  // callback's status lookup does not hide the back office's lookup by order), else the first.
+  const wanted = interpolate(step.fields ?? {}, ctx.vars)
+  const open = () => hosted.requests.filter((r) => !r.consumed && matches(r, step.endpoint, step.api))
   const found = await waitFor(
     hosted,
-    () => hosted.requests.find((r) => !r.consumed && matches(r, step.endpoint, step.api)),
+    () => open().find((r) => !!r.body && checkFields(r.body, wanted).length === 0) ?? open()[0],
     (step.within_seconds ?? 5) * 1000,
   )
   const where = step.endpoint.path ?? `action ${step.endpoint.action}`
@@ -77,6 +80,8 @@ export async function expectMerchantRequest(
   }
   const request = found as ObservedRequest
   request.consumed = true
+  if (step.signature === 'invalid' || (step as { accepted?: boolean }).accepted === false)
+    request.expectedRefusal = true
   ctx.request = {
     method: request.method,
     url: hosted.baseUrl + request.path,
@@ -114,7 +119,9 @@ export async function expectMerchantRequest(
   found2.push(...checkFields(body, interpolate(step.fields ?? {}, ctx.vars)))
   if (step.accepted && !acceptedAnswer(request))
     found2.push(`the gateway refused it (HTTP ${request.answer.status}, its answer above)`)
-  problems(`the merchant's ${describeRequest(request)}`, found2)
+  // The first problem leads the headline; every problem follows.
+  if (found2.length)
+    fail(`the merchant's ${describeRequest(request)}: ${found2[0]}\n  - ${found2.join('\n  - ')}`)
   return { ...body, __response: request.answer.json ?? request.answer.text }
 }
 
@@ -198,9 +205,11 @@ export async function expectMerchantOrder(
     fail(
       `the merchant's inspect hook answered HTTP ${answer.status} for order ${orderId}: ${answer.text.slice(0, 300)}`,
     )
-  problems(
-    `the merchant's inspect hook shows order ${orderId} as ${showView(bookedView(answer.body))}`,
-    checkFields(answer.body, interpolate(step.fields, ctx.vars)),
-  )
+  // The headline is the first wrong ledger value; the whole view and every difference follow.
+  const wrong = checkFields(answer.body, interpolate(step.fields, ctx.vars))
+  if (wrong.length)
+    fail(
+      `the merchant booked order ${orderId} wrongly: ${wrong[0]}\n  its inspect hook shows it as ${showView(bookedView(answer.body))}:\n  - ${wrong.join('\n  - ')}`,
+    )
   return answer.body
 }

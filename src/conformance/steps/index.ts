@@ -10,6 +10,7 @@ import {
 import { clockAdvance } from './clock.js'
 import { expectAcknowledged, expectCallback, expectNoCallback, expectRedirect } from './expect-callbacks.js'
 import { expectMerchantOrder, expectMerchantRequest, expectNoMerchantRequest } from './expect-merchant.js'
+import { gatewayFault } from './faults.js'
 import { gatewayCall } from './gateway.js'
 import { merchantAction, merchantStart } from './merchant.js'
 import { payer3ds, payerAbandon, payerApm, payerCard, payerRedirect } from './payer.js'
@@ -27,6 +28,7 @@ export const STEP_HANDLERS: Record<Kind, StepHandler> = {
   'payer.abandon': () => payerAbandon(),
   'gateway.call': (s, c) => gatewayCall(s as never, c),
   'clock.advance': (s, c) => clockAdvance(s as never, c),
+  'gateway.fault': (s, c) => gatewayFault(s as never, c),
   'callbacks.send': (s, c) => callbacksSend(s as never, c),
   'callbacks.duplicate': (s, c) => callbacksDuplicate(s as never, c),
   'callbacks.reorder': (s, c) => callbacksReorder(s as never, c),

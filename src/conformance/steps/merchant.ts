@@ -73,7 +73,7 @@ async function startAtMerchant(
     auth: fields.auth === true || fields.auth === 'Y',
     recurring_init: fields.recurring_init === true || fields.recurring_init === 'Y',
     req_token: fields.req_token === true || fields.req_token === 'Y',
-    ...(card && (flow === 's2s-card' || flow === 'hpf')
+    ...(card && (flow === 's2s-card' || flow === 'hpf' || step.operation === 'credit')
       ? {
           card: {
             number: card.number,
@@ -93,6 +93,15 @@ async function startAtMerchant(
   }
   const answer = await merchant.startPayment(payload)
   if (answer.request) ctx.request = answer.request
+  const handed = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as Record<
+    string,
+    unknown
+  >
+  ctx.handoff = {
+    redirect_url: handed.redirect_url,
+    redirect_method: handed.redirect_method,
+    redirect_params: handed.redirect_params,
+  }
   ctx.hooks.push(
     `start_payment (${payload.flow} ${payload.operation}) → HTTP ${answer.status} ${answer.text.slice(0, 200)}`,
   )

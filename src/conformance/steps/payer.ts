@@ -12,6 +12,7 @@ import { checkAnswer } from '../match.js'
 import { type PayerAnswer, type PayerControl, PayerUnavailable } from '../payer-control.js'
 import { problems } from './assert.js'
 import { cardFor, hpfBody } from './cards.js'
+import { followMerchant } from './follow.js'
 
 const HPF_RESPONSE = 'checkout/hpf-card-payment-response'
 
@@ -76,6 +77,7 @@ function waitingPayment(
 /** payer.3ds: the payer passes or fails the challenge. */
 export async function payer3ds(step: ScenarioPayer3DsStep, ctx: ScenarioContext): Promise<unknown> {
   const payer = payerOf(ctx)
+  await followMerchant(ctx)
   const id = waitingPayment(ctx, payer, step.payment_id, '3ds')
   return judge(
     'the 3DS result',
@@ -87,6 +89,7 @@ export async function payer3ds(step: ScenarioPayer3DsStep, ctx: ScenarioContext)
 /** payer.redirect: the payer comes back from the redirect page. */
 export async function payerRedirect(step: ScenarioPayerRedirectStep, ctx: ScenarioContext): Promise<unknown> {
   const payer = payerOf(ctx)
+  await followMerchant(ctx)
   const id = waitingPayment(ctx, payer, step.payment_id, 'redirect')
   return judge(
     'the return from the redirect',

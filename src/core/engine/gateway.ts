@@ -1,3 +1,4 @@
+import { withFaults } from '../faults/index.js'
 import { StoreUnavailableError } from '../ports/store.js'
 import type { EngineContext, GatewayDeps } from './context.js'
 import { createContext } from './context.js'
@@ -58,7 +59,8 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       const found = router.match(request.method, request.path)
       // A path served for another method only answers as unknown too: the gateway has no other notion of it.
       if (found === undefined || found === 'method') return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
-      return run(found.value, request, found.params)
+      // ── Gateway faults hook (src/core/faults, issue 23): one call; without a fault rule it just runs. ──
+      return withFaults(ctx, request, () => run(found.value, request, found.params))
     },
   }
 

@@ -24,6 +24,11 @@ export interface GatewayResponse {
   stream?: { subscribe(write: (chunk: string) => unknown, sink?: StreamSink): () => void }
   /** decisions.md §7: one `Sandbox-Warning` header each (adapters write them as repeated headers). */
   warnings?: string[]
+  /**
+   * Gateway faults (src/core/faults): `drop` closes the connection without writing anything, as a
+   * gateway that went away does (adapters that cannot, such as fetch, fail like a network error).
+   */
+  fault?: 'drop'
 }
 
 export const jsonResponse = (
