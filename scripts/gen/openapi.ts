@@ -36,9 +36,12 @@ Choices the sandbox makes where the interface says "not shown" (see decisions.md
 `.trim()
 
 function endpointsOf(files: SchemaFile[]): { endpoint: Endpoint; file: SchemaFile }[] {
-  return files
-    .filter((f) => f.schema['x-endpoint'])
-    .map((f) => ({ endpoint: f.schema['x-endpoint'] as unknown as Endpoint, file: f }))
+  return (
+    files
+      // A response schema's `x-endpoint` only names the routes it answers (`responseOf`): not a request.
+      .filter((f) => (f.schema['x-endpoint'] as JsonObject | undefined)?.method)
+      .map((f) => ({ endpoint: f.schema['x-endpoint'] as unknown as Endpoint, file: f }))
+  )
 }
 
 const ref = (title: string): JsonObject => ({ $ref: `${REF}${title}` })
@@ -94,6 +97,8 @@ export interface EngineRoute {
   summary?: string
   query?: string
   request?: string
+  /** Schema of a successful JSON answer (the control routes' schemas/control/). */
+  response?: string
 }
 
 /**
@@ -245,7 +250,12 @@ function addEngineRoute(paths: Record<string, JsonObject>, route: EngineRoute, f
     summary: route.summary ?? `${route.method} ${path}`,
     tags: [route.api === 'page' ? 'Hosted pages' : tagOf(path)],
     responses: {
-      '200': { description: route.summary ?? 'Answer', content: { [contentType]: { schema: {} } } },
+      '200': {
+        description: route.summary ?? 'Answer',
+        content: {
+          [contentType]: { schema: route.response ? ref(titleOf(files, route.response) as string) : {} },
+        },
+      },
       ...(route.api === 'page'
         ? {}
         : { '400': errorResponse('Invalid request'), '404': errorResponse('Not found') }),

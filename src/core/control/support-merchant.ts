@@ -4,7 +4,7 @@ import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { Payment } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 import { cardRefOf, payerEmailOf } from '../s2s-card/auth.js'
 import { checkoutSignatures, s2sApmSignatures, s2sCardSignatures } from '../signatures/index.js'
 import { requirePayment } from './support-payer.js'
@@ -119,18 +119,18 @@ export function curlOf(url: string, contentType: string, body: string): string {
 
 export function merchantRequestRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute<SandboxMerchantRequestRequest, Payment>({
       method: 'POST',
       path: '/sandbox/payments/:id/merchant-request',
       summary:
         "Prepare a capture, refund, void or status request as the payment's merchant would send it (signed; not sent): method, URL, body and curl",
-      request: 'sandbox/merchant-request-request.schema.json',
-      api: 'sandbox',
-      handler: ({ params, body }) => {
-        const request = validated<SandboxMerchantRequestRequest>('sandbox/merchant-request-request', body)
-        const payment = requirePayment(ctx, params.id)
-        return jsonResponse(200, merchantRequest(ctx, payment, request.action, request.amount))
+      pipeline: {
+        schema: 'sandbox/merchant-request-request',
+        load: (c, params) => requirePayment(c, params.id),
       },
-    },
+      response: 'control/merchant-request-response',
+      handler: ({ input: request, loaded: payment }) =>
+        jsonResponse(200, merchantRequest(ctx, payment, request.action, request.amount)),
+    }),
   ]
 }
