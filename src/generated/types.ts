@@ -1858,6 +1858,7 @@ export interface PaySandboxSchemas {
   SandboxMerchantRequestResponse?: SandboxMerchantRequestResponse
   SandboxMerchantResponse?: SandboxMerchantResponse
   SandboxMerchantsResponse?: SandboxMerchantsResponse
+  SandboxMessagesQuery?: SandboxMessagesQuery
   SandboxMessagesResponse?: SandboxMessagesResponse
   SandboxPayerAnswerResponse?: SandboxPayerAnswerResponse
   SandboxPayerCardResponse?: SandboxPayerCardResponse
@@ -3310,6 +3311,16 @@ export interface SandboxMerchantResponse {
  */
 export interface SandboxMerchantsResponse {
   merchants: SandboxMerchantResponse[]
+}
+/**
+ * (sandbox) Query parameters of GET /sandbox/messages: the payment links and codes the simulated connectors sent to payers, all of them or one payment's (empty: all).
+ */
+export interface SandboxMessagesQuery {
+  /**
+   * Only this payment's messages.
+   */
+  payment_id?: string
+  [k: string]: unknown | undefined
 }
 /**
  * (sandbox) Answer of GET /sandbox/messages: messages the simulated connectors sent to payers.
