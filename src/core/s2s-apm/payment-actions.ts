@@ -1,4 +1,5 @@
 import { type ResolvedMethod, startApmPayment } from '../apm/connector.js'
+import { newPayment } from '../payments/new-payment.js'
 import type { ApmPayment } from '../apm/types.js'
 import { decryptedWalletCard, isWallet, walletFlow } from '../apm/wallets.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
@@ -157,32 +158,23 @@ export function newApmPayment(
   request: AnyPaymentRequest,
   options: { action: NewPaymentAction; auth: boolean; method: ResolvedMethod },
 ): ApmPayment {
-  const now = ctx.clock.now()
-  const zero = zeroAmount(request.order_currency)
   const payer = payerOf(request as Record<string, unknown>)
   const returnUrl = request.payer_return_url ?? request.return_url
-  const payment: ApmPayment = {
-    id: ctx.ids.uuid(),
+  const payment = newPayment<ApmPayment>(ctx, {
     api: 's2s-apm',
     merchant_key: merchant.key,
     mid_id: mid.id,
     operation: isPayout(options.action) ? 'credit' : 'purchase',
     method: options.method.id,
-    order_id: request.order_id,
     order: {
       number: request.order_id,
-      amount: request.order_amount ?? zero,
+      amount: request.order_amount ?? zeroAmount(request.order_currency),
       currency: request.order_currency,
       description: request.order_description ?? '',
     },
-    status: 'prepare',
     auth: options.auth,
-    amount_captured: zero,
-    amount_refunded: zero,
     action: options.action,
     payer,
-    created_at: now,
-    updated_at: now,
     apm: {
       brand: request.brand,
       group: options.method.entry.group,
@@ -191,7 +183,7 @@ export function newApmPayment(
       ...(request.parameters ? { parameters: request.parameters } : {}),
       ...(request.payer_language ? { language: request.payer_language } : {}),
     },
-  }
+  })
   // 2.2.3 rule 2: a wallet brand (`applepay`, `googlepay`) follows the card flow when the merchant's
   // Wallets tab has the decryption key and the provider supports it: "the token is always decrypted"
   // and the card stored (masked), so "capture in DMS mode" is available. Rule 3: else the virtual flow.
