@@ -18,6 +18,7 @@ export const SERVE_OPTIONS = {
   retain: { type: 'string' },
   'base-path': { type: 'string' },
   strict: { type: 'boolean' },
+  'check-responses': { type: 'boolean' },
 } as const
 
 /** `serve`'s options read by node's parseArgs, or undefined when yargs should read them. */
@@ -34,5 +35,6 @@ export function serveArgs(rest: string[]): ServeArgs | undefined {
     ...(v.retain !== undefined ? { retain: Number(v.retain) } : {}),
     ...(v['base-path'] !== undefined ? { 'base-path': v['base-path'] } : {}),
     ...(v.strict !== undefined ? { strict: v.strict } : {}),
+    ...(v['check-responses'] !== undefined ? { 'check-responses': v['check-responses'] } : {}),
   }
 }

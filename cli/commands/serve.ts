@@ -14,6 +14,7 @@ export interface ServeArgs {
   retain?: number
   'base-path'?: string
   strict?: boolean
+  'check-responses'?: boolean
 }
 
 /** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (decisions.md §6). */
@@ -66,6 +67,11 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         describe:
           'Refuse what the platform documents differently instead of serving it with a Sandbox-Warning header (decisions.md 7)',
       })
+      .option('check-responses', {
+        type: 'boolean',
+        describe:
+          'Check every answer against its response schema at run time: a mismatch is logged and counted in /sandbox/health, the answer is sent unchanged',
+      })
       .example('$0 serve', 'demo merchant on http://localhost:8080')
       .example('$0 serve --port 9000 --config merchants.json --data sandbox-data.json', 'your own merchants')
       .epilogue(
@@ -96,6 +102,7 @@ export async function runServe(args: ServeArgs): Promise<void> {
         ...(args.retain !== undefined ? { retain: args.retain } : {}),
         ...(args['base-path'] !== undefined ? { basePath: basePathOption(args['base-path']) } : {}),
         ...(args.strict !== undefined ? { strict: args.strict } : {}),
+        ...(args['check-responses'] !== undefined ? { checkResponses: args['check-responses'] } : {}),
       })
     } catch (error) {
       if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)

@@ -6328,6 +6328,10 @@ export interface SandboxConfig {
    * decisions.md 7: false serves a request the platform documents differently but may accept (an amount with fewer decimals, the string "true" for a boolean, a numeric string) and names each point in a Sandbox-Warning header; true refuses it as a field error instead (serve --strict).
    */
   strict?: boolean
+  /**
+   * Check every successful JSON answer at run time against the response schema its route declares (serve --check-responses): a mismatch is logged and counted in GET /sandbox/health (`responses`), and the answer is sent unchanged, never turned into a 500.
+   */
+  check_responses?: boolean
   sessions?: SandboxSessionConfig
   /**
    * @minItems 1

@@ -74,7 +74,12 @@ type MswModule = typeof import('../adapters/msw/handlers.js')
  * callback delivery by default, reachable through msw handlers, a fetch function or a real port.
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const { config, baseUrlGiven } = resolveConfig(options.config)
+  const resolved = resolveConfig(options.config)
+  const { baseUrlGiven } = resolved
+  const config =
+    options.checkResponses === undefined
+      ? resolved.config
+      : { ...resolved.config, check_responses: options.checkResponses }
   const logger = options.logger ?? stderrLogger
   const store = await createStore(options.store)
   const gateway = assembleGateway({
