@@ -1,4 +1,5 @@
-import { type CardRef, type Secret, sameSignature } from '../signatures/index.js'
+import { sameSignature } from '../signatures/index.js'
+import type { OriginalPayment, SigningFormula } from '../signatures/formulas.js'
 import type { PathStyle } from '../validation/index.js'
 import { apiSession, tokenHeader } from '../checkout/session-access.js'
 import type { EngineContext, SandboxMerchant } from './context.js'
@@ -20,32 +21,8 @@ import { validated } from './request-validation.js'
  * signature that needs the stored payment (S2S CARD Formula 2) is checked after loading it
  * (`signatureAfterLoad`), so an unknown id answers not-found, not "Hash is not valid.".
  */
-/** What a formula over the original payment reads of it: its payer e-mail and card (S2S CARD Formula 2). */
-export interface OriginalPayment {
-  payerEmail: string
-  card: CardRef
-}
-
-/**
- * A signature formula of the signature table (docs/rules.md#signatures), declared on the action or
- * route it signs: the gateway checks requests with it, and the conformance kit, the library's
- * signing helpers and the OpenAPI document read it from the declarations, so a new declared
- * action is signed everywhere without a second table.
- */
-export interface SigningFormula {
-  /** The formula's name, e.g. `s2s-apm.transaction` (the OpenAPI document lists it per action). */
-  id: string
-  /** One line: what is hashed, in the table's notation. */
-  text: string
-  /** Whether it reads the original payment (`original`): the kit passes the payer and card it remembers. */
-  needsOriginal?: boolean
-  /** The hash of a request: its fields as sent (strings; nested objects for Checkout's `order`). */
-  sign(fields: Record<string, unknown>, secret: Secret, original?: OriginalPayment): string
-}
-
-/** A form value as a formula reads it: absent and null are empty. */
-export const field = (v: unknown): string =>
-  typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v)
+export type { OriginalPayment, SigningFormula } from '../signatures/formulas.js'
+export { field } from '../signatures/formulas.js'
 
 export interface Pipeline<I, L> {
   /** Request schema, a path under schemas/ without `.schema.json` (its `x-endpoint` names the route). */
@@ -59,10 +36,20 @@ export interface Pipeline<I, L> {
   load?: (ctx: EngineContext, input: I, merchant: SandboxMerchant) => L
   /** The hash the request must carry in `hash`, computed as the signature table says. */
   signature?: (input: I, merchant: SandboxMerchant, loaded: L) => string
-  /** The same as a named formula the kit and the library read too (preferred over `signature`). */
+  /**
+   * The signature as a named formula (signatures/formulas.ts), which the conformance kit, the
+   * library's signing helpers and the OpenAPI document read from this declaration.
+   */
   formula?: SigningFormula
   /** For a formula that `needsOriginal`: the original payment's payer and card, from what was loaded. */
   original?: (loaded: L) => OriginalPayment
+  /**
+   * How a signer finds the original payment a formula reads (the kit remembers payments by these):
+   * by `trans_id`, by `order_id`, or the initial payment of a recurring request.
+   */
+  originalBy?: 'trans_id' | 'order_id' | 'recurring'
+  /** The operation checks the formula itself (Formula 7: any payment of the order may sign it). */
+  signedInOperation?: boolean
   signatureAfterLoad?: boolean
 }
 
@@ -90,9 +77,11 @@ export function prepare<I, L>(
   if (!merchant) throw fail('AUTH_MERCHANT_UNKNOWN')
   const hash = (input as { hash?: unknown }).hash
   const check = (loaded: L) => {
-    const expected = pipeline.formula
-      ? pipeline.formula.sign(input as Record<string, unknown>, merchant, pipeline.original?.(loaded))
-      : pipeline.signature?.(input, merchant, loaded)
+    const expected = pipeline.signedInOperation
+      ? undefined
+      : pipeline.formula
+        ? pipeline.formula.sign(input as Record<string, unknown>, merchant, pipeline.original?.(loaded))
+        : pipeline.signature?.(input, merchant, loaded)
     if (expected !== undefined && !sameSignature(expected, hash)) throw fail('AUTH_HASH_INVALID')
   }
   if (!pipeline.signatureAfterLoad) check(undefined as L)

@@ -1,4 +1,5 @@
 import type { CheckoutCreditRequest1, CheckoutCreditResponse } from '../../../generated/types.js'
+import { CHECKOUT_FORMULAS } from '../../signatures/formulas.js'
 import { newPayment } from '../../payments/new-payment.js'
 import { cardExpired, luhnValid, toStoredCard } from '../../payments/card.js'
 import { FieldProblems } from '../../payments/field-errors.js'
@@ -7,7 +8,6 @@ import { fail } from '../../engine/errors.js'
 import { isZeroAmount } from '../../engine/format.js'
 import { jsonResponse } from '../../engine/http.js'
 import { declareRoute } from '../../engine/pipeline.js'
-import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
 
@@ -33,7 +33,7 @@ export const credit = declareRoute<CheckoutCreditRequest1>({
   pipeline: {
     schema: 'checkout/credit-request',
     credential: 'merchant_key',
-    signature: (request, merchant) => checkoutSignatures.credit(request, merchant.password),
+    formula: CHECKOUT_FORMULAS.credit,
   },
   handler: ({ input: request, merchant, ctx }) => {
     if (isZeroAmount(request.order_amount)) throw fail('CHECKOUT_OPERATION_ZERO_AMOUNT')

@@ -1,4 +1,5 @@
 import { checkedAmount } from '../../payments/ledger.js'
+import { CHECKOUT_FORMULAS } from '../../signatures/formulas.js'
 import { newPayment } from '../../payments/new-payment.js'
 import type { CheckoutRecurringRequest, CheckoutRecurringResponse1 } from '../../../generated/types.js'
 import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
@@ -6,7 +7,6 @@ import { fail } from '../../engine/errors.js'
 import { jsonResponse } from '../../engine/http.js'
 import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
-import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
 import { now, orderRecord } from './common.js'
@@ -49,13 +49,7 @@ export const recurring = declareRoute<CheckoutRecurringRequest, ReturnType<typeo
   pipeline: {
     schema: 'checkout/recurring-request',
     credential: 'merchant_key',
-    signature: (request, merchant) =>
-      checkoutSignatures.recurring(
-        request.recurring_init_trans_id,
-        request.recurring_token,
-        request.order,
-        merchant.password,
-      ),
+    formula: CHECKOUT_FORMULAS.recurring,
     load: (ctx, request, merchant) => initialPayment(ctx, merchant, request),
   },
   handler: ({ input: request, merchant, loaded: initial, ctx }) => {
