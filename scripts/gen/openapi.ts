@@ -101,14 +101,43 @@ export interface EngineRoute {
   response?: string
 }
 
+/** A declared signing formula (src/core/signing/declared.ts): its name and what it hashes. */
+export interface FormulaInfo {
+  id: string
+  text: string
+}
+
+/** The declared formulas: Checkout by path, S2S CARD and S2S APM by action. */
+export interface Signings {
+  checkout: Record<string, FormulaInfo>
+  's2s-card': Record<string, FormulaInfo>
+  's2s-apm': Record<string, FormulaInfo>
+}
+
+/** The formula of one request schema's endpoint, read from the declarations. */
+function formulaOf(
+  signings: Signings | undefined,
+  endpoint: Endpoint,
+  file: SchemaFile,
+): FormulaInfo | undefined {
+  if (!signings) return undefined
+  if (endpoint.path.startsWith('/api/')) return signings.checkout[endpoint.path]
+  const table = endpoint.path === '/post-va' ? signings['s2s-apm'] : signings['s2s-card']
+  for (const action of [...actionValues(file), ...(endpoint.action ? [endpoint.action] : [])])
+    if (table[action]) return table[action]
+  return undefined
+}
+
 /**
  * OpenAPI 3.1 for every endpoint that a request schema declares with `x-endpoint`, plus every
- * other route the engine serves (control API, hosted pages), from its route definition.
+ * other route the engine serves (control API, hosted pages), from its route definition. Each
+ * operation lists the signature formulas its routes and actions declare (`x-signatures`).
  */
 export function generateOpenApi(
   files: SchemaFile[],
   version: string,
   engineRoutes: EngineRoute[] = [],
+  signings?: Signings,
 ): JsonObject {
   const groups = new Map<string, { endpoint: Endpoint; file: SchemaFile }[]>()
   for (const item of endpointsOf(files)) {
@@ -165,6 +194,17 @@ export function generateOpenApi(
         '413': errorResponse('Body larger than the sandbox accepts'),
       },
     }
+    const formulas = Object.fromEntries(
+      items
+        .flatMap((i) => {
+          const formula = formulaOf(signings, i.endpoint, i.file)
+          const names = actionValues(i.file)
+          const name = names.length ? names.join(' or ') : (i.endpoint.action ?? path)
+          return formula ? [[name, { id: formula.id, formula: formula.text }]] : []
+        })
+        .sort(([a], [b]) => String(a).localeCompare(String(b))),
+    )
+    if (Object.keys(formulas).length) operation['x-signatures'] = formulas
     if (headers.length) {
       operation.parameters = headers.map((name) => ({
         name,

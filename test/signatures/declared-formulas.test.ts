@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { checkoutHash, PaymentMemory, s2sApmHash, s2sCardHash } from '../../src/conformance/signing.js'
 import { declareAction } from '../../src/core/engine/pipeline.js'
@@ -71,6 +73,20 @@ describe('signing formulas come from the declarations', () => {
       '/api/v1/session',
       '/api/v1/session/token',
     ])
+  })
+
+  it("the OpenAPI document lists each action's declared formula (x-signatures)", () => {
+    const doc = JSON.parse(
+      readFileSync(join(import.meta.dirname, '..', '..', 'openapi', 'openapi.json'), 'utf8'),
+    )
+    const listed = doc.paths['/post-va'].post['x-signatures'] as Record<string, { id: string }>
+    for (const [action, { formula }] of declaredSignings('s2s-apm'))
+      expect(listed[action]?.id, action).toBe(formula.id)
+    const card = doc.paths['/v2/post'].post['x-signatures'] as Record<string, { id: string }>
+    expect(card.CAPTURE?.id).toBe('s2s-card.formula-2')
+    expect(doc.paths['/api/v1/payment/refund'].post['x-signatures']['/api/v1/payment/refund'].id).toBe(
+      'checkout.amount-operation',
+    )
   })
 
   it('the kit signs by the declared formula, the original payment taken from what it remembers', () => {
