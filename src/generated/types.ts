@@ -3579,7 +3579,12 @@ export interface SandboxScheduleResponse {
     amount: string
     currency: string
     runs_done: number
-    runs?: number | null
+    /**
+     * The chain's scheduled payments so far.
+     */
+    runs?: {
+      [k: string]: unknown | undefined
+    }[]
     next_run_at?: number
     /**
      * Sandbox time, `YYYY-MM-DD HH:MM:SS` UTC.
