@@ -53,6 +53,11 @@ export const SERVE_OPTIONS = {
     describe:
       'Refuse what the platform documents differently instead of serving it with a Sandbox-Warning header (decisions.md 7)',
   },
+  'check-responses': {
+    type: 'boolean',
+    describe:
+      'Check every answer against its response schema at run time: a mismatch is logged and counted in /sandbox/health, the answer is sent unchanged',
+  },
 } as const satisfies Record<string, OptionSpec>
 
 /** `serve`'s options read by node's parseArgs, or undefined when yargs should read them. */
@@ -69,5 +74,6 @@ export function serveArgs(rest: string[]): ServeArgs | undefined {
     ...(v.retain !== undefined ? { retain: Number(v.retain) } : {}),
     ...(v['base-path'] !== undefined ? { 'base-path': v['base-path'] } : {}),
     ...(v.strict !== undefined ? { strict: v.strict } : {}),
+    ...(v['check-responses'] !== undefined ? { 'check-responses': v['check-responses'] } : {}),
   }
 }

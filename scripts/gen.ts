@@ -34,11 +34,25 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const check = process.argv.includes('--check')
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }
 
+/** The signature formulas the routes and actions declare (src/core/signing/declared.ts). */
+async function declaredFormulas() {
+  const { declaredSignings } = await import('../src/core/signing/declared.js')
+  const of = (api: 'checkout' | 's2s-card' | 's2s-apm') =>
+    Object.fromEntries(
+      [...declaredSignings(api)].map(([key, { formula }]) => [key, { id: formula.id, text: formula.text }]),
+    )
+  return { checkout: of('checkout'), 's2s-card': of('s2s-card'), 's2s-apm': of('s2s-apm') }
+}
+
 const files = loadSchemaFiles()
 const routes = await engineRoutes()
+const signings = await declaredFormulas()
 const outputs: [string, string][] = [
   ['src/generated/types.ts', await generateTypes(files)],
-  ['openapi/openapi.json', `${JSON.stringify(generateOpenApi(files, pkg.version, routes), null, 2)}\n`],
+  [
+    'openapi/openapi.json',
+    `${JSON.stringify(generateOpenApi(files, pkg.version, routes, signings), null, 2)}\n`,
+  ],
 ]
 
 const stale: string[] = []

@@ -15,6 +15,7 @@ export interface ServeArgs {
   retain?: number
   'base-path'?: string
   strict?: boolean
+  'check-responses'?: boolean
 }
 
 /** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (decisions.md §6). */
@@ -54,6 +55,7 @@ export async function runServe(args: ServeArgs): Promise<void> {
         ...(args.retain !== undefined ? { retain: args.retain } : {}),
         ...(args['base-path'] !== undefined ? { basePath: basePathOption(args['base-path']) } : {}),
         ...(args.strict !== undefined ? { strict: args.strict } : {}),
+        ...(args['check-responses'] !== undefined ? { checkResponses: args['check-responses'] } : {}),
       })
     } catch (error) {
       if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)

@@ -36,9 +36,12 @@ Choices the sandbox makes where the interface says "not shown" (see decisions.md
 `.trim()
 
 function endpointsOf(files: SchemaFile[]): { endpoint: Endpoint; file: SchemaFile }[] {
-  return files
-    .filter((f) => f.schema['x-endpoint'])
-    .map((f) => ({ endpoint: f.schema['x-endpoint'] as unknown as Endpoint, file: f }))
+  return (
+    files
+      // A response schema's `x-endpoint` only names the routes it answers (`responseOf`): not a request.
+      .filter((f) => (f.schema['x-endpoint'] as JsonObject | undefined)?.method)
+      .map((f) => ({ endpoint: f.schema['x-endpoint'] as unknown as Endpoint, file: f }))
+  )
 }
 
 const ref = (title: string): JsonObject => ({ $ref: `${REF}${title}` })
@@ -94,16 +97,47 @@ export interface EngineRoute {
   summary?: string
   query?: string
   request?: string
+  /** Schema of a successful JSON answer (the control routes' schemas/control/). */
+  response?: string
+}
+
+/** A declared signing formula (src/core/signing/declared.ts): its name and what it hashes. */
+export interface FormulaInfo {
+  id: string
+  text: string
+}
+
+/** The declared formulas: Checkout by path, S2S CARD and S2S APM by action. */
+export interface Signings {
+  checkout: Record<string, FormulaInfo>
+  's2s-card': Record<string, FormulaInfo>
+  's2s-apm': Record<string, FormulaInfo>
+}
+
+/** The formula of one request schema's endpoint, read from the declarations. */
+function formulaOf(
+  signings: Signings | undefined,
+  endpoint: Endpoint,
+  file: SchemaFile,
+): FormulaInfo | undefined {
+  if (!signings) return undefined
+  if (endpoint.path.startsWith('/api/')) return signings.checkout[endpoint.path]
+  const table = endpoint.path === '/post-va' ? signings['s2s-apm'] : signings['s2s-card']
+  for (const action of [...actionValues(file), ...(endpoint.action ? [endpoint.action] : [])])
+    if (table[action]) return table[action]
+  return undefined
 }
 
 /**
  * OpenAPI 3.1 for every endpoint that a request schema declares with `x-endpoint`, plus every
- * other route the engine serves (control API, hosted pages), from its route definition.
+ * other route the engine serves (control API, hosted pages), from its route definition. Each
+ * operation lists the signature formulas its routes and actions declare (`x-signatures`).
  */
 export function generateOpenApi(
   files: SchemaFile[],
   version: string,
   engineRoutes: EngineRoute[] = [],
+  signings?: Signings,
 ): JsonObject {
   const groups = new Map<string, { endpoint: Endpoint; file: SchemaFile }[]>()
   for (const item of endpointsOf(files)) {
@@ -160,6 +194,17 @@ export function generateOpenApi(
         '413': errorResponse('Body larger than the sandbox accepts'),
       },
     }
+    const formulas = Object.fromEntries(
+      items
+        .flatMap((i) => {
+          const formula = formulaOf(signings, i.endpoint, i.file)
+          const names = actionValues(i.file)
+          const name = names.length ? names.join(' or ') : (i.endpoint.action ?? path)
+          return formula ? [[name, { id: formula.id, formula: formula.text }]] : []
+        })
+        .sort(([a], [b]) => String(a).localeCompare(String(b))),
+    )
+    if (Object.keys(formulas).length) operation['x-signatures'] = formulas
     if (headers.length) {
       operation.parameters = headers.map((name) => ({
         name,
@@ -245,7 +290,12 @@ function addEngineRoute(paths: Record<string, JsonObject>, route: EngineRoute, f
     summary: route.summary ?? `${route.method} ${path}`,
     tags: [route.api === 'page' ? 'Hosted pages' : tagOf(path)],
     responses: {
-      '200': { description: route.summary ?? 'Answer', content: { [contentType]: { schema: {} } } },
+      '200': {
+        description: route.summary ?? 'Answer',
+        content: {
+          [contentType]: { schema: route.response ? ref(titleOf(files, route.response) as string) : {} },
+        },
+      },
       ...(route.api === 'page'
         ? {}
         : { '400': errorResponse('Invalid request'), '404': errorResponse('Not found') }),

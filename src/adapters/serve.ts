@@ -56,6 +56,8 @@ export interface ServeOptions {
   basePath?: string
   /** decisions.md §7: refuse what would be served with a Sandbox-Warning (`serve --strict`). Default: the config's `strict`. */
   strict?: boolean
+  /** Check every answer against its declared response schema (`serve --check-responses`). Default: the config's `check_responses`. */
+  checkResponses?: boolean
 }
 
 /** A control token must be this long at least: guessable tokens protect nothing. */
@@ -114,7 +116,11 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
       ids: createRandomIds(),
       transport: createFetchTransport(),
       logger,
-      config: options.strict !== undefined ? { ...loaded.config, strict: options.strict } : loaded.config,
+      config: {
+        ...loaded.config,
+        ...(options.strict !== undefined ? { strict: options.strict } : {}),
+        ...(options.checkResponses !== undefined ? { check_responses: options.checkResponses } : {}),
+      },
       baseUrl,
     },
     options.modules ?? DEFAULT_MODULES,

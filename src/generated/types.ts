@@ -1017,6 +1017,27 @@ export type CheckoutStatusResponse =
  */
 export type CheckoutVoidResponse = CheckoutVoidResponse1
 /**
+ * (sandbox) Answer of GET /sandbox/callbacks/{id}: one delivery with every attempt and the exact request it is POSTed as.
+ */
+export type SandboxCallbackResponse = SandboxExportDelivery & {
+  request: {
+    method: 'POST'
+    url: string
+    content_type: string
+    body: string
+  }
+  [k: string]: unknown | undefined
+}
+export type SandboxExportId = string
+/**
+ * A card number only ever masked: first 6 and last 4 digits, the rest `*`.
+ */
+export type SandboxExportMaskedCard = string
+/**
+ * Epoch milliseconds (sandbox time).
+ */
+export type SandboxExportTime = number
+/**
  * A parameter the interface types as boolean: JSON true/false, or the strings "true", "false", "1", "0" of the bracket form.
  */
 export type MethodBoolean = true | false | 'true' | 'false' | '1' | '0'
@@ -1563,15 +1584,6 @@ export type ListedLanguage =
   | 'nl'
   | 'bg'
   | 'ru'
-export type SandboxExportId = string
-/**
- * A card number only ever masked: first 6 and last 4 digits, the rest `*`.
- */
-export type SandboxExportMaskedCard = string
-/**
- * Epoch milliseconds (sandbox time).
- */
-export type SandboxExportTime = number
 /**
  * A conformance scenario (docs/conformance.md): a readable file of steps the kit runs against a merchant integration (`mode: merchant`: the kit plays the gateway and the payer), against a gateway (`mode: gateway`: the kit plays the merchant and the payer), or against either (`both`: steps that need the other side are skipped in each mode). A step may `capture` values of its result by JSONPath; later string values refer to them as `${name}`; `${run_id}` (unique per scenario) and `${scenario}` (its slug) are predefined. Unknown keys are refused so a typo never passes silently.
  */
@@ -1838,6 +1850,29 @@ export interface PaySandboxSchemas {
   CheckoutVoidRequest?: CheckoutVoidRequest
   CheckoutVoidResponse?: CheckoutVoidResponse
   Common?: Common
+  SandboxCallbackReplayResponse?: SandboxCallbackReplayResponse
+  SandboxCallbackResponse?: SandboxCallbackResponse
+  SandboxCallbackUrlsResponse?: SandboxCallbackUrlsResponse
+  SandboxCallbacksResponse?: SandboxCallbacksResponse
+  SandboxClockAdvanceResponse?: SandboxClockAdvanceResponse
+  SandboxClockResponse?: SandboxClockResponse
+  SandboxHealthResponse?: SandboxHealthResponse
+  SandboxImportResponse?: SandboxImportResponse
+  SandboxMerchantDeleteResponse?: SandboxMerchantDeleteResponse
+  SandboxMerchantRequestResponse?: SandboxMerchantRequestResponse
+  SandboxMerchantResponse?: SandboxMerchantResponse
+  SandboxMerchantsResponse?: SandboxMerchantsResponse
+  SandboxMessagesQuery?: SandboxMessagesQuery
+  SandboxMessagesResponse?: SandboxMessagesResponse
+  SandboxPayerAnswerResponse?: SandboxPayerAnswerResponse
+  SandboxPayerCardResponse?: SandboxPayerCardResponse
+  SandboxPayerStepResponse?: SandboxPayerStepResponse
+  SandboxPaymentExportResponse?: SandboxPaymentExport
+  SandboxPaymentResponse?: SandboxPaymentResponse
+  SandboxPaymentsResponse?: SandboxPaymentsResponse
+  SandboxResetResponse?: SandboxResetResponse
+  SandboxScheduleResponse?: SandboxScheduleResponse
+  SandboxSchedulesResponse?: SandboxSchedulesResponse
   ErrorResponse?: ErrorResponse
   MethodInfCommon?: MethodInfCommon
   MethodCommon?: MethodCommon
@@ -3129,6 +3164,447 @@ export interface CheckoutVoidResponse1 {
  */
 export interface Common {
   [k: string]: unknown | undefined
+}
+/**
+ * (sandbox) Answer of POST /sandbox/callbacks/{id}/replay (202): the new delivery.
+ */
+export interface SandboxCallbackReplayResponse {
+  id: string
+  replay_of: string
+  state: 'queued' | 'delivering' | 'retrying' | 'acknowledged' | 'failed'
+}
+export interface SandboxExportDelivery {
+  id: SandboxExportId
+  merchant_key: string
+  payment_id: SandboxExportId
+  order_id: string
+  api: 'checkout' | 's2s-card' | 's2s-apm'
+  kind: string
+  url: string
+  fields: SandboxExportCallbackFields
+  seq: number
+  state: 'queued' | 'delivering' | 'retrying' | 'acknowledged' | 'failed'
+  /**
+   * @maxItems 100
+   */
+  attempts: SandboxExportAttempt[]
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportCallbackFields {
+  card?: SandboxExportMaskedCard
+  [k: string]: string | undefined
+}
+export interface SandboxExportAttempt {
+  at: SandboxExportTime
+  status?: number
+  body_excerpt?: string
+  error?: string
+  latency_ms: number
+  acknowledged: boolean
+  [k: string]: unknown | undefined
+}
+/**
+ * (sandbox) Answer of GET /sandbox/callback-urls: notification URLs with recent time-outs or a block.
+ */
+export interface SandboxCallbackUrlsResponse {
+  urls: {
+    url: string
+    blocked: boolean
+    [k: string]: unknown | undefined
+  }[]
+  blocked: number
+}
+/**
+ * (sandbox) Answer of GET /sandbox/callbacks: one page of callback deliveries with their attempts, newest first.
+ */
+export interface SandboxCallbacksResponse {
+  deliveries: SandboxExportDelivery[]
+  page: number
+  per_page: number
+  total: number
+}
+/**
+ * (sandbox) Answer of POST /sandbox/clock/advance: the clock after the move.
+ */
+export interface SandboxClockAdvanceResponse {
+  mode: 'virtual' | 'system'
+  /**
+   * Sandbox time, `YYYY-MM-DD HH:MM:SS` UTC.
+   */
+  now: string
+  now_ms: number
+  advanced_seconds: number
+}
+/**
+ * (sandbox) Answer of GET /sandbox/clock: the clock's mode and time.
+ */
+export interface SandboxClockResponse {
+  mode: 'virtual' | 'system'
+  /**
+   * Sandbox time, `YYYY-MM-DD HH:MM:SS` UTC.
+   */
+  now: string
+  now_ms: number
+}
+/**
+ * (sandbox) Answer of GET /sandbox/health: ready check; `status` degraded while the store refuses writes; `responses` counts the run-time response checks under serve --check-responses.
+ */
+export interface SandboxHealthResponse {
+  status: 'ok' | 'degraded'
+  store?: 'unwritable'
+  /**
+   * Sandbox time, `YYYY-MM-DD HH:MM:SS` UTC.
+   */
+  now: string
+  clock: 'virtual' | 'system'
+  responses?: {
+    checked: number
+    mismatches: number
+  }
+}
+/**
+ * (sandbox) Answer of POST /sandbox/import (201): what was restored.
+ */
+export interface SandboxImportResponse {
+  payment_id: string
+  transactions: number
+  callbacks: number
+  callbacks_stopped: number
+  session?: 'imported' | 'kept'
+  card?: 'imported' | 'kept'
+  schedule?: 'imported' | 'imported paused' | 'kept'
+  chain?: string
+}
+/**
+ * (sandbox) Answer of DELETE /sandbox/merchants/{key}.
+ */
+export interface SandboxMerchantDeleteResponse {
+  deleted: string
+}
+/**
+ * (sandbox) Answer of POST /sandbox/payments/{id}/merchant-request: the follow-up as the merchant would send it (signed, not sent).
+ */
+export interface SandboxMerchantRequestResponse {
+  api: 'checkout' | 's2s-card' | 's2s-apm'
+  action: 'capture' | 'refund' | 'void' | 'status'
+  method: 'POST'
+  path: string
+  url: string
+  content_type: string
+  body: string
+  curl: string
+}
+/**
+ * (sandbox) Answer of POST /sandbox/merchants (201): the merchant as the control API shows it (no password, wallet ids only).
+ */
+export interface SandboxMerchantResponse {
+  key: string
+  name?: string
+  notification_url: string
+  mids: {
+    id: string
+    [k: string]: unknown | undefined
+  }[]
+  protocol_mapping: {
+    [k: string]: unknown | undefined
+  }
+  wallets: string[]
+}
+/**
+ * (sandbox) Answer of GET /sandbox/merchants: every merchant, never a password nor a wallet's keys.
+ */
+export interface SandboxMerchantsResponse {
+  merchants: SandboxMerchantResponse[]
+}
+/**
+ * (sandbox) Query parameters of GET /sandbox/messages: the payment links and codes the simulated connectors sent to payers, all of them or one payment's (empty: all).
+ */
+export interface SandboxMessagesQuery {
+  /**
+   * Only this payment's messages.
+   */
+  payment_id?: string
+  [k: string]: unknown | undefined
+}
+/**
+ * (sandbox) Answer of GET /sandbox/messages: messages the simulated connectors sent to payers.
+ */
+export interface SandboxMessagesResponse {
+  messages: {
+    [k: string]: unknown | undefined
+  }[]
+  [k: string]: unknown | undefined
+}
+/**
+ * (sandbox) Answer of The payer's step taken (APM outcome, 3DS result, return from the redirect page): the payment's status, and as its own API spells it.
+ */
+export interface SandboxPayerAnswerResponse {
+  payment_id: string
+  status:
+    | 'prepare'
+    | '3ds'
+    | 'redirect'
+    | 'pending'
+    | 'settled'
+    | 'decline'
+    | 'refund'
+    | 'reversal'
+    | 'void'
+    | 'chargeback'
+  api_status: string
+  decline_reason?: string
+}
+/**
+ * (sandbox) Answer of POST /sandbox/sessions/{token}/card: the card payment made on the session, as the Hosted Payment Fields payment answers.
+ */
+export interface SandboxPayerCardResponse {
+  payment_id: string
+  status:
+    | 'prepare'
+    | '3ds'
+    | 'redirect'
+    | 'pending'
+    | 'settled'
+    | 'decline'
+    | 'refund'
+    | 'reversal'
+    | 'void'
+    | 'chargeback'
+  redirect_url?: string
+  reason?: string
+}
+/**
+ * (sandbox) Answer of GET /sandbox/payments/{id}/apm: what the APM simulator page shows.
+ */
+export interface SandboxPayerStepResponse {
+  payment_id: string
+  method: string
+  method_title: string
+  group: string
+  status:
+    | 'prepare'
+    | '3ds'
+    | 'redirect'
+    | 'pending'
+    | 'settled'
+    | 'decline'
+    | 'refund'
+    | 'reversal'
+    | 'void'
+    | 'chargeback'
+  order_id: string
+  description?: string
+  amount: string
+  currency: string
+  language?: string
+  return_url?: string
+  outcomes: ('approve' | 'decline' | 'pending' | 'expire')[]
+  collect: {
+    [k: string]: unknown | undefined
+  }[]
+  view: {
+    [k: string]: unknown | undefined
+  }
+}
+/**
+ * (sandbox) One payment's full history, as GET /sandbox/payments/{id}/export answers it and POST /sandbox/import takes it (a support ticket's attachment): the payment, its transactions, every callback delivery with its attempts, and, when there are any, its Checkout session, saved card, schedule and recurring chain. Cards appear only masked (first 6, last 4); no password is ever part of it. Records are the store's own, so fields beyond those listed here are kept as they are.
+ */
+export interface SandboxPaymentExport {
+  format: 'paysandbox.payment-export'
+  version: 1
+  /**
+   * Sandbox time of the export, `YYYY-MM-DD HH:MM:SS` UTC.
+   */
+  exported_at?: string
+  payment: SandboxExportPayment
+  /**
+   * @maxItems 1000
+   */
+  transactions: SandboxExportTransaction[]
+  /**
+   * @maxItems 1000
+   */
+  callbacks: SandboxExportDelivery[]
+  session?: SandboxExportSession
+  card?: SandboxExportSavedCard
+  schedule?: SandboxExportSchedule
+  chain?: SandboxExportChain
+}
+export interface SandboxExportPayment {
+  id: SandboxExportId
+  api: 'checkout' | 's2s-card' | 's2s-apm'
+  merchant_key: string
+  mid_id?: string
+  session_id?: SandboxExportId
+  operation: 'purchase' | 'debit' | 'credit'
+  method: string
+  order_id: string
+  order: SandboxExportOrder
+  status:
+    | 'prepare'
+    | '3ds'
+    | 'redirect'
+    | 'pending'
+    | 'settled'
+    | 'decline'
+    | 'refund'
+    | 'reversal'
+    | 'void'
+    | 'chargeback'
+  card?: SandboxExportStoredCard
+  schedule_id?: SandboxExportId
+  created_at: SandboxExportTime
+  updated_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportOrder {
+  number: string
+  amount: string
+  currency: string
+  description?: string
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportStoredCard {
+  masked: SandboxExportMaskedCard
+  bin: string
+  last4: string
+  brand: string
+  exp_month: string
+  exp_year: string
+  holder?: string
+}
+export interface SandboxExportTransaction {
+  id: SandboxExportId
+  payment_id: SandboxExportId
+  type:
+    | 'sale'
+    | 'auth'
+    | '3ds'
+    | 'redirect'
+    | 'capture'
+    | 'refund'
+    | 'reversal'
+    | 'void'
+    | 'debit'
+    | 'credit'
+    | 'recurring'
+    | 'chargeback'
+  status: 'success' | 'fail' | 'waiting' | 'undefined'
+  amount: string
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportSession {
+  id: SandboxExportId
+  token: string
+  merchant_key: string
+  operation: 'purchase' | 'debit' | 'credit'
+  methods: string[]
+  request: {
+    [k: string]: unknown | undefined
+  }
+  created_at: SandboxExportTime
+  expires_at: SandboxExportTime
+  status: 'open' | 'paid' | 'expired' | 'cancelled'
+  entered_card?: SandboxExportStoredCard
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportSavedCard {
+  id: string
+  merchant_key: string
+  card: SandboxExportStoredCard
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportSchedule {
+  id: SandboxExportId
+  merchant_key: string
+  state: 'running' | 'paused' | 'deleted'
+  params: {
+    [k: string]: string | undefined
+  }
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+export interface SandboxExportChain {
+  id: SandboxExportId
+  schedule_id: SandboxExportId
+  merchant_key: string
+  state: 'active' | 'completed' | 'descheduled' | 'stopped'
+  next_run_at?: SandboxExportTime
+  runs: {
+    [k: string]: unknown | undefined
+  }[]
+  created_at: SandboxExportTime
+  [k: string]: unknown | undefined
+}
+/**
+ * (sandbox) Answer of GET /sandbox/payments/{id}: the payment, its transactions (oldest first) and its session.
+ */
+export interface SandboxPaymentResponse {
+  payment: SandboxExportPayment
+  transactions: SandboxExportTransaction[]
+  session?: SandboxExportSession
+}
+/**
+ * (sandbox) Answer of GET /sandbox/payments: one page of payments, newest first.
+ */
+export interface SandboxPaymentsResponse {
+  payments: SandboxExportPayment[]
+  page: number
+  per_page: number
+  total: number
+}
+/**
+ * (sandbox) Answer of POST /sandbox/reset.
+ */
+export interface SandboxResetResponse {
+  status: 'reset'
+  /**
+   * Sandbox time, `YYYY-MM-DD HH:MM:SS` UTC.
+   */
+  now: string
+}
+/**
+ * (sandbox) Answer of POST /sandbox/schedules/{id}/pause and /run: the schedule after the move, with its chains.
+ */
+export interface SandboxScheduleResponse {
+  id: string
+  merchant_key: string
+  state: string
+  /**
+   * Sandbox time, `YYYY-MM-DD HH:MM:SS` UTC.
+   */
+  next_run?: string
+  chains: {
+    id: string
+    initial_payment_id: string
+    state: string
+    amount: string
+    currency: string
+    runs_done: number
+    /**
+     * The chain's scheduled payments so far.
+     */
+    runs?: {
+      [k: string]: unknown | undefined
+    }[]
+    next_run_at?: number
+    /**
+     * Sandbox time, `YYYY-MM-DD HH:MM:SS` UTC.
+     */
+    next_run?: string
+    [k: string]: unknown | undefined
+  }[]
+  [k: string]: unknown | undefined
+}
+/**
+ * (sandbox) Answer of GET /sandbox/schedules: schedules, newest first, with their chains.
+ */
+export interface SandboxSchedulesResponse {
+  schedules: SandboxScheduleResponse[]
+  total: number
 }
 /**
  * "Error responses carry `http_code`, `error_code` and `error_message`" (Errors). Validation failures add `errors`, one item per field, with messages in the form `order.amount: This value should be greater than 0.` (decisions.md section 2). S2S answers also carry `result: "ERROR"`. Codes and messages come from schemas/catalogue/errors.json.
@@ -5862,6 +6338,10 @@ export interface SandboxConfig {
    * decisions.md 7: false serves a request the platform documents differently but may accept (an amount with fewer decimals, the string "true" for a boolean, a numeric string) and names each point in a Sandbox-Warning header; true refuses it as a field error instead (serve --strict).
    */
   strict?: boolean
+  /**
+   * Check every successful JSON answer at run time against the response schema its route declares (serve --check-responses): a mismatch is logged and counted in GET /sandbox/health (`responses`), and the answer is sent unchanged, never turned into a 500.
+   */
+  check_responses?: boolean
   sessions?: SandboxSessionConfig
   /**
    * @minItems 1
@@ -6564,169 +7044,6 @@ export interface SandboxPayerCardRequest {
  * (sandbox) Body of POST /sandbox/payments/{id}/redirect (decisions.md 6: payer actions) and of the schedule pause and run routes: empty, or an empty JSON object. The redirect route brings the payer of a card payment in status redirect back from the redirect page; the card's own outcome applies (test month 12 succeeds, 12/2039 declines).
  */
 export interface SandboxPayerReturnRequest {}
-/**
- * (sandbox) One payment's full history, as GET /sandbox/payments/{id}/export answers it and POST /sandbox/import takes it (a support ticket's attachment): the payment, its transactions, every callback delivery with its attempts, and, when there are any, its Checkout session, saved card, schedule and recurring chain. Cards appear only masked (first 6, last 4); no password is ever part of it. Records are the store's own, so fields beyond those listed here are kept as they are.
- */
-export interface SandboxPaymentExport {
-  format: 'paysandbox.payment-export'
-  version: 1
-  /**
-   * Sandbox time of the export, `YYYY-MM-DD HH:MM:SS` UTC.
-   */
-  exported_at?: string
-  payment: SandboxExportPayment
-  /**
-   * @maxItems 1000
-   */
-  transactions: SandboxExportTransaction[]
-  /**
-   * @maxItems 1000
-   */
-  callbacks: SandboxExportDelivery[]
-  session?: SandboxExportSession
-  card?: SandboxExportSavedCard
-  schedule?: SandboxExportSchedule
-  chain?: SandboxExportChain
-}
-export interface SandboxExportPayment {
-  id: SandboxExportId
-  api: 'checkout' | 's2s-card' | 's2s-apm'
-  merchant_key: string
-  mid_id?: string
-  session_id?: SandboxExportId
-  operation: 'purchase' | 'debit' | 'credit'
-  method: string
-  order_id: string
-  order: SandboxExportOrder
-  status:
-    | 'prepare'
-    | '3ds'
-    | 'redirect'
-    | 'pending'
-    | 'settled'
-    | 'decline'
-    | 'refund'
-    | 'reversal'
-    | 'void'
-    | 'chargeback'
-  card?: SandboxExportStoredCard
-  schedule_id?: SandboxExportId
-  created_at: SandboxExportTime
-  updated_at: SandboxExportTime
-  [k: string]: unknown | undefined
-}
-export interface SandboxExportOrder {
-  number: string
-  amount: string
-  currency: string
-  description?: string
-  [k: string]: unknown | undefined
-}
-export interface SandboxExportStoredCard {
-  masked: SandboxExportMaskedCard
-  bin: string
-  last4: string
-  brand: string
-  exp_month: string
-  exp_year: string
-  holder?: string
-}
-export interface SandboxExportTransaction {
-  id: SandboxExportId
-  payment_id: SandboxExportId
-  type:
-    | 'sale'
-    | 'auth'
-    | '3ds'
-    | 'redirect'
-    | 'capture'
-    | 'refund'
-    | 'reversal'
-    | 'void'
-    | 'debit'
-    | 'credit'
-    | 'recurring'
-    | 'chargeback'
-  status: 'success' | 'fail' | 'waiting' | 'undefined'
-  amount: string
-  created_at: SandboxExportTime
-  [k: string]: unknown | undefined
-}
-export interface SandboxExportDelivery {
-  id: SandboxExportId
-  merchant_key: string
-  payment_id: SandboxExportId
-  order_id: string
-  api: 'checkout' | 's2s-card' | 's2s-apm'
-  kind: string
-  url: string
-  fields: SandboxExportCallbackFields
-  seq: number
-  state: 'queued' | 'delivering' | 'retrying' | 'acknowledged' | 'failed'
-  /**
-   * @maxItems 100
-   */
-  attempts: SandboxExportAttempt[]
-  created_at: SandboxExportTime
-  [k: string]: unknown | undefined
-}
-export interface SandboxExportCallbackFields {
-  card?: SandboxExportMaskedCard
-  [k: string]: string | undefined
-}
-export interface SandboxExportAttempt {
-  at: SandboxExportTime
-  status?: number
-  body_excerpt?: string
-  error?: string
-  latency_ms: number
-  acknowledged: boolean
-  [k: string]: unknown | undefined
-}
-export interface SandboxExportSession {
-  id: SandboxExportId
-  token: string
-  merchant_key: string
-  operation: 'purchase' | 'debit' | 'credit'
-  methods: string[]
-  request: {
-    [k: string]: unknown | undefined
-  }
-  created_at: SandboxExportTime
-  expires_at: SandboxExportTime
-  status: 'open' | 'paid' | 'expired' | 'cancelled'
-  entered_card?: SandboxExportStoredCard
-  [k: string]: unknown | undefined
-}
-export interface SandboxExportSavedCard {
-  id: string
-  merchant_key: string
-  card: SandboxExportStoredCard
-  created_at: SandboxExportTime
-  [k: string]: unknown | undefined
-}
-export interface SandboxExportSchedule {
-  id: SandboxExportId
-  merchant_key: string
-  state: 'running' | 'paused' | 'deleted'
-  params: {
-    [k: string]: string | undefined
-  }
-  created_at: SandboxExportTime
-  [k: string]: unknown | undefined
-}
-export interface SandboxExportChain {
-  id: SandboxExportId
-  schedule_id: SandboxExportId
-  merchant_key: string
-  state: 'active' | 'completed' | 'descheduled' | 'stopped'
-  next_run_at?: SandboxExportTime
-  runs: {
-    [k: string]: unknown | undefined
-  }[]
-  created_at: SandboxExportTime
-  [k: string]: unknown | undefined
-}
 /**
  * (sandbox) Query parameters of GET /sandbox/payments, the payment list of the CLI and the terminal UI (decisions.md 6). Every parameter is optional; the answer lists the newest payments first.
  */

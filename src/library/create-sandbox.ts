@@ -92,7 +92,12 @@ export function adoptBaseUrl(sandbox: Sandbox, url: string): void {
  * (`paysandbox/msw`, which needs the msw package; the main entry never loads it).
  */
 export async function createSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
-  const { config, baseUrlGiven } = resolveConfig(options.config)
+  const resolved = resolveConfig(options.config)
+  const { baseUrlGiven } = resolved
+  const config =
+    options.checkResponses === undefined
+      ? resolved.config
+      : { ...resolved.config, check_responses: options.checkResponses }
   const logger = options.logger ?? stderrLogger
   const store = await createStore(options.store)
   const gateway = assembleGateway({

@@ -42,6 +42,12 @@ export interface SandboxOptions {
   onCallback?: MerchantHandler
   /** Default: warnings and errors on stderr. */
   logger?: Logger
+  /**
+   * Check every answer against the response schema its route declares, as `serve
+   * --check-responses` does: a mismatch is logged and counted (`GET /sandbox/health` shows
+   * `responses`), the answer is sent unchanged. Default: the config's `check_responses`, else off.
+   */
+  checkResponses?: boolean
 }
 
 export interface ResolvedConfig {

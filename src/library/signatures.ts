@@ -1,5 +1,7 @@
 import qs from 'qs'
 import type { Api } from '../core/engine/model.js'
+import { declaredSigning, type SignedApi } from '../core/signing/declared.js'
+import type { OriginalPayment } from '../core/signatures/formulas.js'
 import {
   type CardRef,
   cardDigits,
@@ -137,6 +139,29 @@ function paymentFromCallback(form: Record<string, FormValue>): S2sCardPayment {
 }
 
 /**
+ * The `hash` a request must carry, by the formula its route (Checkout, by `path`) or action (S2S,
+ * by `action`) declares in the engine: the same formula the gateway checks it with. A formula over
+ * the original payment (S2S CARD follow-ups, recurring, status by order) needs `original`: that
+ * payment's payer e-mail and card (`{ payerEmail, card: { cardNumber } | { cardToken } }`).
+ * Undefined for a request that carries no `hash` (Token routes) or an unknown action.
+ */
+export function signRequest(
+  api: SignedApi,
+  where: { path?: string; action?: string },
+  fields: Record<string, unknown>,
+  password: Secret,
+  original?: OriginalPayment,
+): string | undefined {
+  const signing = declaredSigning(api, where)
+  if (!signing) return undefined
+  if (signing.formula.needsOriginal && !original)
+    throw new TypeError(
+      `${where.action ?? where.path} is signed over the original payment (${signing.formula.id}): pass its { payerEmail, card }`,
+    )
+  return signing.formula.sign(fields, password, original)
+}
+
+/**
  * Every signature of decisions.md §1, to sign requests and check what the gateway sends:
  * `checkout.session(order, password)`, `s2sCard.payment(email, password, { cardNumber })`,
  * `s2sApm.transaction(transId, password)`, ... plus callback and redirect verification.
@@ -145,6 +170,8 @@ export const signatures = {
   checkout: checkoutSignatures,
   s2sCard: s2sCardSignatures,
   s2sApm: s2sApmSignatures,
+  /** A request's `hash` by the formula its route or action declares (`signRequest`). */
+  request: signRequest,
   callbackHash,
   verifyCallback,
   verifyRedirect,

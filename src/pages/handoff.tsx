@@ -1,13 +1,9 @@
 import {
-  appendQuery,
-  effectiveUrlTarget,
   type Redirect,
   type RedirectOutcome,
+  redirectBeforePayment,
   redirectFor,
 } from '../core/callbacks/redirect.js'
-import { canonicalMethodId } from '../core/checkout/methods.js'
-import { sessionRequest } from '../core/checkout/session-access.js'
-import { routeSession } from '../core/checkout/session-rules.js'
 import type { GatewayResponse } from '../core/engine/http.js'
 import type { Payment, Session } from '../core/engine/model.js'
 import { apmPageUrl } from '../core/apm/connector.js'
@@ -23,18 +19,11 @@ const KIND: Record<RedirectOutcome, StatusKind> = {
   cancel: 'cancelled',
   expiry: 'expired',
 }
-const URL_FIELD: Record<RedirectOutcome, string> = {
-  success: 'success_url',
-  error: 'error_url',
-  cancel: 'cancel_url',
-  expiry: 'expiry_url',
-}
-
 /**
- * The merchant URL for an outcome. With a payment, `redirectFor` builds it (payment_id, trans_id,
- * order_id, hash and the Return additional parameters). Before any payment exists (a payer who
- * cancels or lets the page expire without paying) there is no payment to name, so the URL gets
- * `order_id` alone (sandbox) and the MID the session would route to gives the link target.
+ * The merchant URL for an outcome, as the engine builds it: with a payment, `redirectFor`
+ * (payment_id, trans_id, order_id, hash and the Return additional parameters); before any
+ * payment exists, `redirectBeforePayment` (order_id alone, the target of the MID the session
+ * would route to). The page routes nothing itself.
  */
 export function merchantRedirect(
   page: PageContext,
@@ -42,21 +31,7 @@ export function merchantRedirect(
   outcome: RedirectOutcome,
   payment?: Payment,
 ): Redirect | undefined {
-  if (payment) return redirectFor(page.ctx, payment, outcome)
-  const url = session.request[URL_FIELD[outcome]]
-  if (typeof url !== 'string' || !url) return undefined
-  const params = { order_id: sessionRequest(session).order.number }
-  const target = effectiveUrlTarget(sessionMid(page, session), session)
-  return { url: appendQuery(url, params), params, ...(target ? { target } : {}) }
-}
-
-function sessionMid(page: PageContext, session: Session) {
-  if (!page.merchant) return undefined
-  try {
-    return routeSession(page.merchant, sessionRequest(session), session.methods.map(canonicalMethodId))
-  } catch {
-    return undefined
-  }
+  return payment ? redirectFor(page.ctx, payment, outcome) : redirectBeforePayment(page.ctx, session, outcome)
 }
 
 /**

@@ -1,4 +1,14 @@
 import type { OperationHandler, RouteDefinition } from '../core/engine/modules.js'
+import { none } from '../core/engine/pipeline.js'
+
+/**
+ * Why a hosted page declares no request pipeline: the payer is not a merchant (no credential, no
+ * signature); the page reads its own path token or payment id through the engine's payer
+ * operations, which refuse what the session or payment does not allow, and a form the page posted
+ * itself is answered on the page (422 with the field's message), not with an API envelope.
+ */
+const PAGE_REASON =
+  "a payer's hosted page: no merchant credential or signature; its path token or payment id is checked by the payer operation it calls, its own form answered on the page"
 
 /**
  * Route handlers whose module is imported on the first request that needs it (issue 15: React's
@@ -34,6 +44,15 @@ export function lazyHandlers<M>(load: () => Promise<M>) {
     pick: (m: M) => OperationHandler,
     summary: string,
     extra: Partial<RouteDefinition> = {},
-  ): RouteDefinition => ({ method, path, api: 'page', handler: handler(pick), summary, prepare, ...extra })
+  ): RouteDefinition => ({
+    method,
+    path,
+    api: 'page',
+    handler: handler(pick),
+    summary,
+    prepare,
+    declared: none(PAGE_REASON),
+    ...extra,
+  })
   return { prepare, handler, route }
 }

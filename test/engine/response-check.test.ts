@@ -24,6 +24,23 @@ describe('the response check of the test gateway', () => {
 
   it('leaves refusals and unknown routes alone', () => {
     expect(() => checkResponse('POST', '/api/v1/payment/refund', {}, 400, { nothing: true })).not.toThrow()
-    expect(() => checkResponse('GET', '/sandbox/health', undefined, 200, { anything: 1 })).not.toThrow()
+    expect(() => checkResponse('GET', '/nothing/here', undefined, 200, { anything: 1 })).not.toThrow()
+  })
+
+  // Issue 21 point 7: the control routes' answers are checked against schemas/control/ too.
+  it('checks a control route against its schemas/control/ response, path parameters matched', () => {
+    expect(() => checkResponse('GET', '/sandbox/health', undefined, 200, { anything: 1 })).toThrow(
+      /health-response/,
+    )
+    expect(() =>
+      checkResponse('POST', '/sandbox/payments/p-1/3ds', {}, 200, { payment_id: 'p-1', status: 'settled' }),
+    ).toThrow(/payer-answer-response/)
+    expect(() =>
+      checkResponse('POST', '/sandbox/payments/p-1/3ds', {}, 200, {
+        payment_id: 'p-1',
+        status: 'settled',
+        api_status: 'settled',
+      }),
+    ).not.toThrow()
   })
 })

@@ -13,6 +13,31 @@ interface Endpoint {
 }
 
 let table: Map<string, Endpoint> | undefined
+/** Control routes (`x-endpoint.responseOf` of schemas/control/): `METHOD /path/:param` patterns. */
+let patterns: { method: string; segments: string[]; response: string }[] | undefined
+
+function controlResponse(method: string, path: string): string | undefined {
+  if (!patterns) {
+    patterns = []
+    const registry = schemaRegistry()
+    for (const id of registry.ids()) {
+      const of = (registry.schema(id) as { 'x-endpoint'?: { responseOf?: string[] } } | undefined)?.[
+        'x-endpoint'
+      ]?.responseOf
+      for (const route of of ?? []) {
+        const [m, p] = route.split(' ') as [string, string]
+        patterns.push({ method: m, segments: p.split('/').filter(Boolean), response: id })
+      }
+    }
+  }
+  const parts = path.split('/').filter(Boolean)
+  return patterns.find(
+    (r) =>
+      r.method === method &&
+      r.segments.length === parts.length &&
+      r.segments.every((s, i) => s.startsWith(':') || s === parts[i]),
+  )?.response
+}
 
 function endpoints(): Map<string, Endpoint> {
   if (table) return table
@@ -32,7 +57,7 @@ function endpoints(): Map<string, Endpoint> {
   return table
 }
 
-/** Throws when a 200 answer does not match the response schema of its endpoint. */
+/** Throws when a successful answer does not match the response schema of its endpoint (control routes included). */
 export function checkResponse(
   method: string,
   path: string,
@@ -40,7 +65,18 @@ export function checkResponse(
   status: number,
   body: unknown,
 ) {
-  if (status !== 200 || body === null || typeof body !== 'object') return
+  if (status < 200 || status >= 300 || body === null || typeof body !== 'object') return
+  // Issue 21 point 7: the control routes' answers (200, 201, 202) against schemas/control/.
+  const control = path.startsWith('/sandbox/') ? controlResponse(method, path) : undefined
+  if (control) {
+    const result = validate(control, body)
+    if (!result.valid)
+      throw new Error(
+        `${method} ${path}: the answer does not match ${control}:\n${result.errors.map((e) => `  ${formatFieldError(e)}`).join('\n')}\n${JSON.stringify(body).slice(0, 2000)}`,
+      )
+    return
+  }
+  if (status !== 200) return
   const v2 = path === '/v2/post'
   const action =
     requestBody && typeof requestBody === 'object'

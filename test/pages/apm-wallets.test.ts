@@ -86,6 +86,36 @@ describe('device wallets (2.2.3)', () => {
     expect(() => assertWalletAllows(payment, 'capture')).not.toThrow()
   })
 
+  // Issue 21 point 6: one engine operation approves a wallet payment, whoever approves it. The
+  // control route (the console) and the kit's payer (applyApmOutcome) issue the recurring token
+  // exactly as the hosted page does, and the callback carries it.
+  it('rule 2, card flow: approving through POST /sandbox/payments/:id/apm issues the recurring token as the page does', async () => {
+    const t = pagesGateway(cardFlow)
+    const { paymentId } = await payWith(t, 'wallet1', { recurring_init: true })
+    expect((t.store.get('payments', paymentId) as Payment).recurring?.token).toBeUndefined()
+    const approved = await t.call('POST', `/sandbox/payments/${paymentId}/apm`, { outcome: 'approve' })
+    expect(approved.status).toBe(200)
+    expect(approved.body).toMatchObject({ payment_id: paymentId, status: 'settled' })
+    const payment = t.store.get('payments', paymentId) as Payment
+    expect(payment.card?.masked).toBe('411111******1111')
+    expect(payment.recurring?.token).toBeTruthy()
+    expect(payment.recurring?.init_trans_id).toBe(paymentId)
+    const byPage = pagesGateway(cardFlow)
+    const page = await payWith(byPage, 'wallet1', { recurring_init: true })
+    await byPage.call('POST', `${page.path}/outcome`, form({ outcome: 'approve' }))
+    const pagePayment = byPage.store.get('payments', page.paymentId) as Payment
+    expect(Object.keys(pagePayment.recurring ?? {}).sort()).toEqual(
+      Object.keys(payment.recurring ?? {}).sort(),
+    )
+  })
+
+  it('rule 1, virtual flow: approving through the control route issues no token (the session could not ask for one)', async () => {
+    const t = pagesGateway()
+    const { paymentId } = await payWith(t, 'wallet1')
+    await t.call('POST', `/sandbox/payments/${paymentId}/apm`, { outcome: 'approve' })
+    expect((t.store.get('payments', paymentId) as Payment).recurring?.token).toBeUndefined()
+  })
+
   // 2.2.3 rule 1: "By default payments are virtual: card details are not stored, DMS capture and recurring creation are limited."
   it('rule 1 through the API: capturing a held virtual-flow wallet payment is refused and changes nothing', async () => {
     const t = pagesGateway()

@@ -1,10 +1,10 @@
 import { sessionRequest } from '../checkout/session-access.js'
+import { newPayment } from '../payments/new-payment.js'
 import { requireMove } from '../checkout/session-lifecycle.js'
 import { routeSession } from '../checkout/session-rules.js'
 import type { EngineContext } from '../engine/context.js'
 import type { Session } from '../engine/model.js'
 import { fail } from '../engine/errors.js'
-import { zeroAmount } from '../payments/ledger.js'
 import { payerDetails } from '../payments/payer-details.js'
 import { midMode } from '../payments/routing.js'
 import { type ApmStart, resolveApmMethod, startApmPayment } from './connector.js'
@@ -30,26 +30,18 @@ export function payWithMethod(ctx: EngineContext, session: Session, methodId: st
   if (wallet?.flow === 'virtual' && request.recurring_init === true)
     throw fail('WALLET_VIRTUAL_FLOW_RECURRING')
   const mid = routeSession(merchant, request, [method.id])
-  const now = ctx.clock.now()
   const parameters = request.parameters?.[methodId]
   const language = request.billing_address?.language
-  const payment: ApmPayment = {
-    id: ctx.ids.uuid(),
+  const payment = newPayment<ApmPayment>(ctx, {
     api: 'checkout',
     merchant_key: merchant.key,
     mid_id: mid.id,
     session_id: session.id,
     operation: session.operation,
     method: method.id,
-    order_id: request.order.number,
     order: { ...request.order },
-    status: 'prepare',
     auth: request.auth === true || midMode(mid) === 'DMS',
-    amount_captured: zeroAmount(request.order.currency),
-    amount_refunded: zeroAmount(request.order.currency),
     payer: payerDetails(request, { customer_ip: session.customer_ip }),
-    created_at: now,
-    updated_at: now,
     apm: {
       brand: methodId,
       group: method.entry.group,
@@ -58,7 +50,7 @@ export function payWithMethod(ctx: EngineContext, session: Session, methodId: st
         : {}),
       ...(language ? { language } : {}),
     },
-  }
+  })
   // Rule 2: in the card flow "the token is always decrypted" and the card stored (masked).
   if (wallet?.flow === 'card' && isWallet(method.id)) payment.card = decryptedWalletCard(ctx, method.id)
   if (wallet && request.recurring_init === true) payment.recurring = { init: true }

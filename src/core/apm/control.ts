@@ -2,7 +2,7 @@ import type { SandboxApmOutcomeRequest } from '../../generated/types.js'
 import { s2sStatus } from '../engine/format.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 import { applyApmOutcome } from './outcomes.js'
 import { payerStepOf } from './payer-step.js'
 
@@ -19,23 +19,25 @@ import { payerStepOf } from './payer-step.js'
 export const apmControlModule: EngineModule = {
   name: 'apm-control',
   routes: (ctx) => [
-    {
+    declareControlRoute({
       method: 'GET',
       path: '/sandbox/payments/:id/apm',
-      api: 'sandbox',
       summary:
         "What an APM payment's simulator page shows: the method's view, fields to collect, allowed outcomes",
+      pipeline: {},
+      response: 'control/payer-step-response',
       handler: ({ params }) => jsonResponse(200, payerStepOf(ctx, params.id ?? '')),
-    },
-    {
+    }),
+    declareControlRoute<SandboxApmOutcomeRequest>({
       method: 'POST',
       path: '/sandbox/payments/:id/apm',
-      api: 'sandbox',
       summary:
         'Choose the outcome of an APM payment on its simulator page: approve, decline, pending or expire',
-      request: 'sandbox/apm-outcome-request.schema.json',
-      handler: ({ params, body }) => {
-        const request = validated<SandboxApmOutcomeRequest>('sandbox/apm-outcome-request', body)
+      pipeline: { schema: 'sandbox/apm-outcome-request' },
+      response: 'control/payer-answer-response',
+      handler: ({ params, input: request }) => {
+        // The one engine operation of every approval (page, control API, kit, console): a card-flow
+        // wallet payment that initializes a chain gets its recurring token here as on the page.
         const payment = applyApmOutcome(ctx, params.id ?? '', request.outcome, request.reason)
         return jsonResponse(200, {
           payment_id: payment.id,
@@ -47,6 +49,6 @@ export const apmControlModule: EngineModule = {
             : {}),
         })
       },
-    },
+    }),
   ],
 }

@@ -4,6 +4,7 @@ import type { Transaction, TransactionStatus } from '../engine/model.js'
 import { commit, newTransaction } from '../payments/ledger.js'
 import { allowed, type Outcome, type Trigger, transition } from '../payments/state-machine.js'
 import { apmChargeType, applyFinal } from './connector.js'
+import { completeWalletApproval } from './wallets.js'
 import { APM_DECLINE_REASONS, type ApmOutcome, type ApmPayment, isApmPayment } from './types.js'
 
 /**
@@ -109,6 +110,9 @@ export function applyApmOutcome(
       next,
       declineReason ? { kind: 'decline', reason: declineReason } : { kind: 'approve' },
     )
+  // 2.2.3: an approved card-flow wallet payment that initializes a chain gets its recurring token,
+  // whoever approves it (the simulator page, the control API, the kit, the console).
+  if (outcome === 'approve') completeWalletApproval(ctx, payment)
   commit(ctx, payment, previous, [...closed, charge])
   return payment
 }

@@ -3,7 +3,7 @@ import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule, RouteDefinition } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 import { listingResponse, listingWindow } from '../control/listing.js'
 import type { CallbackDelivery } from './delivery.js'
 import { eventHistory, eventStream } from './event-stream.js'
@@ -31,15 +31,14 @@ export const callbacksModule: EngineModule = {
 
 export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute<SandboxCallbacksQuery>({
       method: 'GET',
       path: '/sandbox/callbacks',
       summary:
         'Every callback delivery and its attempts, newest first, filtered by merchant, payment, order, state, kind, API and time, with full-text search of ids',
-      query: 'sandbox/callbacks-query.schema.json',
-      api: 'sandbox',
-      handler: ({ request }) => {
-        const query = validated<SandboxCallbacksQuery>('sandbox/callbacks-query', { ...request.query })
+      pipeline: { query: 'sandbox/callbacks-query' },
+      response: 'control/callbacks-response',
+      handler: ({ input: query }) => {
         const page = Number(query.page ?? 1)
         const perPage = Number(query.per_page ?? 100)
         // Filtered, sorted and paged by the store's indexes: no delivery is read but the page's.
@@ -63,46 +62,51 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
           perPage,
         )
       },
-    },
-    {
+    }),
+    declareControlRoute<undefined, CallbackDelivery>({
       method: 'GET',
       path: '/sandbox/callbacks/:id',
       summary: 'One delivery with every attempt (request, response code, body excerpt, latency)',
-      api: 'sandbox',
-      handler: ({ params }) => jsonResponse(200, withRequest(find(ctx, params.id))),
-    },
-    {
+      pipeline: { load: (c, params) => find(c, params.id) },
+      response: 'control/callback-response',
+      handler: ({ loaded }) => jsonResponse(200, withRequest(loaded)),
+    }),
+    declareControlRoute<undefined, CallbackDelivery>({
       method: 'POST',
       path: '/sandbox/callbacks/:id/replay',
       summary: 'Send a delivery again, as a new delivery marked replay_of',
-      api: 'sandbox',
-      handler: ({ params }) => {
-        const original = find(ctx, params.id)
+      pipeline: { load: (c, params) => find(c, params.id) },
+      response: 'control/callback-replay-response',
+      handler: ({ loaded: original }) => {
         const replay = callbacksOf(ctx).replay(original.id)
         if (!replay) throw fail('SANDBOX_DELIVERY_NOT_FOUND')
         return jsonResponse(202, { id: replay.id, replay_of: original.id, state: replay.state })
       },
-    },
-    {
+    }),
+    declareControlRoute({
       method: 'GET',
       path: '/sandbox/callback-urls',
       summary:
         'Notification URLs with recent time-outs or a block (5 time-outs within 5 minutes block a URL for 15 minutes)',
-      api: 'sandbox',
+      pipeline: {},
+      response: 'control/callback-urls-response',
       handler: () => {
         const now = ctx.clock.now()
         const urls = callbacksOf(ctx).urls.states(now)
         return jsonResponse(200, { urls, blocked: urls.filter((u) => u.blocked).length })
       },
-    },
-    {
+    }),
+    declareControlRoute({
       method: 'GET',
       path: '/sandbox/events',
       summary: 'Live server-sent events: payments, transactions, callback deliveries, clock moves, resets',
-      api: 'sandbox',
+      pipeline: {},
+      response: {
+        none: 'a text/event-stream, not one JSON answer: each event is the engine event as emitted',
+      },
       handler: ({ request }) =>
         eventStream(ctx, request.headers['last-event-id'] ?? request.query.last_event_id),
-    },
+    }),
   ]
 }
 

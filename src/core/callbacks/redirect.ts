@@ -1,5 +1,8 @@
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
 import type { Payment, Session } from '../engine/model.js'
+import { canonicalMethodId } from '../checkout/methods.js'
+import { sessionRequest } from '../checkout/session-access.js'
+import { routeSession } from '../checkout/session-rules.js'
 import { checkoutSignatures } from '../signatures/index.js'
 import { brandOf } from './attributes.js'
 import { str } from './facts.js'
@@ -108,4 +111,33 @@ export function appendQuery(url: string, params: Record<string, string>): string
   if (!query) return url
   const joiner = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&'
   return `${base}${joiner}${query}${fragment}`
+}
+
+/**
+ * The merchant URL for an outcome reached before any payment exists (a payer who cancels or lets
+ * the page expire without paying): there is no payment to name, so the URL gets `order_id` alone
+ * (sandbox), and the MID the session would route to (payments/routing through the session's
+ * rules) gives the link target. Pages call this; MID routing stays in the engine.
+ */
+export function redirectBeforePayment(
+  ctx: EngineContext,
+  session: Session,
+  outcome: RedirectOutcome,
+): Redirect | undefined {
+  const url = session.request[URL_FIELD[outcome]]
+  if (typeof url !== 'string' || !url) return undefined
+  const params = { order_id: sessionRequest(session).order.number }
+  const target = effectiveUrlTarget(sessionMid(ctx, session), session)
+  return { url: appendQuery(url, params), params, ...(target ? { target } : {}) }
+}
+
+/** The MID a session would route to, or undefined when none would take it (no target then). */
+function sessionMid(ctx: EngineContext, session: Session): SandboxMid | undefined {
+  const merchant = ctx.merchant(session.merchant_key)
+  if (!merchant) return undefined
+  try {
+    return routeSession(merchant, sessionRequest(session), session.methods.map(canonicalMethodId))
+  } catch {
+    return undefined
+  }
 }

@@ -9,8 +9,10 @@ import type { Payment, Session } from '../engine/model.js'
  * and the clock expires it. Who may move it is part of each row: the page token reaches only the
  * payer's rows; merchant rows need the token from `/api/v1/session/token` (decisions.md §5).
  *
- * `paying`, `paid` and the return to `open` follow the session's payment, so they are read from it
- * rather than stored twice; `cancelled` and `expired` are stored when they happen.
+ * `paying` and the return to `open` follow the session's payment, so they are read from it rather
+ * than stored twice; the final states `paid`, `cancelled` and `expired` are stored when they happen
+ * (listings and retention read them), and only through this table (`storeMove`): no other module
+ * writes a session's status.
  */
 export type SessionStatus = 'open' | 'paying' | 'paid' | 'cancelled' | 'expired'
 export type SessionTrigger = 'pay' | 'payment-succeeded' | 'payment-declined' | 'update' | 'cancel' | 'expire'
@@ -113,12 +115,42 @@ export function requireMove(
   throw fail('PAYER_ACTION_NOT_ALLOWED')
 }
 
+/** The states a session record stores: the final ones (the others are read from its payment). */
+export const STORED_SESSION_STATES: ReadonlySet<SessionStatus> = new Set(['paid', 'cancelled', 'expired'])
+
+/**
+ * The one writer of a session's stored status: the row `from` + `trigger` + `actor` of the table,
+ * whose `to` is stored when it is a stored state. A move the table lacks is the engine's defect.
+ */
+function storeMove(
+  ctx: EngineContext,
+  session: Session,
+  from: SessionStatus,
+  trigger: SessionTrigger,
+  actor: SessionActor,
+): Session {
+  const row = sessionRow(from, trigger, actor)
+  if (!row) throw new Error(`session table: no row ${from} --${trigger} (${actor})-->`)
+  if (!STORED_SESSION_STATES.has(row.to)) return session
+  const moved: Session = { ...session, status: row.to as Session['status'] }
+  ctx.store.put('sessions', moved)
+  return moved
+}
+
 /** The payer gives up on the hosted page (row open → cancelled). */
 export function cancelSession(ctx: EngineContext, session: Session): Session {
   requireMove(ctx, session, 'cancel', 'payer')
-  const cancelled: Session = { ...session, status: 'cancelled' }
-  ctx.store.put('sessions', cancelled)
-  return cancelled
+  return storeMove(ctx, session, 'open', 'cancel', 'payer')
+}
+
+/**
+ * The session's payment was approved (row paying → paid): the session is closed, stored `paid`.
+ * After a decline nothing is stored: the session reads `open` again from its payment.
+ */
+export function recordPaymentSucceeded(ctx: EngineContext, payment: Payment): void {
+  if (!payment.session_id) return
+  const session = ctx.store.get('sessions', payment.session_id)
+  if (session && session.status === 'open') storeMove(ctx, session, 'paying', 'payment-succeeded', 'engine')
 }
 
 /**
@@ -127,5 +159,5 @@ export function cancelSession(ctx: EngineContext, session: Session): Session {
  */
 export function recordExpiry(ctx: EngineContext, session: Session): void {
   if (session.status === 'open' && sessionStatus(ctx, session) === 'expired')
-    ctx.store.put('sessions', { ...session, status: 'expired' })
+    storeMove(ctx, session, 'open', 'expire', 'clock')
 }

@@ -1,11 +1,11 @@
 import type { CheckoutSessionResponse, CheckoutSessionTokenResponse } from '../../generated/types.js'
+import { CHECKOUT_FORMULAS } from '../signatures/formulas.js'
 import type { EngineContext } from '../engine/context.js'
 import { jsonResponse } from '../engine/http.js'
 import type { Session } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { declareRoute } from '../engine/pipeline.js'
 import { MINUTE } from '../ports/clock.js'
-import { checkoutSignatures } from '../signatures/index.js'
 import { findMethod, resolveMethodId } from './methods.js'
 import { checkSessionRules, type SessionRequest } from './session-rules.js'
 
@@ -29,7 +29,7 @@ export function sessionRoute(hostedFields: boolean): RouteDefinition {
     pipeline: {
       schema: hostedFields ? 'checkout/session-token-request' : 'checkout/session-request',
       credential: 'merchant_key',
-      signature: (request, merchant) => checkoutSignatures.session(request.order, merchant.password),
+      formula: CHECKOUT_FORMULAS.session,
     },
     handler: ({ input: request, merchant, ctx, request: http }) => {
       checkSessionRules(ctx, merchant, request)

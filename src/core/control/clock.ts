@@ -3,7 +3,9 @@ import type { EngineContext } from '../engine/context.js'
 import { formatDateTime } from '../engine/format.js'
 import { jsonResponse } from '../engine/http.js'
 import type { RouteDefinition } from '../engine/modules.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 import { validated } from '../engine/request-validation.js'
+import { responseChecks } from '../engine/response-check.js'
 import { SECOND } from '../ports/clock.js'
 
 /** What the clock answers: the control API, the CLI and the terminal UI show the same thing. */
@@ -24,35 +26,49 @@ export function rememberClock(ctx: EngineContext): void {
 /** decisions.md §6: `GET /sandbox/health`, `GET /sandbox/clock`, `POST /sandbox/clock/advance {"seconds": n}`. */
 export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute({
       method: 'GET',
       path: '/sandbox/health',
       summary:
         'Ready check: 200 with the sandbox time and clock mode; status degraded, store unwritable while the disk refuses writes (reads still answer)',
-      api: 'sandbox',
+      pipeline: {},
+      response: 'control/health-response',
       handler: () => {
         const now = formatDateTime(ctx.clock.now())
+        const checks = responseChecks(ctx)
+        const responses = checks.enabled
+          ? { responses: { checked: checks.checked, mismatches: checks.mismatches } }
+          : {}
         // Issue 11 point 5: a full disk is not "down": reads answer, writes get 503 until it recovers.
         if (!ctx.store.writable)
-          return jsonResponse(200, { status: 'degraded', store: 'unwritable', now, clock: ctx.clock.kind })
-        return jsonResponse(200, { status: 'ok', now, clock: ctx.clock.kind })
+          return jsonResponse(200, {
+            status: 'degraded',
+            store: 'unwritable',
+            now,
+            clock: ctx.clock.kind,
+            ...responses,
+          })
+        return jsonResponse(200, { status: 'ok', now, clock: ctx.clock.kind, ...responses })
       },
-    },
-    {
+    }),
+    declareControlRoute({
       method: 'GET',
       path: '/sandbox/clock',
       summary: 'The sandbox clock: mode and current time',
-      api: 'sandbox',
+      pipeline: {},
+      response: 'control/clock-response',
       handler: () => jsonResponse(200, clockView(ctx)),
-    },
-    {
+    }),
+    declareControlRoute<SandboxClockAdvanceRequest>({
       method: 'POST',
       path: '/sandbox/clock/advance',
       summary: 'Move the clock ahead by {seconds}: due expiries, callback retries and scheduled payments run',
-      request: 'sandbox/clock-advance-request.schema.json',
-      api: 'sandbox',
-      handler: async ({ body }) => {
-        const { seconds } = validated<SandboxClockAdvanceRequest>('sandbox/clock-advance-request', body)
+      pipeline: { schema: ADVANCE_SCHEMA },
+      response: 'control/clock-advance-response',
+      // The move is asynchronous (each due job runs as its own unit), so it is the route's declared
+      // prepare step, before the synchronous answer; a refused body moves nothing.
+      prepare: async ({ body }) => {
+        const { seconds } = validated<SandboxClockAdvanceRequest>(ADVANCE_SCHEMA, body)
         try {
           await ctx.clock.advance(Math.round(seconds * SECOND))
         } catch (error) {
@@ -61,11 +77,15 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
             error: String((error as Error)?.stack ?? error),
           })
         }
+      },
+      handler: ({ input: { seconds } }) => {
         rememberClock(ctx)
         const view = clockView(ctx)
         ctx.events.emit({ type: 'clock', now: view.now_ms, at: view.now_ms })
         return jsonResponse(200, { ...view, advanced_seconds: seconds })
       },
-    },
+    }),
   ]
 }
+
+const ADVANCE_SCHEMA = 'sandbox/clock-advance-request'

@@ -2,7 +2,7 @@ import type { SandboxResetRequest } from '../../generated/types.js'
 import { formatDateTime } from '../engine/format.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 import { clockRoutes, rememberClock } from './clock.js'
 import { merchantRoutes } from './merchants.js'
 import { recordRoutes } from './records.js'
@@ -15,14 +15,13 @@ export const controlModule: EngineModule = {
   name: 'control',
   routes: (ctx) => [
     ...clockRoutes(ctx),
-    {
+    declareControlRoute<SandboxResetRequest>({
       method: 'POST',
       path: '/sandbox/reset',
       summary: 'Forget every session, payment, callback and schedule; merchants and the clock stay',
-      request: 'sandbox/reset-request.schema.json',
-      api: 'sandbox',
-      handler: ({ body }) => {
-        validated<SandboxResetRequest>('sandbox/reset-request', body)
+      pipeline: { schema: 'sandbox/reset-request' },
+      response: 'control/reset-response',
+      handler: () => {
         // Merchants created through POST /sandbox/merchants are not records of payments: they stay.
         const created = ctx.store.list('merchants')
         ctx.store.clear()
@@ -33,7 +32,7 @@ export const controlModule: EngineModule = {
         ctx.events.emit({ type: 'reset', at: now })
         return jsonResponse(200, { status: 'reset', now: formatDateTime(now) })
       },
-    },
+    }),
     ...merchantRoutes(ctx),
     ...recordRoutes(ctx),
   ],

@@ -4,7 +4,7 @@ import type { EngineContext } from '../engine/context.js'
 import { fail, invalid } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { RouteDefinition } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 import { withSchemaDefaults } from '../validation/defaults.js'
 
 const CREATE_SCHEMA = 'sandbox/merchant-create-request'
@@ -40,24 +40,24 @@ export function allMerchants(ctx: EngineContext): { merchant: SandboxMerchant; c
  */
 export function merchantRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute({
       method: 'GET',
       path: '/sandbox/merchants',
       summary:
         'Merchants, MIDs and Protocol Mapping (never passwords): the configured ones, then those created through POST /sandbox/merchants',
-      api: 'sandbox',
+      pipeline: {},
+      response: 'control/merchants-response',
       handler: () =>
         jsonResponse(200, { merchants: allMerchants(ctx).map(({ merchant }) => publicMerchant(merchant)) }),
-    },
-    {
+    }),
+    declareControlRoute<SandboxMerchant>({
       method: 'POST',
       path: '/sandbox/merchants',
       summary:
         'Create a merchant (a configuration file merchant: key, password, notification_url, MIDs, ...), served at once; 409 for a key or MID id already in use',
-      request: `${CREATE_SCHEMA}.schema.json`,
-      api: 'sandbox',
-      handler: ({ body }) => {
-        const given = validated<SandboxMerchant>(CREATE_SCHEMA, body)
+      pipeline: { schema: CREATE_SCHEMA },
+      response: 'control/merchant-response',
+      handler: ({ input: given }) => {
         const unknown = (given.mids ?? []).flatMap((mid, i) =>
           (mid.methods ?? []).flatMap((method, j) =>
             findMethod(method)
@@ -85,13 +85,14 @@ export function merchantRoutes(ctx: EngineContext): RouteDefinition[] {
           location: `/sandbox/merchants/${encodeURIComponent(merchant.key)}`,
         })
       },
-    },
-    {
+    }),
+    declareControlRoute({
       method: 'DELETE',
       path: '/sandbox/merchants/:key',
       summary:
         'Delete a merchant created through POST /sandbox/merchants (its payments and callbacks stay in the store); a configured merchant is refused (409)',
-      api: 'sandbox',
+      pipeline: {},
+      response: 'control/merchant-delete-response',
       handler: ({ params }) => {
         const key = params.key ?? ''
         if (ctx.config.merchants.some((m) => m.key === key)) throw fail('SANDBOX_MERCHANT_CONFIGURED')
@@ -100,6 +101,6 @@ export function merchantRoutes(ctx: EngineContext): RouteDefinition[] {
         ctx.store.delete('merchants', key)
         return jsonResponse(200, { deleted: key })
       },
-    },
+    }),
   ]
 }

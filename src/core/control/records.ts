@@ -1,9 +1,10 @@
 import type { SandboxPaymentsQuery } from '../../generated/types.js'
 import type { EngineContext } from '../engine/context.js'
-import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { RouteDefinition } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
+import type { Payment } from '../engine/model.js'
+import { requirePayment } from './support-payer.js'
 import { listingResponse, listingWindow } from './listing.js'
 
 /**
@@ -13,15 +14,14 @@ import { listingResponse, listingWindow } from './listing.js'
  */
 export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute<SandboxPaymentsQuery>({
       method: 'GET',
       path: '/sandbox/payments',
       summary:
         'Payments, newest first, filtered by merchant, order, payment, status, method, API and time, with full-text search of payment and order ids',
-      query: 'sandbox/payments-query.schema.json',
-      api: 'sandbox',
-      handler: ({ request }) => {
-        const query = validated<SandboxPaymentsQuery>('sandbox/payments-query', { ...request.query })
+      pipeline: { query: 'sandbox/payments-query' },
+      response: 'control/payments-response',
+      handler: ({ input: query }) => {
         const page = Number(query.page ?? 1)
         const perPage = Number(query.per_page ?? 20)
         // Filtered, sorted and paged by the store's indexes: no payment is read but the page's.
@@ -45,21 +45,20 @@ export function recordRoutes(ctx: EngineContext): RouteDefinition[] {
           perPage,
         )
       },
-    },
-    {
+    }),
+    declareControlRoute<undefined, Payment>({
       method: 'GET',
       path: '/sandbox/payments/:id',
       summary: 'One payment with its transactions',
-      api: 'sandbox',
-      handler: ({ params }) => {
-        const payment = ctx.store.get('payments', params.id ?? '')
-        if (!payment) throw fail('SANDBOX_PAYMENT_NOT_FOUND')
+      pipeline: { load: (c, params) => requirePayment(c, params.id) },
+      response: 'control/payment-response',
+      handler: ({ loaded: payment }) => {
         const transactions = ctx.store
           .findBy('transactions', 'payment_id', payment.id)
           .sort((a, b) => a.created_at - b.created_at)
         const session = payment.session_id ? ctx.store.get('sessions', payment.session_id) : undefined
         return jsonResponse(200, { payment, transactions, ...(session ? { session } : {}) })
       },
-    },
+    }),
   ]
 }

@@ -1,3 +1,4 @@
+import { declareControlRoute } from '../engine/pipeline.js'
 import type { EngineContext } from '../engine/context.js'
 import { formatDateTime } from '../engine/format.js'
 import { jsonResponse } from '../engine/http.js'
@@ -53,18 +54,18 @@ export function exportPayment(ctx: EngineContext, payment: Payment): PaymentExpo
 
 export function exportRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute<undefined, Payment>({
       method: 'GET',
       path: '/sandbox/payments/:id/export',
       summary:
         "One payment's full history as JSON for a support ticket: payment, transactions, callbacks with attempts, session, schedule (masked card, no passwords)",
-      api: 'sandbox',
-      handler: ({ params }) => {
-        const payment = requirePayment(ctx, params.id)
+      pipeline: { load: (c, params) => requirePayment(c, params.id) },
+      response: 'control/payment-export-response',
+      handler: ({ loaded: payment }) => {
         return jsonResponse(200, exportPayment(ctx, payment), {
           'content-disposition': `attachment; filename="payment-${payment.id}.json"`,
         })
       },
-    },
+    }),
   ]
 }

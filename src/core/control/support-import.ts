@@ -1,10 +1,10 @@
+import { declareControlRoute } from '../engine/pipeline.js'
 import type { SandboxPaymentExport } from '../../generated/types.js'
 import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { Chain, Delivery, Payment, SavedCard, Schedule, Session, Transaction } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
 import { runnerOf } from '../schedules/runner.js'
 
 /** What an import did, record by record. */
@@ -28,8 +28,8 @@ const FINAL = new Set<Delivery['state']>(['acknowledged', 'failed'])
  * between: a clash or an inconsistent file changes nothing. A session, saved card or schedule that
  * this sandbox already holds (shared with an earlier import) is kept as it is.
  */
-export function importPayment(ctx: EngineContext, body: Record<string, unknown>): ImportResult {
-  const doc = validated<SandboxPaymentExport>('sandbox/payment-export', body)
+/** Restores a document the route's declared pipeline validated against sandbox/payment-export. */
+export function importPayment(ctx: EngineContext, doc: SandboxPaymentExport): ImportResult {
   // The schema checked the fields the engine relies on; the rest of each record is kept as sent.
   const payment = doc.payment as unknown as Payment
   const transactions = doc.transactions as unknown as Transaction[]
@@ -122,14 +122,14 @@ const unique = (records: { id: string }[]) => new Set(records.map((r) => r.id)).
 
 export function importRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute<SandboxPaymentExport>({
       method: 'POST',
       path: '/sandbox/import',
       summary:
         'Restore one payment exported with GET /sandbox/payments/{id}/export, with its own ids (a clash is refused, nothing is written)',
-      request: 'sandbox/payment-export.schema.json',
-      api: 'sandbox',
-      handler: ({ body }) => jsonResponse(201, importPayment(ctx, body)),
-    },
+      pipeline: { schema: 'sandbox/payment-export' },
+      response: 'control/import-response',
+      handler: ({ input }) => jsonResponse(201, importPayment(ctx, input)),
+    }),
   ]
 }

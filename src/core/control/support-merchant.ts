@@ -4,9 +4,9 @@ import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { Payment } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
-import { cardRefOf, payerEmailOf } from '../s2s-card/auth.js'
-import { checkoutSignatures, s2sApmSignatures, s2sCardSignatures } from '../signatures/index.js'
+import { declareControlRoute } from '../engine/pipeline.js'
+import { originalOf } from '../s2s-card/auth.js'
+import { declaredSigning, type SignedApi } from '../signing/declared.js'
 import { requirePayment } from './support-payer.js'
 
 export type MerchantAction = SandboxMerchantRequestRequest['action']
@@ -72,43 +72,56 @@ export function merchantRequest(
 
 type Built = { path: string; type: string; fields: Record<string, string> }
 
+/**
+ * The request's `hash` by the formula its route or action declares (core/signing/declared.ts),
+ * the one the gateway checks it with, over the payment as the formula's original.
+ */
+function withHash(
+  api: SignedApi,
+  where: { path?: string; action?: string },
+  fields: Record<string, string>,
+  m: SandboxMerchant,
+  p: Payment,
+): Record<string, string> {
+  const signing = declaredSigning(api, where)
+  if (!signing) throw new Error(`no declared signature for ${api} ${where.action ?? where.path}`)
+  return { ...fields, hash: signing.formula.sign(fields, m, originalOf(p)) }
+}
+
 function checkoutRequest(m: SandboxMerchant, p: Payment, action: MerchantAction, amount?: string): Built {
   const path = `/api/v1/payment/${action}`
-  const hash =
-    action === 'capture' || action === 'refund'
-      ? checkoutSignatures.amountOperation(p.id, amount, m.password)
-      : checkoutSignatures.paymentOperation(p.id, m.password)
-  const fields = { merchant_key: m.key, payment_id: p.id, ...(amount ? { amount } : {}), hash }
-  return { path, type: JSON_TYPE, fields }
+  const fields = { merchant_key: m.key, payment_id: p.id, ...(amount ? { amount } : {}) }
+  return { path, type: JSON_TYPE, fields: withHash('checkout', { path }, fields, m, p) }
 }
 
 function s2sCardRequest(m: SandboxMerchant, p: Payment, action: MerchantAction, amount?: string): Built {
-  const hash = s2sCardSignatures.transaction(payerEmailOf(p), m.password, p.id, cardRefOf(p))
   const fields = {
     action: S2S_ACTION[action],
     client_key: m.key,
     trans_id: p.id,
     ...(amount ? { amount } : {}),
-    hash,
   }
-  return { path: '/post', type: FORM_TYPE, fields }
+  return {
+    path: '/post',
+    type: FORM_TYPE,
+    fields: withHash('s2s-card', { action: fields.action }, fields, m, p),
+  }
 }
 
 /** S2S APM: CREDITVOID has its own formula; CAPTURE takes no amount (s2s-apm/capture-request). */
 function s2sApmRequest(m: SandboxMerchant, p: Payment, action: MerchantAction, amount?: string): Built {
-  const hash =
-    action === 'refund'
-      ? s2sApmSignatures.creditvoid(p.id, m.password)
-      : s2sApmSignatures.transaction(p.id, m.password)
   const sendsAmount = action === 'refund' && amount
   const fields = {
     action: S2S_ACTION[action],
     client_key: m.key,
     trans_id: p.id,
     ...(sendsAmount ? { amount } : {}),
-    hash,
   }
-  return { path: '/post-va', type: FORM_TYPE, fields }
+  return {
+    path: '/post-va',
+    type: FORM_TYPE,
+    fields: withHash('s2s-apm', { action: fields.action }, fields, m, p),
+  }
 }
 
 /** A shell-safe curl command: every value single-quoted, embedded quotes closed and escaped. */
@@ -119,18 +132,18 @@ export function curlOf(url: string, contentType: string, body: string): string {
 
 export function merchantRequestRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute<SandboxMerchantRequestRequest, Payment>({
       method: 'POST',
       path: '/sandbox/payments/:id/merchant-request',
       summary:
         "Prepare a capture, refund, void or status request as the payment's merchant would send it (signed; not sent): method, URL, body and curl",
-      request: 'sandbox/merchant-request-request.schema.json',
-      api: 'sandbox',
-      handler: ({ params, body }) => {
-        const request = validated<SandboxMerchantRequestRequest>('sandbox/merchant-request-request', body)
-        const payment = requirePayment(ctx, params.id)
-        return jsonResponse(200, merchantRequest(ctx, payment, request.action, request.amount))
+      pipeline: {
+        schema: 'sandbox/merchant-request-request',
+        load: (c, params) => requirePayment(c, params.id),
       },
-    },
+      response: 'control/merchant-request-response',
+      handler: ({ input: request, loaded: payment }) =>
+        jsonResponse(200, merchantRequest(ctx, payment, request.action, request.amount)),
+    }),
   ]
 }

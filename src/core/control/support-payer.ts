@@ -7,9 +7,9 @@ import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { s2sStatus } from '../engine/format.js'
 import { jsonResponse } from '../engine/http.js'
-import type { Payment } from '../engine/model.js'
+import type { Payment, Session } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 import { payerSession } from '../checkout/session-access.js'
 import { completeRedirect, completeThreeDs, payWithCard } from '../payments/payer.js'
 
@@ -37,16 +37,17 @@ export const payerAnswer = (payment: Payment) => ({
  */
 export function payerRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
-    {
+    declareControlRoute<SandboxPayerCardRequest, Session>({
       method: 'POST',
       path: '/sandbox/sessions/:token/card',
       summary:
         'The payer pays a Checkout session by card, as on its hosted page (the page token of redirect_url, or a Hosted Payment Fields session token); answers as the Hosted Payment Fields payment does',
-      request: 'sandbox/payer-card-request.schema.json',
-      api: 'sandbox',
-      handler: ({ params, body }) => {
-        const card = validated<SandboxPayerCardRequest>('sandbox/payer-card-request', body)
-        const session = payerSession(ctx, params.token ?? '')
+      pipeline: {
+        schema: 'sandbox/payer-card-request',
+        load: (c, params) => payerSession(c, params.token ?? ''),
+      },
+      response: 'control/payer-card-response',
+      handler: ({ input: card, loaded: session }) => {
         const { payment, redirect_url } = payWithCard(ctx, session, { ...card })
         return jsonResponse(200, {
           payment_id: payment.id,
@@ -55,30 +56,23 @@ export function payerRoutes(ctx: EngineContext): RouteDefinition[] {
           ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
         })
       },
-    },
-    {
+    }),
+    declareControlRoute<SandboxThreeDsRequest, Payment>({
       method: 'POST',
       path: '/sandbox/payments/:id/3ds',
       summary: "The payer's 3DS result for a card payment in status 3ds: pass (the card's outcome) or fail",
-      request: 'sandbox/three-ds-request.schema.json',
-      api: 'sandbox',
-      handler: ({ params, body }) => {
-        const { result } = validated<SandboxThreeDsRequest>('sandbox/three-ds-request', body)
-        const payment = requirePayment(ctx, params.id)
-        return jsonResponse(200, payerAnswer(completeThreeDs(ctx, payment.id, result)))
-      },
-    },
-    {
+      pipeline: { schema: 'sandbox/three-ds-request', load: (c, params) => requirePayment(c, params.id) },
+      response: 'control/payer-answer-response',
+      handler: ({ input: { result }, loaded: payment }) =>
+        jsonResponse(200, payerAnswer(completeThreeDs(ctx, payment.id, result))),
+    }),
+    declareControlRoute<SandboxPayerReturnRequest, Payment>({
       method: 'POST',
       path: '/sandbox/payments/:id/redirect',
       summary: 'The payer comes back from the redirect page of a card payment in status redirect',
-      request: 'sandbox/payer-return-request.schema.json',
-      api: 'sandbox',
-      handler: ({ params, body }) => {
-        validated<SandboxPayerReturnRequest>('sandbox/payer-return-request', body)
-        const payment = requirePayment(ctx, params.id)
-        return jsonResponse(200, payerAnswer(completeRedirect(ctx, payment.id)))
-      },
-    },
+      pipeline: { schema: 'sandbox/payer-return-request', load: (c, params) => requirePayment(c, params.id) },
+      response: 'control/payer-answer-response',
+      handler: ({ loaded: payment }) => jsonResponse(200, payerAnswer(completeRedirect(ctx, payment.id))),
+    }),
   ]
 }

@@ -5,7 +5,7 @@ import { formatDateTime } from '../engine/format.js'
 import { jsonResponse } from '../engine/http.js'
 import type { Chain, Schedule } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 import { chainsOf } from '../schedules/chains.js'
 import { pauseSchedule, runSchedule } from '../schedules/lifecycle.js'
 
@@ -48,28 +48,26 @@ function liveSchedule(ctx: EngineContext, id: string | undefined): Schedule {
  * pause/run through the same lifecycle as the S2S PAUSE and RUN actions (schedules/lifecycle.ts).
  */
 export function scheduleRoutes(ctx: EngineContext): RouteDefinition[] {
-  const act = (path: string, summary: string, move: typeof pauseSchedule): RouteDefinition => ({
-    method: 'POST',
-    path,
-    summary,
-    request: 'sandbox/payer-return-request.schema.json',
-    api: 'sandbox',
-    handler: ({ params, body }) => {
-      validated<SandboxPayerReturnRequest>('sandbox/payer-return-request', body)
-      const schedule = liveSchedule(ctx, params.id)
-      move(ctx, schedule)
-      return jsonResponse(200, scheduleView(ctx, liveSchedule(ctx, schedule.id)))
-    },
-  })
+  const act = (path: string, summary: string, move: typeof pauseSchedule): RouteDefinition =>
+    declareControlRoute<SandboxPayerReturnRequest, Schedule>({
+      method: 'POST',
+      path,
+      summary,
+      pipeline: { schema: 'sandbox/payer-return-request', load: (c, params) => liveSchedule(c, params.id) },
+      response: 'control/schedule-response',
+      handler: ({ loaded: schedule }) => {
+        move(ctx, schedule)
+        return jsonResponse(200, scheduleView(ctx, liveSchedule(ctx, schedule.id)))
+      },
+    })
   return [
-    {
+    declareControlRoute<SandboxSchedulesQuery>({
       method: 'GET',
       path: '/sandbox/schedules',
       summary: 'Schedules, newest first, with their chains (initial payment, state, next run)',
-      query: 'sandbox/schedules-query.schema.json',
-      api: 'sandbox',
-      handler: ({ request }) => {
-        const query = validated<SandboxSchedulesQuery>('sandbox/schedules-query', { ...request.query })
+      pipeline: { query: 'sandbox/schedules-query' },
+      response: 'control/schedules-response',
+      handler: ({ input: query }) => {
         const found = (
           query.merchant
             ? ctx.store.findBy('schedules', 'merchant_key', query.merchant)
@@ -79,7 +77,7 @@ export function scheduleRoutes(ctx: EngineContext): RouteDefinition[] {
           .sort((a, b) => b.created_at - a.created_at)
         return jsonResponse(200, { schedules: found.map((s) => scheduleView(ctx, s)), total: found.length })
       },
-    },
+    }),
     act(
       '/sandbox/schedules/:id/pause',
       'Pause a schedule: no scheduled payment is made until it runs again',

@@ -7,6 +7,7 @@ import { createEventBus } from './events.js'
 import type { GatewayRequest, GatewayResponse } from './http.js'
 import type { EngineModule, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
+import { checkResponse } from './response-check.js'
 import { createRouter } from './router.js'
 import { createUnits, type Units } from './unit-of-work.js'
 import type { Collections } from './model.js'
@@ -88,15 +89,17 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
               : 'REQUEST_BODY_MALFORMED',
         )
       }
-      if (route.prepare) await route.prepare()
+      if (route.prepare) await route.prepare({ request, params, body: parsed.value, ctx })
       const { value, durable } = units.run(() =>
         withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
           route.handler({ request, params, body: parsed.value, ctx }),
         ),
       )
       warnings = value.warnings
-      const response = await value.value
+      const response = value.value
       await durable
+      // respond: under --check-responses the answer is checked against its declared schema (logged, counted, sent unchanged).
+      checkResponse(ctx, route, parsed.value, response)
       return withWarningHeaders(response, warnings)
     } catch (error) {
       if (error instanceof GatewayError) {

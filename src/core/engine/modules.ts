@@ -4,13 +4,34 @@ import type { Api } from './model.js'
 import type { Pipeline } from './pipeline.js'
 import type { RouteParams } from './router.js'
 
-/** A handler receives the parsed body (JSON or form, bracket notation expanded). */
-export type OperationHandler = (input: {
+/** What a handler (and a route's `prepare` step) receives: the parsed body (JSON or form, bracket notation expanded). */
+export interface OperationInput {
   request: GatewayRequest
   params: RouteParams
   body: Record<string, unknown>
   ctx: EngineContext
-}) => Promise<GatewayResponse> | GatewayResponse
+}
+
+/**
+ * A handler is synchronous by type: it answers a `GatewayResponse`, never a promise, so nothing can
+ * `await` its way out of the unit of work or the warning scope (an `async` handler does not
+ * typecheck: test/engine/route-declarations.test.ts). Asynchronous work (loading a page module,
+ * moving the clock) belongs to the route's `prepare` step, which runs before the unit.
+ */
+export type OperationHandler = (input: OperationInput) => GatewayResponse
+
+/**
+ * What a route declares about the work before its operation (docs/architecture.md, "How to
+ * declare a route"): a request pipeline (schema, credential, signature formula, load, release
+ * rule), the Token header, an S2S dispatch table whose every action is declared, a control
+ * pipeline (request or query schema, load, response schema), or an explicit `none` with the reason.
+ */
+export type RouteDeclaration =
+  | { kind: 'pipeline'; pipeline: Pipeline<unknown, unknown> }
+  | { kind: 'token'; schema?: string }
+  | { kind: 'actions'; actions: Record<string, { pipeline: Pipeline<unknown, unknown> }> }
+  | { kind: 'control'; schema?: string; query?: string; response: string | { none: string } }
+  | { kind: 'none'; reason: string }
 
 export interface RouteDefinition {
   method: 'GET' | 'POST' | 'PUT' | 'DELETE'
@@ -26,11 +47,16 @@ export interface RouteDefinition {
   request?: string
   /** The declared request pipeline (pipeline.ts `declareRoute`): schema, credential, load, signature. */
   pipeline?: Pipeline<unknown, unknown>
+  /** What the route declares (pipeline.ts); every route has one, test/engine/route-declarations.test.ts checks. */
+  declared?: RouteDeclaration
+  /** Schema (path under schemas/) of a successful JSON answer, for routes not described by an `x-endpoint` request schema. */
+  response?: string
   /**
    * Awaited before the unit of work starts (units are synchronous): loads what the handler needs
-   * on first use, such as the hosted pages' React renderer, so that start-up does not pay for it.
+   * on first use, such as the hosted pages' React renderer, so that start-up does not pay for it,
+   * or does a route's asynchronous work (moving the clock) before its synchronous answer.
    */
-  prepare?: () => Promise<void>
+  prepare?: (input: OperationInput) => Promise<void>
 }
 
 /** A feature (Checkout, S2S CARD, control API, ...) contributes routes and, optionally, payer operations. */

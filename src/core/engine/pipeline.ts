@@ -1,4 +1,5 @@
 import { sameSignature } from '../signatures/index.js'
+import type { OriginalPayment, SigningFormula } from '../signatures/formulas.js'
 import type { PathStyle } from '../validation/index.js'
 import { apiSession, tokenHeader } from '../checkout/session-access.js'
 import type { EngineContext, SandboxMerchant } from './context.js'
@@ -6,7 +7,7 @@ import type { Session } from './model.js'
 import { releaseOf, releaseProblems } from '../validation/releases.js'
 import { fail, invalid } from './errors.js'
 import type { GatewayRequest, GatewayResponse } from './http.js'
-import type { RouteDefinition } from './modules.js'
+import type { RouteDefinition, RouteDeclaration } from './modules.js'
 import type { RouteParams } from './router.js'
 import { validated } from './request-validation.js'
 
@@ -20,6 +21,9 @@ import { validated } from './request-validation.js'
  * signature that needs the stored payment (S2S CARD Formula 2) is checked after loading it
  * (`signatureAfterLoad`), so an unknown id answers not-found, not "Hash is not valid.".
  */
+export type { OriginalPayment, SigningFormula } from '../signatures/formulas.js'
+export { field } from '../signatures/formulas.js'
+
 export interface Pipeline<I, L> {
   /** Request schema, a path under schemas/ without `.schema.json` (its `x-endpoint` names the route). */
   schema: string
@@ -32,6 +36,20 @@ export interface Pipeline<I, L> {
   load?: (ctx: EngineContext, input: I, merchant: SandboxMerchant) => L
   /** The hash the request must carry in `hash`, computed as the signature table says. */
   signature?: (input: I, merchant: SandboxMerchant, loaded: L) => string
+  /**
+   * The signature as a named formula (signatures/formulas.ts), which the conformance kit, the
+   * library's signing helpers and the OpenAPI document read from this declaration.
+   */
+  formula?: SigningFormula
+  /** For a formula that `needsOriginal`: the original payment's payer and card, from what was loaded. */
+  original?: (loaded: L) => OriginalPayment
+  /**
+   * How a signer finds the original payment a formula reads (the kit remembers payments by these):
+   * by `trans_id`, by `order_id`, or the initial payment of a recurring request.
+   */
+  originalBy?: 'trans_id' | 'order_id' | 'recurring'
+  /** The operation checks the formula itself (Formula 7: any payment of the order may sign it). */
+  signedInOperation?: boolean
   signatureAfterLoad?: boolean
 }
 
@@ -59,8 +77,12 @@ export function prepare<I, L>(
   if (!merchant) throw fail('AUTH_MERCHANT_UNKNOWN')
   const hash = (input as { hash?: unknown }).hash
   const check = (loaded: L) => {
-    if (pipeline.signature && !sameSignature(pipeline.signature(input, merchant, loaded), hash))
-      throw fail('AUTH_HASH_INVALID')
+    const expected = pipeline.signedInOperation
+      ? undefined
+      : pipeline.formula
+        ? pipeline.formula.sign(input as Record<string, unknown>, merchant, pipeline.original?.(loaded))
+        : pipeline.signature?.(input, merchant, loaded)
+    if (expected !== undefined && !sameSignature(expected, hash)) throw fail('AUTH_HASH_INVALID')
   }
   if (!pipeline.signatureAfterLoad) check(undefined as L)
   const loaded = pipeline.load ? pipeline.load(ctx, input, merchant) : (undefined as L)
@@ -85,6 +107,7 @@ export function declareRoute<I, L = undefined>(
   return {
     ...rest,
     pipeline: pipeline as Pipeline<unknown, unknown>,
+    declared: { kind: 'pipeline', pipeline: pipeline as Pipeline<unknown, unknown> },
     handler: ({ body, ctx, request, params }) => {
       const { input, merchant, loaded } = prepare(pipeline, ctx, body)
       return handler({ input, merchant, loaded, request, params, ctx })
@@ -115,6 +138,7 @@ export function declareTokenRoute<I = Record<string, unknown>>(
   const { pipeline, handler, ...rest } = route
   return {
     ...rest,
+    declared: { kind: 'token', ...(pipeline.schema ? { schema: pipeline.schema } : {}) },
     handler: ({ body, ctx, request, params }) => {
       const session = apiSession(ctx, tokenHeader(request))
       const merchant = ctx.merchant(session.merchant_key)
@@ -151,4 +175,76 @@ export function declareAction<I, L = undefined>(
     return operation({ input, merchant, loaded, ctx })
   }
   return Object.assign(run, { pipeline: pipeline as Pipeline<unknown, unknown> })
+}
+
+/**
+ * A route that declares it has no request pipeline, and why (a hosted page that reads only its
+ * path token, a static asset, the event stream): the declaration test accepts it, a route with no
+ * declaration at all fails it.
+ */
+export function none(reason: string): RouteDeclaration {
+  if (!reason.trim()) throw new Error('a route declared without a pipeline must say why')
+  return { kind: 'none', reason }
+}
+
+/** What a control route declares: its body or query schema and what it loads from the path. */
+export interface ControlPipeline<L> {
+  /** Body schema, a path under schemas/ without `.schema.json`. */
+  schema?: string
+  /** Query-string schema (GET listings), a path under schemas/ without `.schema.json`. */
+  query?: string
+  /** What the operation works on, from the path's parameters (the payment of `:id`, ...). */
+  load?: (ctx: EngineContext, params: RouteParams) => L
+}
+
+export interface ControlPreparedInput<I, L> {
+  input: I
+  loaded: L
+  request: GatewayRequest
+  params: RouteParams
+  ctx: EngineContext
+}
+
+/**
+ * A control route (`/sandbox/...`) with its declared pipeline: the control guard has already run
+ * (control/guard.ts); then the body or query is validated against its schema, then `load` runs,
+ * then the synchronous handler. `response` names the schema of its successful JSON answer
+ * (schemas/control/, checked in the tests and under `serve --check-responses`), or says why it has
+ * none (a stream).
+ */
+export function declareControlRoute<I = undefined, L = undefined>(
+  route: Omit<
+    RouteDefinition,
+    'handler' | 'pipeline' | 'declared' | 'request' | 'query' | 'response' | 'api'
+  > & {
+    pipeline: ControlPipeline<L>
+    response: string | { none: string }
+    handler: (prepared: ControlPreparedInput<I, L>) => GatewayResponse
+  },
+): RouteDefinition {
+  const { pipeline, handler, response, ...rest } = route
+  if (pipeline.schema && pipeline.query)
+    throw new Error(`${route.path}: a body schema or a query schema, not both`)
+  return {
+    ...rest,
+    api: 'sandbox',
+    ...(pipeline.schema ? { request: `${pipeline.schema}.schema.json` } : {}),
+    ...(pipeline.query ? { query: `${pipeline.query}.schema.json` } : {}),
+    ...(typeof response === 'string' ? { response: `${response}.schema.json` } : {}),
+    declared: {
+      kind: 'control',
+      ...(pipeline.schema ? { schema: pipeline.schema } : {}),
+      ...(pipeline.query ? { query: pipeline.query } : {}),
+      response,
+    },
+    handler: ({ body, ctx, request, params }) => {
+      const input = pipeline.schema
+        ? validated<I>(pipeline.schema, body)
+        : pipeline.query
+          ? validated<I>(pipeline.query, { ...request.query })
+          : (undefined as I)
+      const loaded = pipeline.load ? pipeline.load(ctx, params) : (undefined as L)
+      return handler({ input, loaded, request, params, ctx })
+    },
+  }
 }

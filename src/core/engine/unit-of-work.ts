@@ -104,9 +104,10 @@ export function createUnits<C extends { [K in keyof C]: Identified }>(
         if (!table.has(r.id)) out.push(r)
         else if (matches(table.get(r.id))) out.push(fresh(table.get(r.id)) as typeof r)
       }
+      // Written in this unit and matching now: a new record, or a stored one whose indexed field
+      // changed to `value` (the base index still files it under its old value).
       for (const [id, r] of table)
-        if (!seen.has(id) && matches(r) && base.get(collection, id) === undefined)
-          out.push(fresh(r) as (typeof records)[number])
+        if (!seen.has(id) && matches(r)) out.push(fresh(r) as (typeof records)[number])
       return out
     },
     count(collection) {

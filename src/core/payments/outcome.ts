@@ -1,3 +1,4 @@
+import { recordPaymentSucceeded } from '../checkout/session-lifecycle.js'
 import type { EngineContext } from '../engine/context.js'
 import type { Payment, Transaction } from '../engine/model.js'
 import type { CardOutcome } from './connector.js'
@@ -38,16 +39,10 @@ export function applyOutcome(
       cardOnFile: midOf(ctx, payment)?.card_on_file === true,
     }).id
   }
-  markSession(ctx, payment)
+  // An approved payment closes its session, through the session table; after a decline it stays open.
+  recordPaymentSucceeded(ctx, payment)
   return newTransaction(ctx, payment, { type: chargeType(payment), status: 'success' })
 }
 
 export const midOf = (ctx: EngineContext, payment: Payment) =>
   ctx.merchant(payment.merchant_key)?.mids.find((mid) => mid.id === payment.mid_id)
-
-/** An approved payment closes its session; after a decline the session stays open for another card. */
-function markSession(ctx: EngineContext, payment: Payment): void {
-  if (!payment.session_id) return
-  const session = ctx.store.get('sessions', payment.session_id)
-  if (session && session.status === 'open') ctx.store.put('sessions', { ...session, status: 'paid' })
-}

@@ -1,11 +1,11 @@
 import { sessionRequest } from '../checkout/session-access.js'
+import { newPayment } from './new-payment.js'
 import type { EngineContext, SandboxMid } from '../engine/context.js'
 import type { Payment, Session } from '../engine/model.js'
 import type { EnteredCard } from './card-entry.js'
 import { midMode } from './routing.js'
 import { saveCard } from './tokens.js'
 import { payerDetails } from './payer-details.js'
-import { zeroAmount } from './ledger.js'
 
 /**
  * A card payment of a Checkout session, before the acquirer answers (status `prepare`). Everything
@@ -18,29 +18,20 @@ export function newSessionPayment(
   entered: EnteredCard,
 ): Payment {
   const request = sessionRequest(session)
-  const now = ctx.clock.now()
   const order = { ...request.order }
-  const zero = zeroAmount(order.currency)
-  const payment: Payment = {
-    id: ctx.ids.uuid(),
+  const payment = newPayment(ctx, {
     api: 'checkout',
     merchant_key: session.merchant_key,
     mid_id: mid.id,
     session_id: session.id,
     operation: session.operation,
     method: 'card',
-    order_id: order.number,
     order,
-    status: 'prepare',
     // 6.7.0 / States and transitions: auth=true holds funds, and so does every sale on a DMS MID.
     auth: request.auth === true || midMode(mid) === 'DMS',
-    amount_captured: zero,
-    amount_refunded: zero,
     card: entered.card,
-    created_at: now,
-    updated_at: now,
     payer: payerDetails(request, { payer_email: entered.body.payer_email, customer_ip: session.customer_ip }),
-  }
+  })
   if (entered.savedCard) payment.card_token = entered.savedCard.id
   // Events: "Callbacks for `debit` carry `card_token` in every callback", so a debit always has one.
   else if (session.operation === 'debit') {

@@ -1,13 +1,12 @@
 import type { S2SApmDebit2VirtualCompleteRequest } from '../../generated/types.js'
-import { authenticate, requireHash } from '../engine/auth.js'
 import type { SandboxMerchant } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { currencyExponent, formatDateTime, fromMinor, toMinor } from '../engine/format.js'
-import { validated } from '../engine/request-validation.js'
-import { s2sApmSignatures } from '../signatures/index.js'
+import { declareAction } from '../engine/pipeline.js'
+import type { ApmPayment } from '../apm/types.js'
 import type { S2sApmAction } from './action.js'
-import { loadMerchantPayment, saleMid } from './common.js'
-import { checkedPaymentRequest, newApmPayment, startedAnswer } from './payment-actions.js'
+import { saleMid, transactionPipeline } from './common.js'
+import { newApmPayment, paymentPipeline, startedAnswer } from './payment-actions.js'
 
 /** (sandbox) Commission of a DEBIT2VIRTUAL when the merchant configures none: 3 % of the order amount. */
 export const DEFAULT_COMMISSION_PERCENT = 3
@@ -47,27 +46,29 @@ export const commissionPercent = (merchant: SandboxMerchant): number =>
  * payment in PREPARE (no transaction, no callback yet) and answers `commission`, `total_amount`
  * and the `trans_id` DEBIT2VIRTUAL_COMPLETE finishes.
  */
-export const calcAction: S2sApmAction = ({ ctx, body }) => {
-  const { request, merchant, method } = checkedPaymentRequest(ctx, body, 'DEBIT2VIRTUAL_CALC')
-  const mid = saleMid(merchant, false, request.order_amount, request.order_currency, method.id)
-  const payment = newApmPayment(ctx, merchant, mid, request, {
-    action: 'DEBIT2VIRTUAL_CALC',
-    auth: false,
-    method,
-  })
-  ctx.store.put('payments', payment)
-  return {
-    action: 'DEBIT2VIRTUAL_CALC',
-    result: 'SUCCESS',
-    status: 'PREPARE',
-    order_id: request.order_id,
-    trans_id: payment.id,
-    trans_date: formatDateTime(payment.created_at),
-    amount: request.order_amount,
-    currency: request.order_currency,
-    ...commissionOf(request.order_amount, request.order_currency, commissionPercent(merchant)),
-  }
-}
+export const calcAction: S2sApmAction = declareAction(
+  paymentPipeline('DEBIT2VIRTUAL_CALC'),
+  ({ ctx, input: request, merchant, loaded: method }) => {
+    const mid = saleMid(merchant, false, request.order_amount, request.order_currency, method.id)
+    const payment = newApmPayment(ctx, merchant, mid, request, {
+      action: 'DEBIT2VIRTUAL_CALC',
+      auth: false,
+      method,
+    })
+    ctx.store.put('payments', payment)
+    return {
+      action: 'DEBIT2VIRTUAL_CALC',
+      result: 'SUCCESS',
+      status: 'PREPARE',
+      order_id: request.order_id,
+      trans_id: payment.id,
+      trans_date: formatDateTime(payment.created_at),
+      amount: request.order_amount,
+      currency: request.order_currency,
+      ...commissionOf(request.order_amount, request.order_currency, commissionPercent(merchant)),
+    }
+  },
+)
 
 /**
  * DEBIT2VIRTUAL_COMPLETE (decisions.md §6): finishes the debit DEBIT2VIRTUAL_CALC prepared,
@@ -75,22 +76,17 @@ export const calcAction: S2sApmAction = ({ ctx, body }) => {
  * (REDIRECT to the brand, or its outcome). A trans_id that names no prepared debit of the merchant
  * is 101000 "Transaction does not exist."; a debit already completed is refused.
  */
-export const completeAction: S2sApmAction = ({ ctx, body }) => {
-  const request = validated<S2SApmDebit2VirtualCompleteRequest>(
-    's2s-apm/debit2virtual-complete-request',
-    body,
-    'bracket',
-  )
-  const merchant = authenticate(ctx, request.client_key)
-  requireHash(request.hash, s2sApmSignatures.transaction(request.trans_id, merchant))
-  const payment = loadMerchantPayment(
-    ctx,
-    merchant,
-    request.trans_id,
-    'S2S_APM_COMPLETE_TRANSACTION_NOT_FOUND',
-  )
-  if (payment.action !== 'DEBIT2VIRTUAL_CALC') throw fail('S2S_APM_COMPLETE_TRANSACTION_NOT_FOUND')
-  if (payment.status !== 'prepare' || ctx.store.findBy('transactions', 'payment_id', payment.id).length > 0)
-    throw fail('S2S_APM_COMPLETE_NOT_ALLOWED')
-  return startedAnswer(ctx, 'DEBIT2VIRTUAL_COMPLETE', payment)
-}
+export const completeAction: S2sApmAction = declareAction<S2SApmDebit2VirtualCompleteRequest, ApmPayment>(
+  {
+    ...transactionPipeline<S2SApmDebit2VirtualCompleteRequest>(
+      's2s-apm/debit2virtual-complete-request',
+      'S2S_APM_COMPLETE_TRANSACTION_NOT_FOUND',
+    ),
+  },
+  ({ ctx, loaded: payment }) => {
+    if (payment.action !== 'DEBIT2VIRTUAL_CALC') throw fail('S2S_APM_COMPLETE_TRANSACTION_NOT_FOUND')
+    if (payment.status !== 'prepare' || ctx.store.findBy('transactions', 'payment_id', payment.id).length > 0)
+      throw fail('S2S_APM_COMPLETE_NOT_ALLOWED')
+    return startedAnswer(ctx, 'DEBIT2VIRTUAL_COMPLETE', payment)
+  },
+)

@@ -5,7 +5,7 @@ import { fail, invalid } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
 import type { Pipeline } from '../engine/pipeline.js'
 import { selectMid } from '../payments/routing.js'
-import { s2sApmSignatures } from '../signatures/index.js'
+import { S2S_APM_FORMULAS } from './formulas.js'
 import { validate } from '../validation/index.js'
 
 /** Steps the S2S APM actions share: the merchant's own payment, the brand, amounts, routing. */
@@ -144,10 +144,7 @@ export function transactionPipeline<I extends { client_key: string; trans_id: st
     schema,
     pathStyle: 'bracket',
     credential: 'client_key',
-    signature: (request, merchant) =>
-      signed === 'creditvoid'
-        ? s2sApmSignatures.creditvoid(request.trans_id, merchant)
-        : s2sApmSignatures.transaction(request.trans_id, merchant),
+    formula: signed === 'creditvoid' ? S2S_APM_FORMULAS.creditvoid : S2S_APM_FORMULAS.transaction,
     load: (ctx, request, merchant) => loadMerchantPayment(ctx, merchant, request.trans_id, notFound),
   }
 }

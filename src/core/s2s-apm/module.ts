@@ -11,7 +11,8 @@ import { statusAction } from './status-action.js'
 /**
  * Endpoints: "S2S APM actions: SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, CAPTURE, VOID, CREDITVOID,
  * GET_TRANS_STATUS"; decisions.md §6 adds DEBIT2VIRTUAL_COMPLETE, CREDIT2VIRTUAL, CREDIT2CRYPTO.
- * Each action's schema and signature: payment-actions.ts PAYMENT_SCHEMAS, the follow-ups' handlers.
+ * Every action is declared (pipeline.ts declareAction): schema, credential, signature formula
+ * (formulas.ts), load and the release check; the route declares the table.
  */
 export const S2S_APM_ACTIONS: Record<string, S2sApmAction> = {
   ...paymentActions,
@@ -49,5 +50,13 @@ export const dispatchApm: OperationHandler = ({ body, ctx }) => {
 /** S2S APM: every action at `POST /post-va` (decisions.md §2), form-urlencoded or multipart. */
 export const s2sApmModule: EngineModule = {
   name: 's2s-apm',
-  routes: () => [{ method: 'POST', path: '/post-va', api: 's2s-apm', handler: dispatchApm }],
+  routes: () => [
+    {
+      method: 'POST',
+      path: '/post-va',
+      api: 's2s-apm',
+      handler: dispatchApm,
+      declared: { kind: 'actions', actions: S2S_APM_ACTIONS },
+    },
+  ],
 }

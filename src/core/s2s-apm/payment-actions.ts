@@ -1,12 +1,13 @@
 import { type ResolvedMethod, startApmPayment } from '../apm/connector.js'
+import { newPayment } from '../payments/new-payment.js'
 import type { ApmPayment } from '../apm/types.js'
 import { decryptedWalletCard, isWallet, walletFlow } from '../apm/wallets.js'
-import { authenticate, requireHash } from '../engine/auth.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { validated } from '../engine/request-validation.js'
 import { zeroAmount } from '../payments/ledger.js'
-import { s2sApmSignatures } from '../signatures/index.js'
+import { declareAction, type Pipeline } from '../engine/pipeline.js'
+import { S2S_APM_FORMULAS } from './formulas.js'
 import type { S2sApmAction } from './action.js'
 import { brandMethod, checkMethodParameters, payerOf, payoutMid, saleMid } from './common.js'
 import { paymentAnswer, redirectFields, sentBrand } from './response.js'
@@ -28,7 +29,7 @@ export const PAYMENT_SCHEMAS: Record<NewPaymentAction, string> = {
 }
 
 /** What the five requests share, as their schemas validated it (optional where one of them lacks it). */
-interface AnyPaymentRequest {
+export interface AnyPaymentRequest {
   action: NewPaymentAction
   client_key: string
   brand: string
@@ -50,20 +51,6 @@ interface AnyPaymentRequest {
 
 const isPayout = (action: NewPaymentAction) => action === 'CREDIT2VIRTUAL' || action === 'CREDIT2CRYPTO'
 
-/**
- * The signature of a new S2S APM payment (decisions.md §1): SALE and the debits
- * md5(upper(rev(identifier + order_id + order_amount + order_currency + password))); the payouts
- * md5(upper(rev(order_id + order_amount + order_currency)) + password). Omitted fields drop out.
- */
-function requirePaymentSignature(merchant: SandboxMerchant, action: NewPaymentAction, r: AnyPaymentRequest) {
-  requireHash(
-    r.hash,
-    isPayout(action)
-      ? s2sApmSignatures.credit2virtual(r.order_id, r.order_amount, r.order_currency, merchant)
-      : s2sApmSignatures.payment(r.identifier, r.order_id, r.order_amount, r.order_currency, merchant),
-  )
-}
-
 /** `payer_return_url` (decisions.md §6), or the sandbox's earlier name `return_url`, read as an alias. */
 function withPayerReturnUrl(
   action: NewPaymentAction,
@@ -74,19 +61,27 @@ function withPayerReturnUrl(
   return { ...body, payer_return_url: body.return_url }
 }
 
-/** Schema, merchant, signature, brand and its parameters: what every new payment checks first. */
-export function checkedPaymentRequest(
-  ctx: EngineContext,
-  body: Record<string, unknown>,
-  action: NewPaymentAction,
-) {
-  const request = validated<AnyPaymentRequest>(
-    PAYMENT_SCHEMAS[action],
-    withPayerReturnUrl(action, body),
-    'bracket',
-  )
-  const merchant = authenticate(ctx, request.client_key)
-  requirePaymentSignature(merchant, action, request)
+/**
+ * The declared pipeline of a new payment: its schema (bracket paths, `return_url` read as
+ * `payer_return_url`), the merchant by `client_key`, the signature (decisions.md §1: SALE and the
+ * debits md5(upper(rev(identifier + order_id + order_amount + order_currency + password))); the
+ * payouts md5(upper(rev(order_id + order_amount + order_currency)) + password); omitted fields
+ * drop out), then the brand's method and its parameters (loaded), then the release check.
+ */
+export function paymentPipeline(action: NewPaymentAction): Pipeline<AnyPaymentRequest, ResolvedMethod> {
+  const schema = PAYMENT_SCHEMAS[action]
+  return {
+    schema,
+    pathStyle: 'bracket',
+    validate: (body) => validated<AnyPaymentRequest>(schema, withPayerReturnUrl(action, body), 'bracket'),
+    credential: 'client_key',
+    formula: isPayout(action) ? S2S_APM_FORMULAS.payout : S2S_APM_FORMULAS.payment,
+    load: (_ctx, request) => checkedMethod(action, request),
+  }
+}
+
+/** The brand's method and its parameters: what every new payment checks after its signature. */
+function checkedMethod(action: NewPaymentAction, request: AnyPaymentRequest): ResolvedMethod {
   const method = brandMethod(request.brand, action === 'SALE' ? 'SALE' : 'DEBIT2VIRTUAL')
   // A payout-only method cannot take a debit (the catalogue's operations): 204005.
   if (
@@ -96,7 +91,7 @@ export function checkedPaymentRequest(
     throw fail('S2S_APM_PAYOUT_BRAND_NOT_AVAILABLE')
   if (action !== 'DEBIT2VIRTUAL_CALC' || request.parameters !== undefined)
     checkMethodParameters(method, request.parameters)
-  return { request, merchant, method }
+  return method
 }
 
 /**
@@ -107,12 +102,19 @@ export function checkedPaymentRequest(
  * payouts the merchant cannot refund or void. Order: schema, merchant, signature, method and its
  * parameters, routing; only then is anything written.
  */
-function pay(
+function pay(action: Exclude<NewPaymentAction, 'DEBIT2VIRTUAL_CALC'>): S2sApmAction {
+  return declareAction(paymentPipeline(action), ({ ctx, input: request, merchant, loaded: method }) =>
+    payAnswer(ctx, action, request, merchant, method),
+  )
+}
+
+function payAnswer(
   ctx: EngineContext,
-  body: Record<string, unknown>,
   action: Exclude<NewPaymentAction, 'DEBIT2VIRTUAL_CALC'>,
+  request: AnyPaymentRequest,
+  merchant: SandboxMerchant,
+  method: ResolvedMethod,
 ) {
-  const { request, merchant, method } = checkedPaymentRequest(ctx, body, action)
   // Endpoints: "only the exact value `Y` holds funds, any other value is an immediate sale".
   const auth = action === 'SALE' && request.auth === 'Y'
   const mid = isPayout(action)
@@ -156,32 +158,23 @@ export function newApmPayment(
   request: AnyPaymentRequest,
   options: { action: NewPaymentAction; auth: boolean; method: ResolvedMethod },
 ): ApmPayment {
-  const now = ctx.clock.now()
-  const zero = zeroAmount(request.order_currency)
   const payer = payerOf(request as Record<string, unknown>)
   const returnUrl = request.payer_return_url ?? request.return_url
-  const payment: ApmPayment = {
-    id: ctx.ids.uuid(),
+  const payment = newPayment<ApmPayment>(ctx, {
     api: 's2s-apm',
     merchant_key: merchant.key,
     mid_id: mid.id,
     operation: isPayout(options.action) ? 'credit' : 'purchase',
     method: options.method.id,
-    order_id: request.order_id,
     order: {
       number: request.order_id,
-      amount: request.order_amount ?? zero,
+      amount: request.order_amount ?? zeroAmount(request.order_currency),
       currency: request.order_currency,
       description: request.order_description ?? '',
     },
-    status: 'prepare',
     auth: options.auth,
-    amount_captured: zero,
-    amount_refunded: zero,
     action: options.action,
     payer,
-    created_at: now,
-    updated_at: now,
     apm: {
       brand: request.brand,
       group: options.method.entry.group,
@@ -190,7 +183,7 @@ export function newApmPayment(
       ...(request.parameters ? { parameters: request.parameters } : {}),
       ...(request.payer_language ? { language: request.payer_language } : {}),
     },
-  }
+  })
   // 2.2.3 rule 2: a wallet brand (`applepay`, `googlepay`) follows the card flow when the merchant's
   // Wallets tab has the decryption key and the provider supports it: "the token is always decrypted"
   // and the card stored (masked), so "capture in DMS mode" is available. Rule 3: else the virtual flow.
@@ -204,8 +197,8 @@ export function newApmPayment(
 }
 
 export const paymentActions: Record<string, S2sApmAction> = {
-  SALE: ({ ctx, body }) => pay(ctx, body, 'SALE'),
-  DEBIT2VIRTUAL: ({ ctx, body }) => pay(ctx, body, 'DEBIT2VIRTUAL'),
-  CREDIT2VIRTUAL: ({ ctx, body }) => pay(ctx, body, 'CREDIT2VIRTUAL'),
-  CREDIT2CRYPTO: ({ ctx, body }) => pay(ctx, body, 'CREDIT2CRYPTO'),
+  SALE: pay('SALE'),
+  DEBIT2VIRTUAL: pay('DEBIT2VIRTUAL'),
+  CREDIT2VIRTUAL: pay('CREDIT2VIRTUAL'),
+  CREDIT2CRYPTO: pay('CREDIT2CRYPTO'),
 }

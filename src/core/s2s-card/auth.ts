@@ -1,4 +1,6 @@
 import type { Pipeline } from '../engine/pipeline.js'
+import type { OriginalPayment } from '../signatures/formulas.js'
+import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import { loadPayment } from './lookup.js'
 import { requireHash } from '../engine/auth.js'
 import type { SandboxMerchant } from '../engine/context.js'
@@ -53,6 +55,13 @@ export function cardRefOf(payment: Payment): CardRef {
   return { cardToken: payment.card_token ?? '' }
 }
 
+/** What formulas over the original payment read of it: its e-mail, its card, whether it is a CREDIT2CARD. */
+export const originalOf = (payment: Payment): OriginalPayment => ({
+  payerEmail: payerEmailOf(payment),
+  card: cardRefOf(payment),
+  ...(payment.action === 'CREDIT2CARD' ? { credit2card: true } : {}),
+})
+
 /** Formula 1 for RECURRING_SALE, RECURRING_DEBIT, RETRY: over the initial payment's e-mail and card. */
 export function recurringSignature(merchant: SandboxMerchant, initial: Payment): string {
   return s2sCardSignatures.payment(payerEmailOf(initial), merchant, cardRefOf(initial))
@@ -92,7 +101,9 @@ export function transactionPipeline<I extends { client_key: string; trans_id: st
     pathStyle: 'bracket',
     credential: 'client_key',
     load: (ctx, request, merchant) => loadPayment(ctx, merchant, request.trans_id, notFound),
-    signature: (_request, merchant, payment) => transactionSignature(merchant, payment),
+    formula: S2S_CARD_FORMULAS.transaction,
+    original: originalOf,
+    originalBy: 'trans_id',
     signatureAfterLoad: true,
   }
 }

@@ -1,9 +1,9 @@
 import type { S2SCardCard2CardRequest } from '../../generated/types.js'
+import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import { fail } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
 import type { StoredCard } from '../engine/model.js'
 import { declareAction } from '../engine/pipeline.js'
-import { s2sCardSignatures } from '../signatures/index.js'
 import { validated } from '../engine/request-validation.js'
 import { luhnValid, toStoredCard } from '../payments/card.js'
 import { authorizeCard } from '../payments/connector.js'
@@ -66,8 +66,7 @@ export const card2card = declareAction<S2SCardCard2CardRequest>(
       validated<S2SCardCard2CardRequest>('s2s-card/card2card-request', platformNames(body), 'bracket'),
     pathStyle: 'bracket',
     credential: 'client_key',
-    signature: (request, merchant) =>
-      s2sCardSignatures.payment(request.payer_email, merchant, { cardNumber: request.payer_card_number }),
+    formula: S2S_CARD_FORMULAS.card2card,
   },
   ({ ctx, input: request, merchant }) => {
     const problems = new FieldProblems()

@@ -1,9 +1,10 @@
 import { chargeOutcome } from '../checkout/operations/charge-outcome.js'
+import { newPayment } from '../payments/new-payment.js'
 import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import type { Payment, StoredCard } from '../engine/model.js'
 import { CAPTURE_DECLINED, type CardOutcome, DECLINE_REASONS } from '../payments/connector.js'
-import { commit, zeroAmount, checkedAmount } from '../payments/ledger.js'
+import { commit, checkedAmount } from '../payments/ledger.js'
 import { applyOutcome } from '../payments/outcome.js'
 
 import { assertWalletAllows } from '../apm/wallets.js'
@@ -55,30 +56,22 @@ export function chargeRecurring(ctx: EngineContext, initial: Payment, charge: Re
   const debit = initial.operation === 'debit'
   const held = charge.auth === true && !debit
   const at = ctx.clock.now()
-  const zero = zeroAmount(currency)
-  const payment: Payment = {
-    id: ctx.ids.uuid(),
+  const payment = newPayment(ctx, {
     api: initial.api,
     merchant_key: initial.merchant_key,
     mid_id: initial.mid_id,
     operation: debit ? 'debit' : 'purchase',
     method: initial.method,
-    order_id: charge.order_id ?? initial.order.number,
     order: {
       number: charge.order_id ?? initial.order.number,
       amount: charge.amount,
       currency,
       description: charge.order_description ?? initial.order.description,
     },
-    status: 'prepare',
     auth: held,
-    amount_captured: zero,
-    amount_refunded: zero,
     card: initial.card,
     recurring: { init: false, init_trans_id: initial.id, parent_payment_id: initial.id },
-    created_at: at,
-    updated_at: at,
-  }
+  })
   if (initial.api === 's2s-card') payment.action = debit ? 'RECURRING_DEBIT' : 'RECURRING_SALE'
   if (initial.card_token) payment.card_token = initial.card_token
   if (initial.payer) payment.payer = { ...initial.payer }

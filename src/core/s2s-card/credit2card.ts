@@ -1,8 +1,8 @@
 import type { S2SCardCredit2CardRequest } from '../../generated/types.js'
+import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import { fail } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
 import { declareAction } from '../engine/pipeline.js'
-import { s2sCardSignatures } from '../signatures/index.js'
 import { luhnValid } from '../payments/card.js'
 import { FieldProblems } from '../payments/field-errors.js'
 import { commit } from '../payments/ledger.js'
@@ -45,13 +45,7 @@ export const credit2card = declareAction<S2SCardCredit2CardRequest>(
     schema: 's2s-card/credit2card-request',
     pathStyle: 'bracket',
     credential: 'client_key',
-    signature: (request, merchant) =>
-      s2sCardSignatures.credit2card(
-        merchant,
-        request.card_token !== undefined
-          ? { cardToken: request.card_token }
-          : { cardNumber: request.card_number ?? '' },
-      ),
+    formula: S2S_CARD_FORMULAS.credit2card,
   },
   ({ ctx, input: request, merchant }) => {
     const problems = new FieldProblems()

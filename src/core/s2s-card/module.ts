@@ -1,7 +1,7 @@
 import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule, OperationHandler } from '../engine/modules.js'
-import { APM_ACTIONS_AT_POST, dispatchApm } from '../s2s-apm/module.js'
+import { APM_ACTIONS_AT_POST, dispatchApm, S2S_APM_ACTIONS } from '../s2s-apm/module.js'
 import type { S2sCardAction } from './action.js'
 import { paymentActions } from './payment-actions.js'
 import { withPlatformRows } from './platform-errors.js'
@@ -42,7 +42,28 @@ const dispatch =
 export const s2sCardModule: EngineModule = {
   name: 's2s-card',
   routes: () => [
-    { method: 'POST', path: '/post', api: 's2s-card', handler: dispatch(false) },
-    { method: 'POST', path: '/v2/post', api: 's2s-card', handler: dispatch(true) },
+    {
+      method: 'POST',
+      path: '/post',
+      api: 's2s-card',
+      handler: dispatch(false),
+      // Every action served here is declared (pipeline.ts declareAction), the APM ones at /post too.
+      declared: {
+        kind: 'actions',
+        actions: {
+          ...ACTIONS,
+          ...Object.fromEntries(
+            [...APM_ACTIONS_AT_POST].flatMap((a) => (S2S_APM_ACTIONS[a] ? [[a, S2S_APM_ACTIONS[a]]] : [])),
+          ),
+        },
+      },
+    },
+    {
+      method: 'POST',
+      path: '/v2/post',
+      api: 's2s-card',
+      handler: dispatch(true),
+      declared: { kind: 'actions', actions: ACTIONS },
+    },
   ],
 }

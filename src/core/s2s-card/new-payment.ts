@@ -1,7 +1,7 @@
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
+import { newPayment } from '../payments/new-payment.js'
 import { fail } from '../engine/errors.js'
 import type { Operation, Payment, StoredCard } from '../engine/model.js'
-import { zeroAmount } from '../payments/ledger.js'
 import { type RoutingRequest, selectMid } from '../payments/routing.js'
 import { DEFAULT_DESCRIPTOR } from './response.js'
 
@@ -58,33 +58,24 @@ export function newS2sPayment(
   request: S2sPaymentRequest,
   spec: NewPayment,
 ): Payment {
-  const now = ctx.clock.now()
-  const zero = zeroAmount(request.order_currency)
-  const payment: Payment = {
-    id: ctx.ids.uuid(),
+  const payment = newPayment(ctx, {
     api: 's2s-card',
     merchant_key: merchant.key,
     mid_id: mid.id,
     operation: spec.operation,
     method: 'card',
-    order_id: request.order_id,
     order: {
       number: request.order_id,
       amount: request.order_amount,
       currency: request.order_currency,
       description: request.order_description,
     },
-    status: 'prepare',
     auth: spec.held,
-    amount_captured: zero,
-    amount_refunded: zero,
     card: spec.card,
     payer: spec.payer,
     action: spec.action,
     descriptor: descriptorOf(request.parameters),
-    created_at: now,
-    updated_at: now,
-  }
+  })
   if (request.payer_ip) payment.customer_ip = request.payer_ip
   if (request.term_url_3ds) payment.return_url = request.term_url_3ds
   if (request.callback_url) payment.callback_url = request.callback_url

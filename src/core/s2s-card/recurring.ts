@@ -1,8 +1,9 @@
 import type { S2SCardRecurringDebitRequest, S2SCardRecurringSaleRequest } from '../../generated/types.js'
+import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import type { EngineContext, SandboxMerchant } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { declareAction } from '../engine/pipeline.js'
-import { recurringSignature } from './auth.js'
+import { originalOf } from './auth.js'
 import { chargeRecurring, type InitialPayment, isRecurringInitial } from './charge-recurring.js'
 import { paymentAnswer } from './response.js'
 
@@ -48,7 +49,9 @@ const recurringAction = (action: 'RECURRING_SALE' | 'RECURRING_DEBIT') =>
       pathStyle: 'bracket',
       credential: 'client_key',
       load: (ctx, request, merchant) => initialOf(ctx, merchant, request),
-      signature: (_request, merchant, initial) => recurringSignature(merchant, initial),
+      formula: S2S_CARD_FORMULAS.originalPayment,
+      original: originalOf,
+      originalBy: 'recurring',
       signatureAfterLoad: true,
     },
     ({ ctx, input: request, loaded: initial }) => {

@@ -1,10 +1,11 @@
 import type { S2SCardRetryRequest } from '../../generated/types.js'
+import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import { applyCharge } from '../checkout/operations/charge.js'
 import { chargeOutcome } from '../checkout/operations/charge-outcome.js'
 import { fail } from '../engine/errors.js'
 import type { Payment } from '../engine/model.js'
 import { declareAction } from '../engine/pipeline.js'
-import { recurringSignature } from './auth.js'
+import { originalOf } from './auth.js'
 import { SOFT_DECLINE } from './charge-recurring.js'
 import { loadPayment } from './lookup.js'
 
@@ -22,7 +23,9 @@ export const retry = declareAction<S2SCardRetryRequest, Payment>(
     credential: 'client_key',
     load: (ctx, request, merchant) =>
       loadPayment(ctx, merchant, request.trans_id, 'S2S_CARD_RETRY_PAYMENT_NOT_FOUND'),
-    signature: (_request, merchant, payment) => recurringSignature(merchant, payment),
+    formula: S2S_CARD_FORMULAS.originalPayment,
+    original: originalOf,
+    originalBy: 'trans_id',
     signatureAfterLoad: true,
   },
   ({ ctx, loaded: payment }) => {

@@ -1,9 +1,9 @@
 import type { EngineContext, SandboxMerchant } from '../engine/context.js'
+import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import { fail } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
 import type { Payment } from '../engine/model.js'
 import { declareAction } from '../engine/pipeline.js'
-import { s2sCardSignatures } from '../signatures/index.js'
 import { isMotoType, toStoredCard } from '../payments/card.js'
 import { FieldProblems } from '../payments/field-errors.js'
 import { midOf } from '../payments/outcome.js'
@@ -16,7 +16,6 @@ import {
   payerOf,
   type RequestCard,
   readCard,
-  signedCard,
 } from './card-request.js'
 import { newS2sPayment, routeS2s } from './new-payment.js'
 import { paymentAnswer } from './response.js'
@@ -47,10 +46,8 @@ const cardPayment = (action: Action) =>
       pathStyle: 'bracket',
       credential: 'client_key',
       // 2.2.3 and decisions.md §1 Formula 8: a SALE with `digital_wallet` + `payment_token` carries no card.
-      signature: (request, merchant) =>
-        action === 'SALE' && walletOf(request)
-          ? s2sCardSignatures.wallet(request.payer_email, merchant)
-          : s2sCardSignatures.payment(request.payer_email, merchant, signedCard(request)),
+      // Formula 1, or Formula 8 for a SALE with `digital_wallet` + `payment_token` (2.2.3).
+      formula: S2S_CARD_FORMULAS.payment,
     },
     ({ ctx, input: request, merchant }) => {
       const wallet = action === 'SALE' ? walletOf(request) : undefined

@@ -1,4 +1,5 @@
 import { releaseOf } from '../validation/releases.js'
+import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import type {
   S2SCardCreateScheduleRequest,
   S2SCardDeleteScheduleRequest,
@@ -22,7 +23,6 @@ import {
   updateSchedule,
 } from '../schedules/lifecycle.js'
 import { mergeParams, scheduleInfo, sentParams } from '../schedules/params.js'
-import { s2sCardSignatures } from '../signatures/index.js'
 import type { S2sCardAction } from './action.js'
 
 /**
@@ -96,7 +96,7 @@ function schedulePipeline<T extends ScheduleFields>(
         }
       : {}),
     credential: 'client_key',
-    signature: (request, merchant) => s2sCardSignatures.schedule(request.schedule_id, merchant),
+    formula: S2S_CARD_FORMULAS.schedule,
     load: (ctx, request, merchant) => {
       const schedule = liveSchedule(ctx, merchant.key, request.schedule_id)
       if (!schedule) throw fail(notFoundRow(action))
@@ -117,7 +117,7 @@ const createSchedule = declareAction<S2SCardCreateScheduleRequest>(
     },
     pathStyle: 'bracket',
     credential: 'client_key',
-    signature: (_request, merchant) => s2sCardSignatures.createSchedule(merchant),
+    formula: S2S_CARD_FORMULAS.createSchedule,
   },
   ({ ctx, input: request, merchant }) => {
     const now = ctx.clock.now()

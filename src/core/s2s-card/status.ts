@@ -1,3 +1,4 @@
+import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import type {
   S2SCardGetTransDetailsRequest,
   S2SCardGetTransStatusByOrderRequest,
@@ -81,7 +82,10 @@ export const getTransStatusByOrder = declareAction<S2SCardGetTransStatusByOrderR
     schema: 's2s-card/get-trans-status-by-order-request',
     pathStyle: 'bracket',
     credential: 'client_key',
-    // No declared signature: Formula 7 may be built from any payment of the order (checked below).
+    // Formula 7, checked by the operation: it may be built from any payment of the order.
+    formula: S2S_CARD_FORMULAS.byOrder,
+    originalBy: 'order_id',
+    signedInOperation: true,
   },
   ({ ctx, input: request, merchant }) => {
     const payments = paymentsOfOrder(ctx, merchant, request.order_id)

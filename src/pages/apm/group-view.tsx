@@ -25,8 +25,21 @@ export interface Entered {
   errors?: Record<string, string>
 }
 
-const qrSvg = (text: string): Promise<string> =>
-  QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 })
+/**
+ * The QR code as SVG, synchronously (handlers are synchronous: the unit of work): qrcode's SVG
+ * renderer answers its callback before `toString` returns.
+ */
+function qrSvg(text: string): string {
+  let svg: string | undefined
+  let failed: unknown
+  QRCode.toString(text, { type: 'svg', errorCorrectionLevel: 'M', margin: 2 }, (error, out) => {
+    if (error) failed = error
+    else svg = out
+  })
+  if (failed) throw failed
+  if (svg === undefined) throw new Error('qrcode: the SVG renderer did not answer synchronously')
+  return svg
+}
 
 /** wallet1's "built-in-support" browser (2.2.3): Safari, told apart from the browsers that also say Safari. */
 export const isSafari = (userAgent: string | undefined): boolean =>
@@ -121,13 +134,13 @@ export interface GroupView {
 }
 
 /** The behaviour group's part of the simulator page, in the page's language. */
-export async function groupView(
+export function groupView(
   page: PageContext,
   payment: ApmPayment,
   step: PayerStep,
   userAgent: string | undefined,
   entered: Entered = {},
-): Promise<GroupView> {
+): GroupView {
   const view = step.view
   const text: ViewText = {
     t: page.t,
@@ -142,13 +155,13 @@ export async function groupView(
       return {
         node: (
           <>
-            <QrView view={view} svg={await qrSvg(view.qr_payload)} text={text} />
+            <QrView view={view} svg={qrSvg(view.qr_payload)} text={text} />
             {extra}
           </>
         ),
       }
     case 'crypto_address':
-      return { node: <CryptoView view={view} svg={await qrSvg(view.address)} text={text} /> }
+      return { node: <CryptoView view={view} svg={qrSvg(view.address)} text={text} /> }
     case 'payment_details':
       return {
         node: (
@@ -208,7 +221,7 @@ export async function groupView(
             text={text}
             flow={isWallet(wallet) && paymentWalletFlow(payment) === 'card' ? 'card' : 'virtual'}
             {...(payment.card ? { card: payment.card.masked } : {})}
-            {...(scan ? { scan: { svg: await qrSvg(url), url } } : {})}
+            {...(scan ? { scan: { svg: qrSvg(url), url } } : {})}
           />
         ),
         ...(scan ? {} : { approveLabel: page.t('apmPayWith', { method: text.name }) }),

@@ -3,7 +3,6 @@ import { join } from 'node:path'
 import { APM_OUTCOMES, type ApmOutcome, type ApmPayment, isApmPayment } from '../../core/apm/index.js'
 import { applyApmOutcome, loadApmPayment } from '../../core/apm/outcomes.js'
 import { payerStep } from '../../core/apm/payer-step.js'
-import { completeWalletApproval } from '../../core/apm/wallets.js'
 import { fail, GatewayError } from '../../core/engine/errors.js'
 import { type GatewayResponse, jsonResponse } from '../../core/engine/http.js'
 import type { Session } from '../../core/engine/model.js'
@@ -57,15 +56,15 @@ function leave(page: PageContext, payment: ApmPayment, session?: Session): Gatew
 
 const selfPath = (payment: ApmPayment) => `/apm/${encodeURIComponent(payment.id)}`
 
-async function render(
+function render(
   input: Parameters<OperationHandler>[0],
   { payment, page }: Loaded & { payment: ApmPayment },
   status = 200,
   entered: Entered = {},
   error?: string,
-): Promise<GatewayResponse> {
+): GatewayResponse {
   const step = payerStep(page.ctx, payment)
-  const group = await groupView(page, payment, step, input.request.headers['user-agent'], entered)
+  const group = groupView(page, payment, step, input.request.headers['user-agent'], entered)
   return pageResponse(
     status,
     <ApmPage
@@ -158,10 +157,6 @@ export const chooseOutcome: OperationHandler = (input) => {
     // Answered meanwhile (the control API, a second tab): where things stand now.
     if (!(error instanceof GatewayError)) throw error
     return seeOther(pagePath(page, selfPath(payment)))
-  }
-  if (outcome === 'approve') {
-    completeWalletApproval(page.ctx, done)
-    page.ctx.store.put('payments', done)
   }
   return leave(page, done, session)
 }

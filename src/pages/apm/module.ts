@@ -1,14 +1,19 @@
 import { sentMessages, startMessages } from '../../core/apm/messages.js'
 import { jsonResponse } from '../../core/engine/http.js'
-import type { EngineModule, OperationHandler } from '../../core/engine/modules.js'
+import type { EngineModule } from '../../core/engine/modules.js'
+import { declareControlRoute } from '../../core/engine/pipeline.js'
 import { lazyHandlers } from '../lazy.js'
 
 /** GET /sandbox/messages[?payment_id=]: the payment links and codes the simulated connectors "sent". */
-const listMessages: OperationHandler = ({ ctx, request }) => {
-  const id = request.query.payment_id
-  const paymentId = typeof id === 'string' && id && id.length <= 200 ? id : undefined
-  return jsonResponse(200, { messages: sentMessages(ctx, paymentId) })
-}
+const messagesRoute = declareControlRoute<{ payment_id?: string }>({
+  method: 'GET',
+  path: '/sandbox/messages',
+  summary: 'Messages the simulated connectors sent to payers (ptn-email/ptn-sms links, beeline codes)',
+  pipeline: { query: 'control/messages-query' },
+  response: 'control/messages-response',
+  handler: ({ ctx, input }) =>
+    jsonResponse(200, { messages: sentMessages(ctx, input.payment_id || undefined) }),
+})
 
 const apmPages = lazyHandlers(() => import('./handlers.js'))
 const page = apmPages.route
@@ -42,12 +47,6 @@ export const apmPagesModule: EngineModule = {
     ),
     page('GET', '/apm/:paymentId/ticket.pdf', (h) => h.axxiTicket, "axxi-cash's payment ticket (PDF)"),
     page('GET', '/assets/apm.js', (h) => h.apmScript, "The APM simulator pages' client script"),
-    {
-      method: 'GET',
-      path: '/sandbox/messages',
-      api: 'sandbox',
-      handler: listMessages,
-      summary: 'Messages the simulated connectors sent to payers (ptn-email/ptn-sms links, beeline codes)',
-    },
+    messagesRoute,
   ],
 }

@@ -166,7 +166,7 @@ function requestOrigin(
  * exactly what a merchant gets. `return_url` (required, decisions.md 5) brings the payer back
  * after 3DS.
  */
-export const createHpfDemo: OperationHandler = async ({ ctx, request }) => {
+export const createHpfDemo: OperationHandler = ({ ctx, request }) => {
   const page = pageContext(ctx, request)
   const merchant = ctx.merchant(DEMO_MERCHANT)
   if (!merchant) return notFound(page)
@@ -176,7 +176,7 @@ export const createHpfDemo: OperationHandler = async ({ ctx, request }) => {
     currency: 'EUR',
     description: 'Hosted Payment Fields demo',
   }
-  const created = await sessionRoute(true).handler({
+  const created = sessionRoute(true).handler({
     ctx,
     request,
     params: {},

@@ -1,10 +1,10 @@
 import type { CheckoutOrderRecord } from '../../../generated/types.js'
+import { CHECKOUT_FORMULAS } from '../../signatures/formulas.js'
 import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
 import { fail } from '../../engine/errors.js'
 import { formatDateTime } from '../../engine/format.js'
 import type { OrderData, Payment } from '../../engine/model.js'
 import type { Pipeline } from '../../engine/pipeline.js'
-import { checkoutSignatures } from '../../signatures/index.js'
 
 /** Steps every follow-up operation shares: load the merchant's own payment, check an amount, refuse a move. */
 
@@ -46,10 +46,8 @@ export function paymentPipeline<I extends PaymentRequest>(
   return {
     schema,
     credential: 'merchant_key',
-    signature: (request, merchant) =>
-      signed === 'with amount'
-        ? checkoutSignatures.amountOperation(request.payment_id, request.amount, merchant.password)
-        : checkoutSignatures.paymentOperation(request.payment_id, merchant.password),
+    formula:
+      signed === 'with amount' ? CHECKOUT_FORMULAS.amountOperation : CHECKOUT_FORMULAS.paymentOperation,
     load: (ctx, request, merchant) =>
       loadPayment(ctx, merchant, request.payment_id, 'CHECKOUT_PAYMENT_NOT_FOUND'),
   }

@@ -1,13 +1,13 @@
 import type { CheckoutCreditRequest1, CheckoutCreditResponse } from '../../../generated/types.js'
+import { CHECKOUT_FORMULAS } from '../../signatures/formulas.js'
+import { newPayment } from '../../payments/new-payment.js'
 import { cardExpired, luhnValid, toStoredCard } from '../../payments/card.js'
 import { FieldProblems } from '../../payments/field-errors.js'
 import type { SandboxMerchant } from '../../engine/context.js'
 import { fail } from '../../engine/errors.js'
-import { currencyExponent, fromMinor, isZeroAmount } from '../../engine/format.js'
+import { isZeroAmount } from '../../engine/format.js'
 import { jsonResponse } from '../../engine/http.js'
-import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
-import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
 
@@ -33,7 +33,7 @@ export const credit = declareRoute<CheckoutCreditRequest1>({
   pipeline: {
     schema: 'checkout/credit-request',
     credential: 'merchant_key',
-    signature: (request, merchant) => checkoutSignatures.credit(request, merchant.password),
+    formula: CHECKOUT_FORMULAS.credit,
   },
   handler: ({ input: request, merchant, ctx }) => {
     if (isZeroAmount(request.order_amount)) throw fail('CHECKOUT_OPERATION_ZERO_AMOUNT')
@@ -45,36 +45,28 @@ export const credit = declareRoute<CheckoutCreditRequest1>({
     const mid = payoutMid(merchant, request.order_currency)
 
     const at = ctx.clock.now()
-    const zero = fromMinor(0n, currencyExponent(request.order_currency))
     const payee: Record<string, string> = {}
     const first = request.payee_first_name ?? saved?.payee_first_name
     const last = request.payee_last_name ?? saved?.payee_last_name
     if (first !== undefined) payee.payee_first_name = first
     if (last !== undefined) payee.payee_last_name = last
-    const payment: Payment = {
-      id: ctx.ids.uuid(),
+    const payment = newPayment(ctx, {
       api: 'checkout',
       merchant_key: merchant.key,
       mid_id: mid.id,
       operation: 'credit',
       method: 'card',
-      order_id: request.order_id,
       order: {
         number: request.order_id,
         amount: request.order_amount,
         currency: request.order_currency,
         description: request.order_description,
       },
-      status: 'prepare',
       auth: false,
-      amount_captured: zero,
-      amount_refunded: zero,
       card,
       ...(saved ? { card_token: saved.id } : {}),
       payer: payee,
-      created_at: at,
-      updated_at: at,
-    }
+    })
     if (request.custom_data) payment.custom_data = request.custom_data
     applyCharge(ctx, payment, 'CHARGE', 'credit', chargeOutcome(card, at), true)
 

@@ -1,12 +1,12 @@
 import { checkedAmount } from '../../payments/ledger.js'
+import { CHECKOUT_FORMULAS } from '../../signatures/formulas.js'
+import { newPayment } from '../../payments/new-payment.js'
 import type { CheckoutRecurringRequest, CheckoutRecurringResponse1 } from '../../../generated/types.js'
 import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
 import { fail } from '../../engine/errors.js'
-import { currencyExponent, fromMinor } from '../../engine/format.js'
 import { jsonResponse } from '../../engine/http.js'
 import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
-import { checkoutSignatures } from '../../signatures/index.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
 import { now, orderRecord } from './common.js'
@@ -49,13 +49,7 @@ export const recurring = declareRoute<CheckoutRecurringRequest, ReturnType<typeo
   pipeline: {
     schema: 'checkout/recurring-request',
     credential: 'merchant_key',
-    signature: (request, merchant) =>
-      checkoutSignatures.recurring(
-        request.recurring_init_trans_id,
-        request.recurring_token,
-        request.order,
-        merchant.password,
-      ),
+    formula: CHECKOUT_FORMULAS.recurring,
     load: (ctx, request, merchant) => initialPayment(ctx, merchant, request),
   },
   handler: ({ input: request, merchant, loaded: initial, ctx }) => {
@@ -63,31 +57,23 @@ export const recurring = declareRoute<CheckoutRecurringRequest, ReturnType<typeo
     checkedAmount(request.order.amount, currency, 'order.amount', 'CHECKOUT_OPERATION_ZERO_AMOUNT')
 
     const at = ctx.clock.now()
-    const zero = fromMinor(0n, currencyExponent(currency))
     const scheduleId = request.schedule_id ?? initial.schedule_id
-    const payment: Payment = {
-      id: ctx.ids.uuid(),
+    const payment = newPayment(ctx, {
       api: 'checkout',
       merchant_key: merchant.key,
       mid_id: initial.mid_id,
       operation: initial.operation === 'debit' ? 'debit' : 'purchase',
       method: initial.method,
-      order_id: request.order.number,
       order: {
         number: request.order.number,
         amount: request.order.amount,
         currency,
         description: request.order.description,
       },
-      status: 'prepare',
       auth: false,
-      amount_captured: zero,
-      amount_refunded: zero,
       card: initial.card,
       recurring: { init: false, init_trans_id: initial.id, parent_payment_id: initial.id },
-      created_at: at,
-      updated_at: at,
-    }
+    })
     if (initial.card_token) payment.card_token = initial.card_token
     if (scheduleId) payment.schedule_id = scheduleId
     if (request.custom_data) payment.custom_data = request.custom_data

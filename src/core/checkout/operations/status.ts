@@ -1,10 +1,10 @@
 import type { CheckoutStatusRequest2 } from '../../../generated/types.js'
+import { CHECKOUT_FORMULAS } from '../../signatures/formulas.js'
 import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
 import { fail, invalid } from '../../engine/errors.js'
 import { jsonResponse } from '../../engine/http.js'
 import type { Payment } from '../../engine/model.js'
 import { declareRoute } from '../../engine/pipeline.js'
-import { checkoutSignatures } from '../../signatures/index.js'
 import { validate } from '../../validation/index.js'
 import { releaseOf } from '../../validation/releases.js'
 import { loadPayment } from './common.js'
@@ -47,10 +47,7 @@ export const status = declareRoute<CheckoutStatusRequest2>({
     schema: 'checkout/status-request',
     validate: validatedStatus,
     credential: 'merchant_key',
-    signature: (request, merchant) =>
-      request.payment_id !== undefined
-        ? checkoutSignatures.paymentOperation(request.payment_id, merchant.password)
-        : checkoutSignatures.statusByOrder(request.order_id as string, merchant.password),
+    formula: CHECKOUT_FORMULAS.status,
   },
   handler: ({ input: request, merchant, ctx }) => {
     const mapping = merchant.protocol_mapping
