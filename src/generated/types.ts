@@ -1856,6 +1856,9 @@ export interface PaySandboxSchemas {
   SandboxCallbacksResponse?: SandboxCallbacksResponse
   SandboxClockAdvanceResponse?: SandboxClockAdvanceResponse
   SandboxClockResponse?: SandboxClockResponse
+  SandboxFaultResponse?: SandboxFaultResponse
+  SandboxFaultsRemovedResponse?: SandboxFaultsRemovedResponse
+  SandboxFaultsResponse?: SandboxFaultsResponse
   SandboxHealthResponse?: SandboxHealthResponse
   SandboxImportResponse?: SandboxImportResponse
   SandboxMerchantDeleteResponse?: SandboxMerchantDeleteResponse
@@ -3246,6 +3249,48 @@ export interface SandboxClockResponse {
    */
   now: string
   now_ms: number
+}
+/**
+ * (sandbox) Answer of POST /sandbox/faults: the rule added (docs/conformance.md, Gateway faults).
+ */
+export interface SandboxFaultResponse {
+  fault: {
+    id: string
+    mode: 'timeout' | 'error' | 'drop' | 'lost'
+    match: {
+      method?: string
+      path?: string
+      action?: string
+    }
+    remaining: number
+    seconds?: number
+    status?: number
+    hits: number
+  }
+}
+/**
+ * (sandbox) Answer of DELETE /sandbox/faults and DELETE /sandbox/faults/{id}: how many rules were forgotten.
+ */
+export interface SandboxFaultsRemovedResponse {
+  removed: number
+}
+/**
+ * (sandbox) Answer of GET /sandbox/faults: the gateway faults still to happen, oldest first.
+ */
+export interface SandboxFaultsResponse {
+  faults: {
+    id: string
+    mode: 'timeout' | 'error' | 'drop' | 'lost'
+    match: {
+      method?: string
+      path?: string
+      action?: string
+    }
+    remaining: number
+    seconds?: number
+    status?: number
+    hits: number
+  }[]
 }
 /**
  * (sandbox) Answer of GET /sandbox/health: ready check; `status` degraded while the store refuses writes; `responses` counts the run-time response checks under serve --check-responses.

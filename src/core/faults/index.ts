@@ -4,7 +4,7 @@ import { fail } from '../engine/errors.js'
 import { type GatewayRequest, type GatewayResponse, jsonResponse } from '../engine/http.js'
 import type { EngineModule } from '../engine/modules.js'
 import { parseBody } from '../engine/parse.js'
-import { validated } from '../engine/request-validation.js'
+import { declareControlRoute } from '../engine/pipeline.js'
 
 /**
  * Gateway faults (docs/conformance.md, Gateway faults): the next N requests that match a route
@@ -172,42 +172,42 @@ const view = (rule: FaultRule) => ({
 export const faultsModule: EngineModule = {
   name: 'faults',
   routes: (ctx) => [
-    {
+    declareControlRoute<SandboxFaultRequest>({
       method: 'POST',
       path: '/sandbox/faults',
       summary:
         'Make the next N matching requests time out, answer 5xx, drop the connection, or lose their answer',
-      request: 'sandbox/fault-request.schema.json',
-      api: 'sandbox',
-      handler: ({ body }) => {
-        const rule = addFault(ctx, validated<SandboxFaultRequest>('sandbox/fault-request', body))
-        return jsonResponse(201, { fault: view(rule) })
-      },
-    },
-    {
+      pipeline: { schema: 'sandbox/fault-request' },
+      response: 'control/fault-response',
+      handler: ({ input }) => jsonResponse(201, { fault: view(addFault(ctx, input)) }),
+    }),
+    declareControlRoute({
       method: 'GET',
       path: '/sandbox/faults',
       summary: 'The gateway faults still to happen',
-      api: 'sandbox',
+      pipeline: {},
+      response: 'control/faults-response',
       handler: () => jsonResponse(200, { faults: listFaults(ctx).map(view) }),
-    },
-    {
+    }),
+    declareControlRoute({
       method: 'DELETE',
       path: '/sandbox/faults',
       summary: 'Forget every gateway fault still to happen',
-      api: 'sandbox',
+      pipeline: {},
+      response: 'control/faults-removed-response',
       handler: () => jsonResponse(200, { removed: clearFaults(ctx) }),
-    },
-    {
+    }),
+    declareControlRoute({
       method: 'DELETE',
       path: '/sandbox/faults/:id',
       summary: 'Forget one gateway fault',
-      api: 'sandbox',
+      pipeline: {},
+      response: 'control/faults-removed-response',
       handler: ({ params }) => {
         const removed = clearFaults(ctx, params.id)
         if (!removed) throw fail('SANDBOX_FAULT_NOT_FOUND')
         return jsonResponse(200, { removed })
       },
-    },
+    }),
   ],
 }
