@@ -5,7 +5,7 @@ import { SECOND } from '../ports/clock.js'
 import type { StoreOp } from '../ports/store.js'
 import { attemptOnce } from './attempt.js'
 import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
-import { createUrlGuard, type UrlGuard } from './url-guard.js'
+import { BLOCK_REASON, createUrlGuard, type UrlGuard } from './url-guard.js'
 
 /** The callbacks module's name for a delivery record. */
 export type CallbackDelivery = Delivery
@@ -23,6 +23,8 @@ export interface DeliveryQueue {
   resume(): void
   /** Forgets everything in flight (the store was cleared). */
   reset(): void
+  /** The store forgot these deliveries (retention): their scheduled retries are cancelled. */
+  forgotten(ids: readonly string[]): void
   stop(): void
   /** The notification URLs with time-outs or a block (decisions.md §3 URL blocking). */
   urls: UrlGuard
@@ -169,7 +171,7 @@ export function createDeliveryQueue(
         // decisions.md §3: "Blocked deliveries are logged as such": not sent, an attempt that failed.
         attempt = {
           at,
-          error: `Not sent: ${d.url} is blocked until ${formatDateTime(blockedUntil)} (5 time-outs within 5 minutes)`,
+          error: `Not sent: ${d.url} is blocked until ${formatDateTime(blockedUntil)} (${BLOCK_REASON})`,
           blocked: true,
           latency_ms: 0,
           acknowledged: false,
@@ -307,6 +309,12 @@ export function createDeliveryQueue(
       }
     },
     reset: forget,
+    forgotten(ids) {
+      for (const id of ids) {
+        retries.get(id)?.()
+        retries.delete(id)
+      }
+    },
     stop() {
       stopped = true
       forget()

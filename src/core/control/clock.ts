@@ -32,10 +32,18 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
       api: 'sandbox',
       handler: () => {
         const now = formatDateTime(ctx.clock.now())
+        // Issue 22: what a memory store with --retain has forgotten, undelivered callbacks included.
+        const retention = ctx.store.retention ? { retention: ctx.store.retention.stats() } : {}
         // Issue 11 point 5: a full disk is not "down": reads answer, writes get 503 until it recovers.
         if (!ctx.store.writable)
-          return jsonResponse(200, { status: 'degraded', store: 'unwritable', now, clock: ctx.clock.kind })
-        return jsonResponse(200, { status: 'ok', now, clock: ctx.clock.kind })
+          return jsonResponse(200, {
+            status: 'degraded',
+            store: 'unwritable',
+            now,
+            clock: ctx.clock.kind,
+            ...retention,
+          })
+        return jsonResponse(200, { status: 'ok', now, clock: ctx.clock.kind, ...retention })
       },
     },
     {
