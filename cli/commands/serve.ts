@@ -54,7 +54,7 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       .option('retain', {
         type: 'number',
         describe:
-          'Memory mode: keep at most N finished payments and sessions, oldest forgotten first (default 10000)',
+          'Memory mode: keep at most N payments and sessions, the oldest forgotten first whatever their state (default 10000)',
       })
       .option('base-path', {
         type: 'string',

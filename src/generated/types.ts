@@ -6048,7 +6048,7 @@ export interface SandboxLimitsConfig {
    */
   body_bytes?: number
   /**
-   * Memory store only (no --data): how many finished payments and sessions are kept, with their transactions and callbacks; the oldest beyond it are forgotten (serve --retain N). Finished: a session no longer open, a payment in a state the payment state table moves on no payer, provider or clock event (settled, decline, refund, reversal, void, chargeback).
+   * Memory store only (no --data): how many payments and sessions are kept (a session with its payments counts once), with their transactions and callbacks; past it the oldest are forgotten first, whatever their state: open sessions, payments in progress, callbacks still retrying (counted in GET /sandbox/health). The initial payment of a recurring series stays while such payments are at most half of it (serve --retain N).
    */
   retain?: number
 }
