@@ -92,6 +92,8 @@ export function createDeliveryQueue(
   let lanes = new Map<string, Lane>()
   const retries = new Map<string, () => void>()
   const urls = createUrlGuard(ctx)
+  /** URL -> the end of the block already logged (one line per block, not per delivery). */
+  const loggedBlocks = new Map<string, number>()
   let generation = 0
   let stopped = false
   let waiters: (() => void)[] = []
@@ -176,11 +178,16 @@ export function createDeliveryQueue(
           latency_ms: 0,
           acknowledged: false,
         }
-        ctx.logger.warn('callback not sent: URL blocked', {
-          delivery_id: d.id,
-          url: d.url,
-          until: blockedUntil,
-        })
+        // Logged once per block (each delivery's attempt records it): thousands of payments to a
+        // URL where nothing listens would otherwise write a line each.
+        if (loggedBlocks.get(d.url) !== blockedUntil) {
+          loggedBlocks.set(d.url, blockedUntil)
+          ctx.logger.warn('callback not sent: URL blocked', {
+            delivery_id: d.id,
+            url: d.url,
+            until: blockedUntil,
+          })
+        }
       } else {
         d.state = 'delivering'
         delete d.next_attempt_at
