@@ -317,7 +317,7 @@ async function partMemory(seconds: number) {
     await sandbox.stop()
   }
   // The heap each record takes, after a full collection, in a process of its own (no HTTP).
-  const sessions = Math.round(50_000 * Math.min(1, seconds / 60))
+  const sessions = Math.round(30_000 * Math.min(1, seconds / 60))
   const sales = Math.round(sessions / 5)
   const child = spawnSync(
     process.execPath,
