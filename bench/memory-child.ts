@@ -3,12 +3,12 @@
  * (`node --expose-gc`): `serve()` of the package under test (its dist build) with retention off,
  * sessions and sales made through `gateway.handle` (no HTTP, so nothing but the store grows), the
  * heap measured after a full collection. Prints one JSON line.
- * Usage: node --expose-gc --import tsx bench/memory-child.ts ROOT SESSIONS SALES
+ * Usage: node --expose-gc --import tsx bench/memory-child.ts ROOT SESSIONS SALES [RETAIN]
  */
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 
-const [root = '.', sessionsArg = '50000', salesArg = '10000'] = process.argv.slice(2)
+const [root = '.', sessionsArg = '50000', salesArg = '10000', retainArg = '10000000'] = process.argv.slice(2)
 const SESSIONS = Number(sessionsArg)
 const SALES = Number(salesArg)
 const load = (path: string) => import(pathToFileURL(join(root, 'dist/src', path)).href)
@@ -17,7 +17,7 @@ const { checkoutSignatures } = await load('core/signatures/index.js')
 const { silentLogger } = await load('core/ports/logger.js')
 const PASSWORD = 'demo-password-0123456789abcdef'
 
-const running = await serve({ port: 0, logger: silentLogger, retain: 10_000_000 })
+const running = await serve({ port: 0, logger: silentLogger, retain: Number(retainArg) })
 const encoder = new TextEncoder()
 type Answer = { status: number; body: string }
 const handle = (path: string, body: unknown, headers: Record<string, string> = {}): Promise<Answer> =>

@@ -114,7 +114,7 @@ describe('the system clock runs every due retry when advanced', () => {
     await callbacksOf(gateway.ctx).idle()
     expect(attempts).toBe(5)
     const [delivery] = gateway.ctx.store.findBy('deliveries', 'payment_id', p.id) as CallbackDelivery[]
-    const gaps = (delivery?.attempts ?? []).map((a, i, all) => a.at - (all[0]?.at ?? 0))
+    const gaps = (delivery?.attempts ?? []).map((a, _i, all) => a.at - (all[0]?.at ?? 0))
     // Each retry at its own due time (within the few ms the advance itself takes).
     for (const [i, due] of [0, MINUTE, 6 * MINUTE, 21 * MINUTE, 81 * MINUTE].entries())
       expect(Math.abs((gaps[i] ?? -1) - due)).toBeLessThan(1_000)
