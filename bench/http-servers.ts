@@ -20,7 +20,7 @@ export const BASELINE_PAYMENT_ID = '0b7c3f5e-8a4d-4c1e-9f2a-000000000001'
 
 type Body = Record<string, unknown> & { order: Record<string, string> }
 
-function baseline(): Promise<number> {
+function baseline(port = 0): Promise<number> {
   const validSession = schemaRegistry().validator('checkout/session-request')
   const validStatus = schemaRegistry().validator('checkout/status-request')
   const sessions = new Map<string, unknown>()
@@ -59,7 +59,7 @@ function baseline(): Promise<number> {
     res.json(payment)
   })
   return new Promise((resolve) => {
-    const server = app.listen(0, '127.0.0.1', () => resolve((server.address() as { port: number }).port))
+    const server = app.listen(port, '127.0.0.1', () => resolve((server.address() as { port: number }).port))
   })
 }
 
@@ -71,6 +71,6 @@ async function sandbox(dataFile?: string): Promise<number> {
 
 if (process.argv[2] === '--serve') {
   const [kind, dataFile] = process.argv.slice(3)
-  const port = kind === 'baseline' ? await baseline() : await sandbox(dataFile)
+  const port = kind === 'baseline' ? await baseline(Number(dataFile ?? 0)) : await sandbox(dataFile)
   console.log(`PORT ${port}`)
 }

@@ -5,11 +5,20 @@ import { fmt } from './lib.js'
 import { benchListing } from './listing.js'
 import { benchStartup } from './startup.js'
 import { benchStore } from './store.js'
+import { benchSustained, sustainedOptions } from './sustained.js'
 import { benchTuiStartup } from './tui-startup.js'
 import { benchValidateStartup } from './validate-startup.js'
 
 type MaybePromise<T> = T | Promise<T>
-const only = process.argv.slice(2)
+const argv = process.argv.slice(2)
+// Suite names; `--seconds N` and `--parts a,b` are the sustained suite's (bench/sustained.ts).
+const only = argv.filter((a, i) => !a.startsWith('--') && !argv[i - 1]?.match(/^--(seconds|parts)$/))
+
+// Issue 22: sustained windows against the binary, first (it prints as it goes; exit code 1 on a miss).
+if (!only.length || only.includes('sustained')) {
+  console.log('\n## sustained')
+  if (await benchSustained(sustainedOptions(argv))) process.exitCode = 1
+}
 const suites: [
   string,
   () => MaybePromise<{

@@ -41,7 +41,7 @@ export const SERVE_OPTIONS = {
   retain: {
     type: 'number',
     describe:
-      'Memory mode: keep at most N finished payments and sessions, oldest forgotten first (default 10000)',
+      'Memory mode: keep at most N payments and sessions, the oldest forgotten first whatever their state (default 10000)',
   },
   'base-path': {
     type: 'string',

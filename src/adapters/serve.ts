@@ -19,7 +19,7 @@ import { createConsoleLogger } from './serve/console-logger.js'
 import { boundHost, isLoopbackBind } from './serve/control-guard.js'
 import { createLowdbStore } from './store/lowdb-store.js'
 import { createMemoryStore } from './store/memory-store.js'
-import { createRetention, DEFAULT_RETAIN } from './store/retention.js'
+import { DEFAULT_RETAIN, withRetention } from './store/retention.js'
 import { createFetchTransport } from './transport/fetch-transport.js'
 
 export { ConfigError, type LoadedConfig, loadConfig } from './serve/config-file.js'
@@ -48,7 +48,7 @@ export interface ServeOptions {
   /** Host names, besides the served ones, under which the control API answers (DNS rebinding guard). */
   allowHosts?: string[]
   /**
-   * Memory store only: finished payments and sessions kept (oldest forgotten first). Default: the
+   * Memory store only: payments and sessions kept (oldest forgotten first). Default: the
    * config's `limits.retain`, else DEFAULT_RETAIN (10000).
    */
   retain?: number
@@ -87,9 +87,13 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
   const host = options.host ?? DEFAULT_HOST
   const controlToken = options.controlToken ?? loaded.config.control_token
   checkControlToken(host, controlToken)
+  // Memory mode forgets the oldest payments and sessions beyond `retain`, as it writes (retention.ts).
   const store: Store<Collections> = options.dataFile
     ? await createLowdbStore<Collections>({ file: options.dataFile, indexes: STORE_INDEXES })
-    : createMemoryStore<Collections>(STORE_INDEXES)
+    : withRetention(createMemoryStore<Collections>(STORE_INDEXES), {
+        retain: options.retain ?? loaded.config.limits?.retain ?? DEFAULT_RETAIN,
+        logger,
+      })
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
   const server = createServer((req, res) => {
     if (app) return app(req, res)
@@ -125,16 +129,8 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
     },
     options.modules ?? DEFAULT_MODULES,
   )
-  // Memory mode forgets the oldest finished payments beyond `retain`, between requests.
-  const retention = options.dataFile
-    ? undefined
-    : createRetention(store, {
-        retain: options.retain ?? loaded.config.limits?.retain ?? DEFAULT_RETAIN,
-        now: () => gateway.ctx.clock.now(),
-      })
   app = createExpressApp(gateway, {
     ...(basePath ? { basePath } : {}),
-    ...(retention ? { afterAnswer: retention.maybeSweep } : {}),
     guard: {
       hosts: [
         ...boundHost(host),

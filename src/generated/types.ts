@@ -3293,7 +3293,7 @@ export interface SandboxFaultsResponse {
   }[]
 }
 /**
- * (sandbox) Answer of GET /sandbox/health: ready check; `status` degraded while the store refuses writes; `responses` counts the run-time response checks under serve --check-responses.
+ * (sandbox) Answer of GET /sandbox/health: ready check; `status` degraded while the store refuses writes; `responses` counts the run-time response checks under serve --check-responses; `retention` says what a memory store with `--retain` holds and has forgotten, undelivered callbacks included.
  */
 export interface SandboxHealthResponse {
   status: 'ok' | 'degraded'
@@ -3306,6 +3306,24 @@ export interface SandboxHealthResponse {
   responses?: {
     checked: number
     mismatches: number
+  }
+  retention?: {
+    /**
+     * Units (a session with its payments, or a payment without a session) kept at most.
+     */
+    retain: number
+    /**
+     * Units held now.
+     */
+    kept: number
+    /**
+     * Units forgotten since the start.
+     */
+    forgotten: number
+    /**
+     * Callbacks forgotten with their payment while still queued, being sent or waiting for a retry.
+     */
+    forgotten_undelivered_callbacks: number
   }
 }
 /**
@@ -6578,7 +6596,7 @@ export interface SandboxLimitsConfig {
    */
   body_bytes?: number
   /**
-   * Memory store only (no --data): how many finished payments and sessions are kept, with their transactions and callbacks; the oldest beyond it are forgotten (serve --retain N). Finished: a session no longer open, a payment in a state the payment state table moves on no payer, provider or clock event (settled, decline, refund, reversal, void, chargeback).
+   * Memory store only (no --data): how many payments and sessions are kept (a session with its payments counts once), with their transactions and callbacks; past it the oldest are forgotten first, whatever their state: open sessions, payments in progress, callbacks still retrying (counted in GET /sandbox/health). The initial payment of a recurring series stays while such payments are at most half of it (serve --retain N).
    */
   retain?: number
 }

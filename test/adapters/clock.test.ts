@@ -161,6 +161,22 @@ describe('system clock', () => {
     expect(order).toEqual(['1m', '2m (from 1m)', '1h', '1h, second', '3h'])
   })
 
+  // Rule book, callbacks: "Advancing the clock runs every attempt that falls due, not one per callback" (issue 25 item 6).
+  it("sets now() to each job's time while advance() runs it, so a job's follow-up inside the window runs too", async () => {
+    const clock = createSystemClock()
+    const t = clock.now()
+    const seen: number[] = []
+    const retry = (n: number) => () => {
+      seen.push(clock.now() - t)
+      if (n < 4) clock.at(clock.now() + 60_000, retry(n + 1))
+    }
+    clock.at(t + 60_000, retry(1))
+    await clock.advance(3_600_000)
+    expect(seen).toHaveLength(4)
+    for (const [i, at] of seen.entries()) expect(Math.abs(at - (i + 1) * 60_000)).toBeLessThan(1_000)
+    expect(clock.now() - t).toBeGreaterThanOrEqual(3_600_000)
+  })
+
   it('re-arms later jobs for the new time, so they fire that much sooner', async () => {
     const clock = createSystemClock()
     let ran = 0

@@ -59,5 +59,19 @@ describe('seeded ids', () => {
 describe('random ids', () => {
   it('do not repeat between two sources', () => {
     expect(createRandomIds().uuid()).not.toBe(createRandomIds().uuid())
+    expect(createRandomIds().token()).not.toBe(createRandomIds().token())
+  })
+
+  // Tokens come from a pool of random bytes refilled 4 KiB at a time: no byte serves two tokens,
+  // across a refill too (the largest token, 1024 bytes, too).
+  it('never hand out the same bytes twice, across pool refills and sizes', () => {
+    const ids = createRandomIds()
+    const tokens = Array.from({ length: 3_000 }, (_, i) => ids.token(1 + (i % 40)))
+    const long = tokens.filter((t) => t.length >= 32)
+    expect(new Set(long).size).toBe(long.length)
+    for (const [i, t] of tokens.entries()) expect(t).toHaveLength(2 * (1 + (i % 40)))
+    const big = Array.from({ length: 10 }, () => ids.token(1024))
+    expect(new Set(big).size).toBe(10)
+    for (const t of big) expect(t).toMatch(/^[0-9a-f]{2048}$/)
   })
 })

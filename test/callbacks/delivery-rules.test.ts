@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createLowdbStore } from '../../src/adapters/index.js'
 import { type CallbackDelivery, callbacksOf } from '../../src/core/callbacks/index.js'
+import { BLOCK_REASON } from '../../src/core/callbacks/url-guard.js'
 import type { SandboxMerchant } from '../../src/core/engine/context.js'
 import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
 import type { Logger } from '../../src/core/ports/logger.js'
@@ -174,7 +175,7 @@ describe('callback delivery rules (decisions.md §3)', () => {
     await settle(h)
     const blockedAt = h.clock.now()
     expect(callbacksOf(h.ctx).urls.blockedUntil(shared, blockedAt)).toBe(blockedAt + 15 * MINUTE)
-    expect(warnings.map((w) => w.message)).toContain('callback URL blocked: 5 time-outs within 5 minutes')
+    expect(warnings.map((w) => w.message)).toContain(`callback URL blocked: ${BLOCK_REASON}`)
 
     // Another merchant on the same URL: logged as blocked, not sent.
     hang = false

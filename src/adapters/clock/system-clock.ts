@@ -17,19 +17,27 @@ interface Job {
   at: number
   seq: number
   fn: () => void | Promise<void>
-  done: boolean
-  timer?: NodeJS.Timeout
+  /** Position in the heap; -1 once run or cancelled. */
+  index: number
 }
 
 const before = (a: Job, b: Job) => a.at < b.at || (a.at === b.at && a.seq < b.seq)
 
 /**
  * Real time, for `serve`, plus an offset: advance(ms) moves the clock ahead of the computer's
- * (config schema: "POST /sandbox/clock/advance adds an offset"), runs every job that falls due in
- * the skipped window in time order (ties in scheduling order), awaiting each, and resolves once
- * they have run; later jobs are re-armed for the new time. A failing job goes to onError and does
- * not stop the others. Advances queue behind each other. Timers are unref'd: pending jobs (a
- * session expiring in 15 minutes) do not keep a process alive that has nothing else to do.
+ * (config schema: "POST /sandbox/clock/advance adds an offset") and runs every job that falls due
+ * in the skipped window in time order (ties in scheduling order), awaiting each, with now() at
+ * the job's time while it runs (as the virtual clock does), so a job that schedules another
+ * inside the window sees it run in the same advance: a callback retried at 1, 5 and 15 minutes
+ * gets all of its attempts from one advance of an hour (rule book, callbacks: "Advancing the
+ * clock runs every attempt that falls due"). advance() resolves once they have run, with now()
+ * at the end of the window. A failing job goes to onError and does not stop the others. Advances
+ * queue behind each other.
+ *
+ * Pending jobs sit in a binary heap (a cancelled job leaves it at once), behind one timer for
+ * the earliest: scheduling and cancelling cost O(log n), and thousands of pending jobs (session
+ * expiries, callback retries) cost no timers and no work until one is due. The timer is unref'd:
+ * pending jobs do not keep a process alive that has nothing else to do.
  */
 export function createSystemClock(options: SystemClockOptions = {}): Clock {
   const onError =
@@ -38,63 +46,71 @@ export function createSystemClock(options: SystemClockOptions = {}): Clock {
   if (!Number.isFinite(offset) || offset < 0)
     throw new RangeError(`system clock: offsetMs must be a finite number >= 0, got ${offset}`)
   const now = () => Date.now() + offset
-  /** Pending jobs, kept sorted by (time, scheduling order). */
-  const pending: Job[] = []
+  const heap = createHeap()
   let nextSeq = 0
   let queue: Promise<unknown> = Promise.resolve()
+  let timer: NodeJS.Timeout | undefined
+  let timerAt = Number.POSITIVE_INFINITY
+  let advancing = false
 
-  const insert = (job: Job) => {
-    let lo = 0
-    let hi = pending.length
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1
-      if (before(pending[mid] as Job, job)) lo = mid + 1
-      else hi = mid
+  const start = (job: Job) => {
+    Promise.resolve()
+      .then(job.fn)
+      .catch((error) => onError(error))
+  }
+
+  /** Runs what is due, then sets the one timer for the earliest job left. */
+  function tick() {
+    timer = undefined
+    timerAt = Number.POSITIVE_INFINITY
+    if (advancing) return // the advance re-arms when it is done
+    // Timers run on a monotonic clock and may fire a millisecond before Date.now() reaches `at`.
+    const t = now()
+    for (let job = heap.peek(); job && job.at <= t; job = heap.peek()) {
+      heap.remove(job)
+      start(job)
     }
-    pending.splice(lo, 0, job)
+    arm()
   }
 
-  const take = (job: Job) => {
-    job.done = true
-    clearTimeout(job.timer)
-    const i = pending.indexOf(job)
-    if (i >= 0) pending.splice(i, 1)
-  }
-
-  const arm = (job: Job) => {
-    const delay = job.at - now()
-    if (delay > MAX_TIMER_MS) job.timer = setTimeout(() => arm(job), MAX_TIMER_MS)
-    else
-      job.timer = setTimeout(
-        () => {
-          if (job.done) return
-          // Timers run on a monotonic clock and may fire a millisecond before Date.now() reaches `at`.
-          if (now() < job.at) return arm(job)
-          take(job)
-          Promise.resolve()
-            .then(job.fn)
-            .catch((error) => onError(error))
-        },
-        Math.max(0, delay),
-      )
-    job.timer.unref()
+  function arm() {
+    const first = heap.peek()
+    if (!first || advancing) {
+      if (timer) clearTimeout(timer)
+      timer = undefined
+      timerAt = Number.POSITIVE_INFINITY
+      return
+    }
+    if (timer && timerAt <= first.at) return
+    if (timer) clearTimeout(timer)
+    timerAt = first.at
+    const delay = Math.max(0, first.at - now())
+    timer = setTimeout(tick, Math.min(delay, MAX_TIMER_MS))
+    timer.unref()
   }
 
   async function skip(ms: number) {
-    offset += ms
-    const until = now()
-    for (let job = pending[0]; job && job.at <= until; job = pending[0]) {
-      take(job)
-      try {
-        await job.fn()
-      } catch (error) {
-        onError(error)
+    const target = offset + ms
+    const until = now() + ms
+    advancing = true
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    timerAt = Number.POSITIVE_INFINITY
+    try {
+      for (let job = heap.peek(); job && job.at <= until; job = heap.peek()) {
+        heap.remove(job)
+        // now() is the job's time while it runs (never back: an overdue job runs at the present).
+        offset = Math.min(target, Math.max(offset, job.at - Date.now()))
+        try {
+          await job.fn()
+        } catch (error) {
+          onError(error)
+        }
       }
-    }
-    // Their timers were set for the old offset: they would fire late.
-    for (const job of pending) {
-      clearTimeout(job.timer)
-      arm(job)
+    } finally {
+      offset = Math.max(offset, target)
+      advancing = false
+      arm()
     }
   }
 
@@ -104,11 +120,13 @@ export function createSystemClock(options: SystemClockOptions = {}): Clock {
     at(at, fn) {
       if (!Number.isFinite(at))
         throw new RangeError(`system clock: a job time must be a finite number of ms, got ${at}`)
-      const job: Job = { at, seq: nextSeq++, fn, done: false }
-      insert(job)
-      arm(job)
+      const job: Job = { at, seq: nextSeq++, fn, index: -1 }
+      heap.push(job)
+      arm()
       return () => {
-        if (!job.done) take(job)
+        if (job.index < 0) return
+        heap.remove(job)
+        if (heap.size() === 0) arm()
       }
     },
     advance(ms) {
@@ -117,6 +135,65 @@ export function createSystemClock(options: SystemClockOptions = {}): Clock {
       const result = queue.then(() => skip(ms))
       queue = result.catch(() => {})
       return result
+    },
+  }
+}
+
+/** A binary min-heap on (time, scheduling order) whose jobs know their place, so any can leave. */
+function createHeap() {
+  const items: Job[] = []
+  const set = (i: number, job: Job) => {
+    items[i] = job
+    job.index = i
+  }
+  const up = (i: number) => {
+    const job = items[i] as Job
+    while (i > 0) {
+      const parent = (i - 1) >> 1
+      const p = items[parent] as Job
+      if (!before(job, p)) break
+      set(i, p)
+      i = parent
+    }
+    set(i, job)
+  }
+  const down = (i: number) => {
+    const job = items[i] as Job
+    for (;;) {
+      const l = 2 * i + 1
+      const r = l + 1
+      let min = i
+      let minJob = job
+      if (l < items.length && before(items[l] as Job, minJob)) {
+        min = l
+        minJob = items[l] as Job
+      }
+      if (r < items.length && before(items[r] as Job, minJob)) {
+        min = r
+        minJob = items[r] as Job
+      }
+      if (min === i) break
+      set(i, minJob)
+      i = min
+    }
+    set(i, job)
+  }
+  return {
+    size: () => items.length,
+    peek: (): Job | undefined => items[0],
+    push(job: Job) {
+      items.push(job)
+      up(items.length - 1)
+    },
+    remove(job: Job) {
+      const i = job.index
+      if (i < 0) return
+      job.index = -1
+      const last = items.pop() as Job
+      if (i === items.length) return
+      set(i, last)
+      up(i)
+      down(last.index)
     },
   }
 }

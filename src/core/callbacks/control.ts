@@ -87,7 +87,7 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
       method: 'GET',
       path: '/sandbox/callback-urls',
       summary:
-        'Notification URLs with recent time-outs or a block (5 time-outs within 5 minutes block a URL for 15 minutes)',
+        'Notification URLs with recent attempts without an answer or a block (5 time-outs or refused connections within 5 minutes block a URL for 15 minutes)',
       pipeline: {},
       response: 'control/callback-urls-response',
       handler: () => {

@@ -5,7 +5,7 @@ import { SECOND } from '../ports/clock.js'
 import type { StoreOp } from '../ports/store.js'
 import { attemptOnce } from './attempt.js'
 import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
-import { createUrlGuard, type UrlGuard } from './url-guard.js'
+import { BLOCK_REASON, createUrlGuard, type UrlGuard } from './url-guard.js'
 
 /** The callbacks module's name for a delivery record. */
 export type CallbackDelivery = Delivery
@@ -23,6 +23,8 @@ export interface DeliveryQueue {
   resume(): void
   /** Forgets everything in flight (the store was cleared). */
   reset(): void
+  /** The store forgot these deliveries (retention): their scheduled retries are cancelled. */
+  forgotten(ids: readonly string[]): void
   stop(): void
   /** The notification URLs with time-outs or a block (decisions.md §3 URL blocking). */
   urls: UrlGuard
@@ -90,6 +92,8 @@ export function createDeliveryQueue(
   let lanes = new Map<string, Lane>()
   const retries = new Map<string, () => void>()
   const urls = createUrlGuard(ctx)
+  /** URL -> the end of the block already logged (one line per block, not per delivery). */
+  const loggedBlocks = new Map<string, number>()
   let generation = 0
   let stopped = false
   let waiters: (() => void)[] = []
@@ -169,16 +173,21 @@ export function createDeliveryQueue(
         // decisions.md §3: "Blocked deliveries are logged as such": not sent, an attempt that failed.
         attempt = {
           at,
-          error: `Not sent: ${d.url} is blocked until ${formatDateTime(blockedUntil)} (5 time-outs within 5 minutes)`,
+          error: `Not sent: ${d.url} is blocked until ${formatDateTime(blockedUntil)} (${BLOCK_REASON})`,
           blocked: true,
           latency_ms: 0,
           acknowledged: false,
         }
-        ctx.logger.warn('callback not sent: URL blocked', {
-          delivery_id: d.id,
-          url: d.url,
-          until: blockedUntil,
-        })
+        // Logged once per block (each delivery's attempt records it): thousands of payments to a
+        // URL where nothing listens would otherwise write a line each.
+        if (loggedBlocks.get(d.url) !== blockedUntil) {
+          loggedBlocks.set(d.url, blockedUntil)
+          ctx.logger.warn('callback not sent: URL blocked', {
+            delivery_id: d.id,
+            url: d.url,
+            until: blockedUntil,
+          })
+        }
       } else {
         d.state = 'delivering'
         delete d.next_attempt_at
@@ -307,6 +316,12 @@ export function createDeliveryQueue(
       }
     },
     reset: forget,
+    forgotten(ids) {
+      for (const id of ids) {
+        retries.get(id)?.()
+        retries.delete(id)
+      }
+    },
     stop() {
       stopped = true
       forget()

@@ -22,7 +22,10 @@ export function startCallbacks(ctx: EngineContext, overrides?: Partial<DeliveryS
   const queue = callbacksOf(ctx, overrides)
   queue.resume()
   const unsubscribe = subscribeCallbacks(ctx, queue)
+  // A store that forgets old payments (retention) takes their undelivered callbacks with them.
+  const unforget = ctx.store.retention?.onForget((ids) => queue.forgotten(ids))
   return () => {
+    unforget?.()
     unsubscribe()
     queue.stop()
     queues.delete(ctx)

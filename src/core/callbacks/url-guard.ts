@@ -5,7 +5,10 @@ import { MINUTE } from '../ports/clock.js'
 import type { StoreOp } from '../ports/store.js'
 import type { AttemptOutcome } from './attempt.js'
 
-/** decisions.md §3 (platform rule): "five time-outs within five minutes on one notification URL …". */
+/**
+ * decisions.md §3 (platform rule): "five time-outs within five minutes on one notification URL …";
+ * the sandbox counts refused connections with them (`unanswered`).
+ */
 export const BLOCK_AFTER_TIMEOUTS = 5
 export const TIMEOUT_WINDOW_MS = 5 * MINUTE
 /** "… block it for 15 minutes for every merchant that uses it". */
@@ -39,6 +42,18 @@ export interface UrlGuard {
   states(now: number): UrlState[]
 }
 
+/**
+ * What counts toward the block: an attempt that got no answer at all, a time-out or a connection
+ * refused, reset or never made (sandbox choice, docs/sandbox-choices.md: the platform counts
+ * time-outs; a URL where nothing listens fails the same way, faster, and would otherwise be tried
+ * at every retry of every payment). An HTTP answer, even a 500, is not counted.
+ */
+export const unanswered = (outcome: AttemptOutcome): boolean =>
+  outcome.timed_out === true || (!outcome.acknowledged && outcome.status === undefined)
+
+/** Why a URL is blocked, in the log and in each blocked attempt. */
+export const BLOCK_REASON = '5 attempts without an answer (time-out or refused connection) within 5 minutes'
+
 const recent = (state: CallbackUrlState, now: number) =>
   state.timeouts.filter((at) => at > now - TIMEOUT_WINDOW_MS)
 
@@ -67,7 +82,7 @@ export function createUrlGuard(ctx: Pick<EngineContext, 'logger' | 'store'>): Ur
     record(url, now, outcome) {
       const state = read(url)
       if (outcome.acknowledged) return state?.timeouts.length ? put({ ...state, timeouts: [] }) : undefined
-      if (!outcome.timed_out) return undefined
+      if (!unanswered(outcome)) return undefined
       const next: CallbackUrlState = state ? { ...state } : { id: url, timeouts: [], blocks: 0 }
       if (next.blocked_until !== undefined && now < next.blocked_until) return undefined
       next.timeouts = [...recent(next, now), now]
@@ -75,7 +90,7 @@ export function createUrlGuard(ctx: Pick<EngineContext, 'logger' | 'store'>): Ur
         next.blocked_until = now + BLOCK_MS
         next.blocks++
         next.timeouts = []
-        ctx.logger.warn('callback URL blocked: 5 time-outs within 5 minutes', {
+        ctx.logger.warn(`callback URL blocked: ${BLOCK_REASON}`, {
           url,
           until: formatDateTime(next.blocked_until),
         })

@@ -39,6 +39,8 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
         const responses = checks.enabled
           ? { responses: { checked: checks.checked, mismatches: checks.mismatches } }
           : {}
+        // Issue 22: what a memory store with --retain has forgotten, undelivered callbacks included.
+        const retention = ctx.store.retention ? { retention: ctx.store.retention.stats() } : {}
         // Issue 11 point 5: a full disk is not "down": reads answer, writes get 503 until it recovers.
         if (!ctx.store.writable)
           return jsonResponse(200, {
@@ -47,8 +49,9 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
             now,
             clock: ctx.clock.kind,
             ...responses,
+            ...retention,
           })
-        return jsonResponse(200, { status: 'ok', now, clock: ctx.clock.kind, ...responses })
+        return jsonResponse(200, { status: 'ok', now, clock: ctx.clock.kind, ...responses, ...retention })
       },
     }),
     declareControlRoute({

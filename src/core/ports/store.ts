@@ -67,6 +67,31 @@ export interface Store<C extends { [K in keyof C]: Identified }> {
    * these texts); undefined when there is none. Reads the base store, like `query`.
    */
   getText?<K extends keyof C>(collection: K, id: string): string | undefined
+  /** Present when the store forgets its oldest payments and sessions (memory mode, `--retain`). */
+  readonly retention?: StoreRetention
+}
+
+/** What a store that forgets its oldest units (`serve --retain N`) has done so far. */
+export interface RetentionStats {
+  /** Units kept at most: a session with its payments, or a payment without a session. */
+  retain: number
+  /** Units held now. */
+  kept: number
+  /** Units forgotten since the start. */
+  forgotten: number
+  /** Callbacks forgotten with their payment while still queued, being sent or waiting for a retry. */
+  forgotten_undelivered_callbacks: number
+}
+
+export interface StoreRetention {
+  stats(): RetentionStats
+  /** Called with the ids of the undelivered callbacks each forgotten unit took with it. */
+  onForget(listener: (deliveryIds: string[]) => void): () => void
+  /**
+   * true when a session with this token or page token was forgotten (a filter of fixed size:
+   * rarely true for a token never issued, never false for a forgotten one).
+   */
+  forgotSession(token: string): boolean
 }
 
 /** A listing: equality filters, a time range on the sort key, a substring search of ids, one page. */

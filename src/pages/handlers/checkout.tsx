@@ -13,7 +13,7 @@ import { StatusPage } from '../StatusPage.js'
 /** GET /auth/:token: whatever the session's state, the payer lands where it says. */
 export const showCheckout: OperationHandler = ({ ctx, request, params }) => {
   const session = sessionByToken(ctx, params.token ?? '')
-  if (!session) return notFound(pageContext(ctx, request))
+  if (!session) return missingSession(pageContext(ctx, request), params.token ?? '')
   return dispatch(pageContext(ctx, request, session), session, request.query.method)
 }
 
@@ -68,7 +68,7 @@ export function dispatch(
 /** POST /auth/:token/cancel: the payer gives up; the merchant's cancel_url receives them. */
 export const cancelCheckout: OperationHandler = ({ ctx, request, params, body }) => {
   const session = sessionByToken(ctx, params.token ?? '')
-  if (!session) return notFound(pageContext(ctx, request))
+  if (!session) return missingSession(pageContext(ctx, request), params.token ?? '')
   const page = pageContext(ctx, request, session, body)
   const state = sessionState(ctx, session)
   if (state !== 'open' && state !== 'declined') return dispatch(page, session)
@@ -78,6 +78,17 @@ export const cancelCheckout: OperationHandler = ({ ctx, request, params, body })
 
 export const notFound = (page: PageContext): GatewayResponse => statusPage(page, 'notFound', 404)
 
-export function statusPage(page: PageContext, kind: 'notFound' | 'payout', status: number): GatewayResponse {
+/**
+ * A page token the store does not hold: the expired-session page when a memory store with
+ * `--retain` forgot its session (issue 22; docs/sandbox-choices.md), else not found.
+ */
+export const missingSession = (page: PageContext, token: string): GatewayResponse =>
+  page.ctx.store.retention?.forgotSession(token) ? statusPage(page, 'expired', 200) : notFound(page)
+
+export function statusPage(
+  page: PageContext,
+  kind: 'notFound' | 'payout' | 'expired',
+  status: number,
+): GatewayResponse {
   return pageResponse(status, <StatusPage t={page.t} lang={page.lang} base={page.base} kind={kind} />)
 }

@@ -20,7 +20,7 @@ import { HpfPage } from '../HpfPage.js'
 import { hpfSessionByToken, type PageContext, pageContext, paymentOf, sessionState } from '../page-context.js'
 import { pageResponse, seeOther } from '../render.js'
 import { StatusPage } from '../StatusPage.js'
-import { notFound, statusPage } from './checkout.js'
+import { missingSession, notFound, statusPage } from './checkout.js'
 
 /** The fields for a session, or the page its state calls for. */
 function hpf(
@@ -83,14 +83,14 @@ function resultPage(page: PageContext, session: Session): GatewayResponse {
 /** GET /hpf/:token */
 export const showHpf: OperationHandler = ({ ctx, request, params }) => {
   const session = hpfSessionByToken(ctx, params.token ?? '')
-  if (!session) return notFound(pageContext(ctx, request))
+  if (!session) return missingSession(pageContext(ctx, request), params.token ?? '')
   return hpf(pageContext(ctx, request, session), session)
 }
 
 /** POST /hpf/:token/pay: the fields posted without script (the script posts JSON to the processing endpoint). */
 export const payHpf: OperationHandler = ({ ctx, request, params, body }) => {
   const session = hpfSessionByToken(ctx, params.token ?? '')
-  if (!session) return notFound(pageContext(ctx, request))
+  if (!session) return missingSession(pageContext(ctx, request), params.token ?? '')
   const page = pageContext(ctx, request, session, body)
   const state = sessionState(ctx, session)
   if ((state !== 'open' && state !== 'declined') || session.operation === 'credit') return hpf(page, session)

@@ -12,7 +12,7 @@ import { readMethodForm } from '../method-form.js'
 import { type PageContext, pageContext, pagePath, sessionByToken, sessionState } from '../page-context.js'
 import { seeOther } from '../render.js'
 import { withCollected } from '../../core/checkout/payer-collected.js'
-import { dispatch, notFound } from './checkout.js'
+import { dispatch, missingSession } from './checkout.js'
 
 /** The session a form was posted for, when it can still be paid; otherwise the answer to give. */
 function payable(
@@ -20,7 +20,7 @@ function payable(
 ): { page: PageContext; session: Session } | GatewayResponse {
   const { ctx, request, params, body } = input
   const session = sessionByToken(ctx, params.token ?? '')
-  if (!session) return notFound(pageContext(ctx, request))
+  if (!session) return missingSession(pageContext(ctx, request), params.token ?? '')
   const page = pageContext(ctx, request, session, body)
   const state = sessionState(ctx, session)
   if (state !== 'open' && state !== 'declined') return dispatch(page, session)

@@ -1,0 +1,562 @@
+/**
+ * Issue 22: sustained load against the server as users start it (`node bin/paysandbox.js serve`,
+ * default options, after `npm run build`), with a real load generator (autocannon), in time
+ * windows, beside an express + ajv + Map baseline measured in the same run (bench/http-servers.ts).
+ *
+ *   npm run bench -- sustained                  every part at full scale (60 s of load per part)
+ *   npm run bench -- sustained --seconds 20     a quicker run (windows of seconds/6)
+ *   npm run bench -- sustained --parts create,retention
+ *
+ * Parts:
+ * - create: session create at 50 connections; windows alternate baseline / sandbox, so both see
+ *   the same machine; per window: requests/s, p99, the server's RSS. The last sandbox window must
+ *   be at least 0.9x the first (divided by the baseline's own last/first: the machine's trend)
+ *   and at least 0.9x the baseline's last window.
+ * - memory: the same load with retention off (`--retain 10000000`, the most it takes): RSS per stored session.
+ * - lowdb: the same load with `--data FILE` (rate must stay flat), then the time to restart on a
+ *   file of 200,000 sessions and 50,000 payments, and status lookups (by payment id, by order id)
+ *   and a listing on that store against an empty one.
+ * - retention: `--retain 2000`, 6,000 card sales whose callbacks go where nothing answers
+ *   (the demo merchant's localhost:3000): payments kept, forgotten deliveries, RSS, then the
+ *   server's CPU time while idle for 30 s.
+ *
+ * A line starting with "!!" says a target was missed, and the exit code is 1.
+ * Servers run pinned to core 0 and the load generator to core 1 (taskset, when there are two).
+ * PAYSANDBOX_BENCH_ROOT: the package whose binary is measured (default: this one), so the same
+ * command measures another checkout's build. PAYSANDBOX_BENCH_PORT: the first port to use (the
+ * parts take consecutive ones; default: ports the system picks).
+ */
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { availableParallelism, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import autocannon from 'autocannon'
+import { createLowdbStore } from '../src/adapters/index.js'
+import { serve } from '../src/adapters/serve.js'
+import { silentLogger } from '../src/core/ports/logger.js'
+import type { Collections, Payment, Session } from '../src/core/engine/model.js'
+import { STORE_INDEXES } from '../src/core/engine/model.js'
+import { checkoutSignatures } from '../src/core/signatures/index.js'
+import { BENCH_KEY, BENCH_PASSWORD } from './http-servers.js'
+
+const here = fileURLToPath(new URL('.', import.meta.url))
+const root = resolve(process.env.PAYSANDBOX_BENCH_ROOT ?? join(here, '..'))
+const CONNECTIONS = 50
+const WINDOWS = 6
+const pinned = availableParallelism() > 1 && spawnSync('taskset', ['-c', '0', 'true']).status === 0
+let nextPort = Number(process.env.PAYSANDBOX_BENCH_PORT ?? 0)
+let missed = 0
+const say = (line: string) => console.log(line)
+const miss = (line: string) => {
+  missed++
+  console.log(`!! ${line}`)
+}
+const fmt = (n: number, digits = 2) => n.toFixed(digits)
+
+// ---------------------------------------------------------------------------------------------
+// Servers
+
+interface Running {
+  port: number
+  pid: number
+  stop(): Promise<void>
+}
+
+async function freePort(): Promise<number> {
+  if (nextPort) return nextPort++
+  const server = createServer()
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const { port } = server.address() as { port: number }
+  await new Promise<void>((done) => server.close(() => done()))
+  return port
+}
+
+function spawnPinned(args: string[], cwd: string): ChildProcess {
+  const [cmd, ...rest] = (pinned ? ['taskset', '-c', '0', ...args] : args) as [string, ...string[]]
+  return spawn(cmd, rest, { cwd, stdio: ['ignore', 'ignore', 'inherit'] })
+}
+
+const stopper = (child: ChildProcess) => () =>
+  new Promise<void>((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done()
+    child.once('exit', () => done())
+    child.kill('SIGTERM')
+  })
+
+async function waitReady(port: number, child: ChildProcess, limitMs = 120_000): Promise<void> {
+  const until = Date.now() + limitMs
+  while (Date.now() < until) {
+    if (child.exitCode !== null) throw new Error(`server on ${port} exited (${child.exitCode})`)
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/sandbox/health`)
+      if (r.ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`server on ${port} not ready after ${limitMs} ms`)
+}
+
+/** `paysandbox serve` as a user starts it, plus `extra` options. Resolves once it answers health. */
+async function startSandbox(extra: string[] = []): Promise<Running & { readyMs: number }> {
+  const port = await freePort()
+  const started = Date.now()
+  const child = spawnPinned(
+    [process.execPath, join(root, 'bin/paysandbox.js'), 'serve', '--port', String(port), ...extra],
+    root,
+  )
+  await waitReady(port, child)
+  return { port, pid: child.pid as number, stop: stopper(child), readyMs: Date.now() - started }
+}
+
+async function startBaseline(): Promise<Running> {
+  const port = await freePort()
+  const child = spawnPinned(
+    [process.execPath, '--import', 'tsx', join(here, 'http-servers.ts'), '--serve', 'baseline', String(port)],
+    join(here, '..'),
+  )
+  // The baseline has no health route: any answer means it listens.
+  await waitListening(port)
+  return { port, pid: child.pid as number, stop: stopper(child) }
+}
+
+async function waitListening(port: number) {
+  const until = Date.now() + 60_000
+  while (Date.now() < until) {
+    try {
+      await fetch(`http://127.0.0.1:${port}/`)
+      return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`baseline on ${port} not listening`)
+}
+
+const rssMb = (pid: number) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
+  return m ? Number(m[1]) / 1024 : Number.NaN
+}
+/** CPU seconds (user + system) the process has used so far. */
+const cpuSeconds = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+  return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+// ---------------------------------------------------------------------------------------------
+// Requests
+
+const order = { number: 'bench-1', amount: '10.00', currency: 'USD', description: 'Bench order' }
+const SESSION = JSON.stringify({
+  merchant_key: BENCH_KEY,
+  operation: 'purchase',
+  methods: ['card'],
+  order,
+  success_url: 'https://shop.example/success',
+  cancel_url: 'https://shop.example/cancel',
+  customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+  hash: checkoutSignatures.session(order, BENCH_PASSWORD),
+})
+const JSON_HEADERS = { 'content-type': 'application/json' }
+
+interface Window {
+  rps: number
+  p99: number
+  rssMb: number
+  ok: number
+  bad: number
+}
+
+async function load(
+  port: number,
+  seconds: number,
+  request: { method?: string; path: string; body?: string },
+): Promise<Omit<Window, 'rssMb'>> {
+  const r = await autocannon({
+    url: `http://127.0.0.1:${port}${request.path}`,
+    connections: CONNECTIONS,
+    duration: seconds,
+    method: request.method ?? 'POST',
+    headers: JSON_HEADERS,
+    ...(request.body !== undefined ? { body: request.body } : {}),
+    timeout: 30,
+  })
+  return {
+    rps: r['2xx'] / seconds,
+    p99: r.latency.p99,
+    ok: r['2xx'],
+    bad: r.non2xx + r.errors + r.timeouts,
+  }
+}
+
+const post = async (port: number, path: string, body: unknown, headers: Record<string, string> = {}) => {
+  const r = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, ...headers },
+    body: JSON.stringify(body),
+  })
+  return (await r.json()) as Record<string, string>
+}
+
+async function sale(port: number, i: number): Promise<string> {
+  const o = { ...order, number: `sale-${i}` }
+  const { token } = await post(port, '/api/v1/session/token', {
+    ...JSON.parse(SESSION),
+    order: o,
+    hash: checkoutSignatures.session(o, BENCH_PASSWORD),
+    return_url: 'https://shop.example/return',
+  })
+  const paid = await post(
+    port,
+    '/api/v1/processing/purchase/card',
+    { card_number: '4111111111111111', card_exp_month: '01', card_exp_year: '2030', card_cvv2: '123' },
+    { token: token ?? '' },
+  )
+  if (!paid.payment_id) throw new Error(`bench: a sale failed: ${JSON.stringify(paid)}`)
+  return paid.payment_id
+}
+
+const getJson = async (port: number, path: string) =>
+  (await (await fetch(`http://127.0.0.1:${port}${path}`)).json()) as Record<string, unknown>
+
+const table = (rows: string[][]) => {
+  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? []
+  for (const r of rows) say(`  ${r.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ')}`)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parts
+
+async function partCreate(seconds: number) {
+  say(
+    `\n### create: session create, ${CONNECTIONS} connections, ${WINDOWS} windows of ${fmt(seconds / WINDOWS, 1)} s, default options`,
+  )
+  const w = seconds / WINDOWS
+  const base = await startBaseline()
+  const sandbox = await startSandbox()
+  const rss0 = rssMb(sandbox.pid)
+  const rows: string[][] = [['window', 'sandbox/s', 'p99 ms*', 'RSS MB', 'baseline/s', 'p99 ms*', 'ratio']]
+  const sand: Window[] = []
+  const basel: Window[] = []
+  try {
+    // Warm-up (not counted): both servers' code compiled before the first window.
+    const warm = Math.max(1, w / 5)
+    await load(base.port, warm, { path: '/api/v1/session', body: SESSION })
+    await load(sandbox.port, warm, { path: '/api/v1/session', body: SESSION })
+    for (let i = 0; i < WINDOWS; i++) {
+      // Each window alternates slices of about 2 s of the two servers, so both see the same machine load.
+      const slices = Math.max(1, Math.round(w / 2))
+      const b = { rps: 0, p99: 0, ok: 0, bad: 0 }
+      const s = { rps: 0, p99: 0, ok: 0, bad: 0 }
+      for (let j = 0; j < slices; j++) {
+        for (const [port, into] of [
+          [base.port, b],
+          [sandbox.port, s],
+        ] as const) {
+          const r = await load(port, w / slices, { path: '/api/v1/session', body: SESSION })
+          into.rps += r.rps / slices
+          into.p99 = Math.max(into.p99, r.p99)
+          into.ok += r.ok
+          into.bad += r.bad
+        }
+      }
+      basel.push({ ...b, rssMb: rssMb(base.pid) })
+      sand.push({ ...s, rssMb: rssMb(sandbox.pid) })
+      if (s.bad) miss(`window ${i + 1}: ${s.bad} sandbox requests failed`)
+      rows.push([
+        String(i + 1),
+        fmt(s.rps, 0),
+        String(s.p99),
+        fmt(sand[i]?.rssMb ?? 0, 0),
+        fmt(b.rps, 0),
+        String(b.p99),
+        `${fmt(s.rps / b.rps)}x`,
+      ])
+    }
+  } finally {
+    await sandbox.stop()
+    await base.stop()
+  }
+  table(rows)
+  say("  (* the highest p99 of the window's slices)")
+  const first = sand[0] as Window
+  const last = sand[WINDOWS - 1] as Window
+  const lastBase = basel[WINDOWS - 1] as Window
+  const created = sand.reduce((n, x) => n + x.ok, 0)
+  const firstBase = basel[0] as Window
+  // On a shared machine both servers slow down together: the baseline's own trend is the machine's.
+  const trend = last.rps / first.rps / (lastBase.rps / firstBase.rps)
+  say(
+    `  => ${created} sessions created; last/first window ${fmt(last.rps / first.rps)}x, the baseline's ${fmt(lastBase.rps / firstBase.rps)}x, so ${fmt(trend)}x relative to the machine (target >= 0.9); last vs baseline ${fmt(last.rps / lastBase.rps)}x (target >= 0.9); RSS ${fmt(rss0, 0)} -> ${fmt(last.rssMb, 0)} MB`,
+  )
+  if (trend < 0.9)
+    miss(`create: the last window is ${fmt(trend)}x the first, against the baseline's own trend`)
+  if (last.rps < 0.9 * lastBase.rps)
+    miss(`create: the last window is ${fmt(last.rps / lastBase.rps)}x the baseline's`)
+}
+
+async function partMemory(seconds: number) {
+  say(
+    `\n### memory: session create with retention off (--retain 10000000, the most it takes), ${fmt(seconds, 0)} s`,
+  )
+  const sandbox = await startSandbox(['--retain', '10000000'])
+  try {
+    const before = rssMb(sandbox.pid)
+    const w = seconds / WINDOWS
+    const rows: string[][] = [['window', 'sandbox/s', 'p99 ms', 'RSS MB']]
+    let created = 0
+    const windows: Window[] = []
+    for (let i = 0; i < WINDOWS; i++) {
+      const s = await load(sandbox.port, w, { path: '/api/v1/session', body: SESSION })
+      created += s.ok
+      windows.push({ ...s, rssMb: rssMb(sandbox.pid) })
+      rows.push([String(i + 1), fmt(s.rps, 0), String(s.p99), fmt(rssMb(sandbox.pid), 0)])
+    }
+    table(rows)
+    const after = rssMb(sandbox.pid)
+    const perSession = ((after - before) * 1024) / created
+    say(
+      `  => ${created} sessions stored; RSS ${fmt(before, 0)} -> ${fmt(after, 0)} MB: ${fmt(perSession, 2)} KB of RSS per session (heap slack included); last/first window ${fmt((windows.at(-1) as Window).rps / (windows[0] as Window).rps)}x`,
+    )
+  } finally {
+    await sandbox.stop()
+  }
+  // The heap each record takes, after a full collection, in a process of its own (no HTTP).
+  const sessions = Math.round(30_000 * Math.min(1, seconds / 60))
+  const sales = Math.round(sessions / 5)
+  const child = spawnSync(
+    process.execPath,
+    ['--expose-gc', '--import', 'tsx', join(here, 'memory-child.ts'), root, String(sessions), String(sales)],
+    { cwd: join(here, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 900_000 },
+  )
+  const m = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as {
+    kbPerSession: number
+    kbPerSale: number
+  }
+  say(
+    `  => heap after a full GC, ${sessions} sessions then ${sales} paid sales through gateway.handle: ${fmt(m.kbPerSession)} KB per open session (target <= 5.5), ${fmt(m.kbPerSale)} KB per sale (session, payment, transaction, callback)`,
+  )
+  if (!(m.kbPerSession <= 5.5)) miss(`memory: ${fmt(m.kbPerSession)} KB per stored session`)
+}
+
+/**
+ * A lowdb file of `sessions` sessions, the first `payments` of them paid: copies (new ids, tokens
+ * and order numbers) of one open session and one paid sale the engine made itself, in-process.
+ */
+async function fillFile(file: string, sessions: number, payments: number) {
+  const model = await serve({ port: 0, logger: silentLogger, retain: 10 })
+  const port = (model.server.address() as { port: number }).port
+  await sale(port, 0)
+  const store = model.gateway.ctx.store
+  const paid = store.list('payments')[0] as Payment
+  const paidSession = store.get('sessions', paid.session_id as string) as Session
+  const transactions = store.findBy('transactions', 'payment_id', paid.id)
+  await post(port, '/api/v1/session', JSON.parse(SESSION))
+  const open = store.list('sessions').find((s) => s.status === 'open') as Session
+  await model.close()
+
+  const out = await createLowdbStore<Collections>({ file, indexes: STORE_INDEXES })
+  const t0 = Date.now() - sessions
+  for (let i = 0; i < sessions; i++) {
+    const n = String(i).padStart(12, '0')
+    const sessionId = `1c9a6e2b-3f4d-4b8e-a7c5-${n}`
+    const at = t0 + i
+    if (i < payments) {
+      const paymentId = `0b7c3f5e-8a4d-4c1e-9f2a-${n}`
+      const number = `order-${i}`
+      const order = { ...paid.order, number }
+      out.put('sessions', {
+        ...paidSession,
+        id: sessionId,
+        token: `tok${n}`,
+        page_token: `page${n}`,
+        payment_id: paymentId,
+        request: { ...paidSession.request, order },
+        created_at: at,
+      })
+      out.put('payments', {
+        ...paid,
+        id: paymentId,
+        session_id: sessionId,
+        order_id: number,
+        order,
+        created_at: at,
+        updated_at: at,
+      })
+      for (const [k, t] of transactions.entries())
+        out.put('transactions', { ...t, id: `${paymentId}-t${k}`, payment_id: paymentId })
+    } else
+      out.put('sessions', {
+        ...open,
+        id: sessionId,
+        token: `tok${n}`,
+        page_token: `page${n}`,
+        created_at: at,
+        expires_at: at + 3_600_000,
+      })
+    if (i % 5000 === 4999) await out.flush()
+  }
+  await out.close()
+}
+
+async function partLowdb(seconds: number, dir: string) {
+  say(`\n### lowdb: session create with --data FILE, ${fmt(seconds, 0)} s`)
+  const file = join(dir, 'sustained.json')
+  const sandbox = await startSandbox(['--data', file])
+  const windows: Window[] = []
+  try {
+    const w = seconds / WINDOWS
+    const rows: string[][] = [['window', 'sandbox/s', 'p99 ms', 'RSS MB', 'file MB']]
+    for (let i = 0; i < WINDOWS; i++) {
+      const s = await load(sandbox.port, w, { path: '/api/v1/session', body: SESSION })
+      windows.push({ ...s, rssMb: rssMb(sandbox.pid) })
+      if (s.bad) miss(`lowdb window ${i + 1}: ${s.bad} requests failed`)
+      rows.push([
+        String(i + 1),
+        fmt(s.rps, 0),
+        String(s.p99),
+        fmt(rssMb(sandbox.pid), 0),
+        fmt(existsSync(file) ? statSync(file).size / 2 ** 20 : 0, 1),
+      ])
+    }
+    table(rows)
+  } finally {
+    await sandbox.stop()
+  }
+  const first = windows[0] as Window
+  const last = windows.at(-1) as Window
+  const created = windows.reduce((n, x) => n + x.ok, 0)
+  say(`  => ${created} sessions written; last/first window ${fmt(last.rps / first.rps)}x (target >= 0.9)`)
+  if (last.rps < 0.9 * first.rps) miss(`lowdb: the last window is ${fmt(last.rps / first.rps)}x the first`)
+
+  say('\n### lowdb restart and lookups: 200,000 sessions and 50,000 payments stored')
+  const full = join(dir, 'full.json')
+  await fillFile(full, 200_000, 50_000)
+  const loaded = await startSandbox(['--data', full])
+  const empty = await startSandbox(['--data', join(dir, 'empty.json')])
+  try {
+    say(
+      `  restart on ${fmt(statSync(full).size / 2 ** 20, 0)} MB: ready (health answers) in ${loaded.readyMs} ms; empty file: ${empty.readyMs} ms; RSS ${fmt(rssMb(loaded.pid), 0)} MB`,
+    )
+    // The empty store's own records to look up: one paid sale.
+    const emptyPaid = await sale(empty.port, 1)
+    const statusById = (id: string) =>
+      JSON.stringify({
+        merchant_key: BENCH_KEY,
+        payment_id: id,
+        hash: checkoutSignatures.paymentOperation(id, BENCH_PASSWORD),
+      })
+    const statusByOrder = (orderId: string) =>
+      JSON.stringify({
+        merchant_key: BENCH_KEY,
+        order_id: orderId,
+        hash: checkoutSignatures.statusByOrder(orderId, BENCH_PASSWORD),
+      })
+    const lookups: [string, (full: boolean) => { method?: string; path: string; body?: string }][] = [
+      [
+        'status by payment id',
+        (f) => ({
+          path: '/api/v1/payment/status',
+          body: statusById(f ? '0b7c3f5e-8a4d-4c1e-9f2a-000000025000' : emptyPaid),
+        }),
+      ],
+      [
+        'status by order id',
+        (f) => ({ path: '/api/v1/payment/status', body: statusByOrder(f ? 'order-25000' : 'sale-1') }),
+      ],
+      ['listing, newest 20', () => ({ method: 'GET', path: '/sandbox/payments?per_page=20' })],
+      ['listing, by status', () => ({ method: 'GET', path: '/sandbox/payments?status=settled&per_page=20' })],
+    ]
+    const w = Math.max(2, seconds / 12)
+    const rows: string[][] = [['lookup', 'stored/s', 'p99 ms', 'empty/s', 'p99 ms', 'ratio']]
+    for (const [name, request] of lookups) {
+      const a = await load(loaded.port, w, request(true))
+      const b = await load(empty.port, w, request(false))
+      if (a.bad || b.bad) miss(`${name}: ${a.bad} + ${b.bad} requests failed`)
+      rows.push([name, fmt(a.rps, 0), String(a.p99), fmt(b.rps, 0), String(b.p99), `${fmt(a.rps / b.rps)}x`])
+      if (a.rps < 0.8 * b.rps) miss(`${name}: ${fmt(a.rps / b.rps)}x the empty store's`)
+    }
+    table(rows)
+  } finally {
+    await loaded.stop()
+    await empty.stop()
+  }
+}
+
+async function partRetention(scale: number, idleSeconds: number) {
+  const retain = Math.round(2000 * scale)
+  const sales = retain * 3
+  say(
+    `\n### retention: --retain ${retain}, ${sales} card sales, callbacks to the demo merchant's localhost:3000 (nothing answers)`,
+  )
+  const sandbox = await startSandbox(['--retain', String(retain)])
+  try {
+    let next = 0
+    const started = Date.now()
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        while (next < sales) await sale(sandbox.port, next++)
+      }),
+    )
+    const elapsed = (Date.now() - started) / 1000
+    await new Promise((r) => setTimeout(r, 1000))
+    const payments = Number((await getJson(sandbox.port, '/sandbox/payments?per_page=1')).total)
+    const callbacks = await getJson(sandbox.port, '/sandbox/callbacks?per_page=1')
+    const health = await getJson(sandbox.port, '/sandbox/health')
+    say(
+      `  ${sales} sales in ${fmt(elapsed, 1)} s; payments kept ${payments} (${fmt(payments / retain)}x retain, target <= 1.05x); callbacks kept ${String(callbacks.total)}; RSS ${fmt(rssMb(sandbox.pid), 0)} MB`,
+    )
+    say(`  health: ${JSON.stringify(health)}`)
+    if (!(payments <= retain * 1.05)) miss(`retention: ${payments} payments kept with --retain ${retain}`)
+    const cpu0 = cpuSeconds(sandbox.pid)
+    await new Promise((r) => setTimeout(r, idleSeconds * 1000))
+    const idle = cpuSeconds(sandbox.pid) - cpu0
+    say(`  idle ${idleSeconds} s after the sales: ${fmt(idle)} CPU-seconds used by the server`)
+    if (idle > idleSeconds * 0.05) miss(`retention: ${fmt(idle)} CPU-seconds in ${idleSeconds} s of idle`)
+  } finally {
+    await sandbox.stop()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+
+export interface SustainedOptions {
+  seconds: number
+  parts: string[]
+}
+
+export async function benchSustained(options: SustainedOptions): Promise<number> {
+  if (!existsSync(join(root, 'dist/cli/main.js')))
+    throw new Error(`bench sustained: ${root} has no build: run npm run build first`)
+  if (pinned) spawnSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' })
+  say(
+    `sustained load against ${join(root, 'bin/paysandbox.js')} serve; autocannon, ${CONNECTIONS} connections; ${pinned ? 'server pinned to core 0, load generator to core 1' : 'not pinned'}`,
+  )
+  const dir = mkdtempSync(join(tmpdir(), 'paysandbox-bench-sustained-'))
+  const { seconds, parts } = options
+  try {
+    if (parts.includes('create')) await partCreate(seconds)
+    if (parts.includes('memory')) await partMemory(seconds)
+    if (parts.includes('lowdb')) await partLowdb(seconds, dir)
+    if (parts.includes('retention')) await partRetention(Math.min(1, seconds / 60), Math.min(30, seconds / 2))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  say(missed ? `\n!! ${missed} target(s) missed` : '\nall sustained targets met')
+  return missed
+}
+
+const ALL_PARTS = ['create', 'memory', 'lowdb', 'retention']
+
+/** `--seconds N`, `--parts a,b` from the command line. */
+export function sustainedOptions(argv: string[]): SustainedOptions {
+  const value = (name: string) => {
+    const i = argv.indexOf(name)
+    return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1)
+  }
+  const seconds = Number(value('--seconds') ?? 60)
+  if (!(seconds >= 6)) throw new Error('bench sustained: --seconds takes a number >= 6')
+  const parts = (value('--parts') ?? ALL_PARTS.join(',')).split(',')
+  for (const p of parts) if (!ALL_PARTS.includes(p)) throw new Error(`bench sustained: unknown part ${p}`)
+  return { seconds, parts }
+}
