@@ -53,6 +53,11 @@ const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; 
     schema: 'sandbox/merchant-request-request',
     valid: { action: 'refund', amount: '1.00' },
   },
+  // Gateway faults (docs/conformance.md): a rule on a path nothing else sends, so the fuzz's own requests are unaffected.
+  'POST /sandbox/faults': {
+    schema: 'sandbox/fault-request',
+    valid: { mode: 'error', match: { path: '/fuzz/none' } },
+  },
   // decisions.md 6 (sandbox): a merchant created through the control API, as the config file writes it.
   'POST /sandbox/merchants': {
     schema: 'sandbox/merchant-create-request',
@@ -91,7 +96,12 @@ const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; 
   },
 }
 /** Routes that take no body: they get the junk only. */
-const BODILESS = new Set(['POST /sandbox/callbacks/:id/replay', 'DELETE /sandbox/merchants/:key'])
+const BODILESS = new Set([
+  'POST /sandbox/callbacks/:id/replay',
+  'DELETE /sandbox/merchants/:key',
+  'DELETE /sandbox/faults',
+  'DELETE /sandbox/faults/:id',
+])
 
 interface Case {
   label: string

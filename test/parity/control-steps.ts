@@ -117,6 +117,29 @@ export const CONTROL_STEPS: Step[] = [
     status: 404,
     request: () => ({ method: 'DELETE', path: '/sandbox/merchants/nobody' }),
   },
+  // Gateway faults (docs/conformance.md, Gateway faults): set on a path no other step sends, listed, forgotten.
+  {
+    name: 'faults: add',
+    status: 201,
+    request: () => post('/sandbox/faults', { mode: 'error', match: { path: '/parity/none' }, count: 2 }),
+  },
+  {
+    name: 'faults: add, unknown mode',
+    status: 400,
+    request: () => post('/sandbox/faults', { mode: 'slow' }),
+  },
+  { name: 'faults', status: 200, request: () => get('/sandbox/faults') },
+  {
+    name: 'faults: forget one',
+    status: 200,
+    request: () => ({ method: 'DELETE', path: '/sandbox/faults/fault-1' }),
+  },
+  {
+    name: 'faults: forget one, unknown',
+    status: 404,
+    request: () => ({ method: 'DELETE', path: '/sandbox/faults/fault-99' }),
+  },
+  { name: 'faults: forget all', status: 200, request: () => ({ method: 'DELETE', path: '/sandbox/faults' }) },
   { name: 'payments', status: 200, request: () => get('/sandbox/payments?per_page=100') },
   { name: 'payments: bad query', status: 400, request: () => get('/sandbox/payments?per_page=0&per_page=5') },
   { name: 'payment: unknown', status: 404, request: () => get('/sandbox/payments/nope') },
