@@ -18,7 +18,20 @@ export const SERVE_OPTIONS = {
   retain: { type: 'string' },
   'base-path': { type: 'string' },
   strict: { type: 'boolean' },
+  'headers-timeout': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'body-timeout': { type: 'string' },
+  'max-connections': { type: 'string' },
 } as const
+
+/** The options yargs reads as numbers (parseArgs reads them as strings, turned into numbers below). */
+export const NUMBER_OPTIONS: readonly string[] = [
+  'retain',
+  'headers-timeout',
+  'request-timeout',
+  'body-timeout',
+  'max-connections',
+]
 
 /** `serve`'s options read by node's parseArgs, or undefined when yargs should read them. */
 export function serveArgs(rest: string[]): ServeArgs | undefined {
@@ -34,5 +47,9 @@ export function serveArgs(rest: string[]): ServeArgs | undefined {
     ...(v.retain !== undefined ? { retain: Number(v.retain) } : {}),
     ...(v['base-path'] !== undefined ? { 'base-path': v['base-path'] } : {}),
     ...(v.strict !== undefined ? { strict: v.strict } : {}),
+    ...(v['headers-timeout'] !== undefined ? { 'headers-timeout': Number(v['headers-timeout']) } : {}),
+    ...(v['request-timeout'] !== undefined ? { 'request-timeout': Number(v['request-timeout']) } : {}),
+    ...(v['body-timeout'] !== undefined ? { 'body-timeout': Number(v['body-timeout']) } : {}),
+    ...(v['max-connections'] !== undefined ? { 'max-connections': Number(v['max-connections']) } : {}),
   }
 }

@@ -14,6 +14,10 @@ export interface ServeArgs {
   retain?: number
   'base-path'?: string
   strict?: boolean
+  'headers-timeout'?: number
+  'request-timeout'?: number
+  'body-timeout'?: number
+  'max-connections'?: number
 }
 
 /** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (decisions.md §6). */
@@ -66,6 +70,24 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
         describe:
           'Refuse what the platform documents differently instead of serving it with a Sandbox-Warning header (decisions.md 7)',
       })
+      .option('headers-timeout', {
+        type: 'number',
+        describe:
+          'Seconds a client has to send a request head; after it, 408 and the connection closed (default 10)',
+      })
+      .option('request-timeout', {
+        type: 'number',
+        describe:
+          'Seconds a client has to send a whole request, head and body (default 30; an event stream stays open)',
+      })
+      .option('body-timeout', {
+        type: 'number',
+        describe: 'Seconds without a body byte before a request is answered 408 (default 10)',
+      })
+      .option('max-connections', {
+        type: 'number',
+        describe: 'Open connections at most; more are closed as they open (default 1024)',
+      })
       .example('$0 serve', 'demo merchant on http://localhost:8080')
       .example('$0 serve --port 9000 --config merchants.json --data sandbox-data.json', 'your own merchants')
       .epilogue(
@@ -79,6 +101,17 @@ export async function runServe(args: ServeArgs): Promise<void> {
   {
     const port = choosePort(args.port, process.env.PORT)
     wholeNumber('retain', args.retain, 1, 10_000_000)
+    wholeNumber('headers-timeout', args['headers-timeout'], 1, 3_600)
+    wholeNumber('request-timeout', args['request-timeout'], 1, 3_600)
+    wholeNumber('body-timeout', args['body-timeout'], 1, 3_600)
+    wholeNumber('max-connections', args['max-connections'], 1, 1_000_000)
+    const seconds = (value: number | undefined) => (value === undefined ? undefined : value * 1000)
+    const limits = {
+      headersTimeoutMs: seconds(args['headers-timeout']),
+      requestTimeoutMs: seconds(args['request-timeout']),
+      bodyTimeoutMs: seconds(args['body-timeout']),
+      maxConnections: args['max-connections'],
+    }
     const controlToken = args['control-token'] ?? (process.env.PAYSANDBOX_CONTROL_TOKEN || undefined)
     if (args.data !== undefined) checkDataFile(args.data)
     const { serve, ConfigError, ServeError } = await import('../../src/adapters/serve.js')
@@ -96,6 +129,7 @@ export async function runServe(args: ServeArgs): Promise<void> {
         ...(args.retain !== undefined ? { retain: args.retain } : {}),
         ...(args['base-path'] !== undefined ? { basePath: basePathOption(args['base-path']) } : {}),
         ...(args.strict !== undefined ? { strict: args.strict } : {}),
+        ...limits,
       })
     } catch (error) {
       if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)

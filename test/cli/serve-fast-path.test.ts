@@ -1,7 +1,7 @@
 import yargs from 'yargs'
 import { describe, expect, it } from 'vitest'
 import { type ServeArgs, serveCommand } from '../../cli/commands/serve.js'
-import { SERVE_OPTIONS, serveArgs } from '../../cli/serve-options.js'
+import { NUMBER_OPTIONS, SERVE_OPTIONS, serveArgs } from '../../cli/serve-options.js'
 import { throughYargs as throughYargsOf } from '../helpers/yargs.js'
 
 /**
@@ -25,6 +25,7 @@ describe('serve options read without yargs (cli/serve-options.ts)', () => {
     ['--control-token', 'secret', '--allow-host', 'a.test', '--allow-host', 'b.test'],
     ['--retain', '50', '--base-path', '/payment', '--strict'],
     ['--retain', 'abc'],
+    ['--headers-timeout', '5', '--request-timeout', '20', '--body-timeout', '3', '--max-connections', '200'],
     ['--port', 'abc'],
   ]
   it.each(cases.map((c) => [c.join(' ') || '(none)', c] as const))(
@@ -60,6 +61,6 @@ describe('serve options read without yargs (cli/serve-options.ts)', () => {
     for (const key of Object.keys(described).filter((k) => !['help', 'version'].includes(k)))
       expect(SERVE_OPTIONS, key).toHaveProperty(key)
     for (const [key, def] of Object.entries(SERVE_OPTIONS))
-      expect(described[key], key).toBe(key === 'retain' ? 'number' : def.type)
+      expect(described[key], key).toBe(NUMBER_OPTIONS.includes(key) ? 'number' : def.type)
   })
 })

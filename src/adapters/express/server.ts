@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { transportRefusal } from '../../core/engine/gateway.js'
+import { ServeError } from '../serve/control-guard.js'
 import { DEFAULT_BODY_TIMEOUT_MS } from './node-request.js'
 
 /**
@@ -40,7 +41,7 @@ export function createHttpServer(
 ): Server {
   const l = { ...DEFAULT_HTTP_LIMITS, ...definedOnly(limits) }
   if (l.headersTimeoutMs > 0 && l.requestTimeoutMs > 0 && l.headersTimeoutMs > l.requestTimeoutMs)
-    throw new RangeError('the header time-out must not be longer than the request time-out')
+    throw new ServeError('the header time-out must not be longer than the request time-out')
   const server = createServer(
     {
       headersTimeout: l.headersTimeoutMs,
