@@ -1,5 +1,10 @@
 import { StoreUnavailableError } from '../ports/store.js'
-import { type ControlGuardOptions, checkControlRequest, guardOptions } from '../control/guard.js'
+import {
+  type ControlGuardOptions,
+  checkControlRequest,
+  guardOptions,
+  isControlPath,
+} from '../control/guard.js'
 import type { EngineContext, GatewayDeps } from './context.js'
 import { createContext } from './context.js'
 import { errorPage, errorResponse, fail, GatewayError } from './errors.js'
@@ -70,8 +75,10 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
         if (path === PATH_OUTSIDE) return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
         const normal: IncomingRequest = path === request.path ? request : { ...request, path }
         // The control guard reads the normalised path: every spelling of a control path is guarded.
-        const refused = checkControlRequest(normal, guardFor(request.servedHosts))
-        if (refused) return errorResponse(fail(refused), 'sandbox')
+        if (isControlPath(path)) {
+          const refused = checkControlRequest(normal, guardFor(request.servedHosts))
+          if (refused) return errorResponse(fail(refused), 'sandbox')
+        }
         const found = router.match(normal.method, path)
         // A path served for another method only answers as unknown too: the gateway has no other notion of it.
         if (found === undefined || found === 'method')
