@@ -22,8 +22,6 @@ export const PATH_INVALID = 1 as const
 /** A path outside the served base path: no route answers it (ROUTE_NOT_FOUND). */
 export const PATH_OUTSIDE = 2 as const
 
-/** Segments of only unreserved and sub-delim characters, none of them `.` or `..`: the path as it is. */
-const PLAIN = /^(?:\/(?!\.\.?(?:\/|$))[A-Za-z0-9\-._~!$&'()*+,;=:@]+)+$/
 const ABSOLUTE_FORM = /^[A-Za-z][A-Za-z0-9+.-]*:\/\/[^/?#]*/
 const UNRESERVED = /[A-Za-z0-9\-._~]/
 
@@ -35,12 +33,27 @@ export function normalisePath(
   raw: string,
   basePath = '',
 ): string | typeof PATH_INVALID | typeof PATH_OUTSIDE {
-  const path = PLAIN.test(raw) || raw === '/' ? raw : slowNormalise(raw)
+  const path = plain(raw) ? raw : slowNormalise(raw)
   if (path === PATH_INVALID || !basePath) return path
   if (path === basePath) return '/'
   if (path.length > basePath.length && path.startsWith(basePath) && path[basePath.length] === '/')
     return path.slice(basePath.length)
   return PATH_OUTSIDE
+}
+
+/**
+ * Nothing to normalise (most requests): starts with `/`, no empty or dot-led segment, no
+ * percent-encoding, no backslash, no trailing slash. Anything else takes the general path.
+ */
+function plain(raw: string): boolean {
+  return (
+    raw.charCodeAt(0) === 47 &&
+    (raw.length === 1 || raw.charCodeAt(raw.length - 1) !== 47) &&
+    !raw.includes('//') &&
+    !raw.includes('/.') &&
+    !raw.includes('%') &&
+    !raw.includes('\\')
+  )
 }
 
 function slowNormalise(raw: string): string | typeof PATH_INVALID {
