@@ -3,6 +3,7 @@ import { benchConformance } from './conformance.js'
 import { benchHttp } from './http.js'
 import { fmt } from './lib.js'
 import { benchListing } from './listing.js'
+import { benchSlowClients } from './slow-clients.js'
 import { benchStartup } from './startup.js'
 import { benchStore } from './store.js'
 import { benchSustained, sustainedOptions } from './sustained.js'
@@ -33,6 +34,7 @@ const suites: [
   ['http', () => benchHttp()],
   ['conformance', () => benchConformance()],
   ['listing', () => benchListing()],
+  ['slow-clients', () => benchSlowClients()],
 ]
 
 for (const [name, run] of suites) {

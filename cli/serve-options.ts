@@ -58,6 +58,24 @@ export const SERVE_OPTIONS = {
     describe:
       'Check every answer against its response schema at run time: a mismatch is logged and counted in /sandbox/health, the answer is sent unchanged',
   },
+  'headers-timeout': {
+    type: 'number',
+    describe:
+      'Seconds a client has to send a request head; after it, 408 and the connection closed (default 10)',
+  },
+  'request-timeout': {
+    type: 'number',
+    describe:
+      'Seconds a client has to send a whole request, head and body (default 30; an event stream stays open)',
+  },
+  'body-timeout': {
+    type: 'number',
+    describe: 'Seconds without a body byte before a request is answered 408 (default 10)',
+  },
+  'max-connections': {
+    type: 'number',
+    describe: 'Open connections at most; more are closed as they open (default 1024)',
+  },
 } as const satisfies Record<string, OptionSpec>
 
 /** `serve`'s options read by node's parseArgs, or undefined when yargs should read them. */
@@ -75,5 +93,9 @@ export function serveArgs(rest: string[]): ServeArgs | undefined {
     ...(v['base-path'] !== undefined ? { 'base-path': v['base-path'] } : {}),
     ...(v.strict !== undefined ? { strict: v.strict } : {}),
     ...(v['check-responses'] !== undefined ? { 'check-responses': v['check-responses'] } : {}),
+    ...(v['headers-timeout'] !== undefined ? { 'headers-timeout': Number(v['headers-timeout']) } : {}),
+    ...(v['request-timeout'] !== undefined ? { 'request-timeout': Number(v['request-timeout']) } : {}),
+    ...(v['body-timeout'] !== undefined ? { 'body-timeout': Number(v['body-timeout']) } : {}),
+    ...(v['max-connections'] !== undefined ? { 'max-connections': Number(v['max-connections']) } : {}),
   }
 }

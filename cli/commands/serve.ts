@@ -16,6 +16,10 @@ export interface ServeArgs {
   'base-path'?: string
   strict?: boolean
   'check-responses'?: boolean
+  'headers-timeout'?: number
+  'request-timeout'?: number
+  'body-timeout'?: number
+  'max-connections'?: number
 }
 
 /** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (decisions.md §6). */
@@ -38,6 +42,17 @@ export async function runServe(args: ServeArgs): Promise<void> {
   {
     const port = choosePort(args.port, process.env.PORT)
     wholeNumber('retain', args.retain, 1, 10_000_000)
+    wholeNumber('headers-timeout', args['headers-timeout'], 1, 3_600)
+    wholeNumber('request-timeout', args['request-timeout'], 1, 3_600)
+    wholeNumber('body-timeout', args['body-timeout'], 1, 3_600)
+    wholeNumber('max-connections', args['max-connections'], 1, 1_000_000)
+    const seconds = (value: number | undefined) => (value === undefined ? undefined : value * 1000)
+    const limits = {
+      headersTimeoutMs: seconds(args['headers-timeout']),
+      requestTimeoutMs: seconds(args['request-timeout']),
+      bodyTimeoutMs: seconds(args['body-timeout']),
+      maxConnections: args['max-connections'],
+    }
     const controlToken = args['control-token'] ?? (process.env.PAYSANDBOX_CONTROL_TOKEN || undefined)
     if (args.data !== undefined) checkDataFile(args.data)
     const { serve, ConfigError, ServeError } = await import('../../src/adapters/serve.js')
@@ -56,6 +71,7 @@ export async function runServe(args: ServeArgs): Promise<void> {
         ...(args['base-path'] !== undefined ? { basePath: basePathOption(args['base-path']) } : {}),
         ...(args.strict !== undefined ? { strict: args.strict } : {}),
         ...(args['check-responses'] !== undefined ? { checkResponses: args['check-responses'] } : {}),
+        ...limits,
       })
     } catch (error) {
       if (error instanceof ConfigError || error instanceof ServeError || error instanceof StoreFileError)

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, Server, ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import type { SandboxConfig } from '../core/engine/context.js'
@@ -13,16 +13,19 @@ import { createSystemClock } from './clock/system-clock.js'
 import { createVirtualClock } from './clock/virtual-clock.js'
 import { normalizeBasePath, withBasePath } from './base-path/base-path.js'
 import { createExpressApp } from './express/app.js'
+import { createHttpServer, type HttpLimits } from './express/server.js'
 import { createRandomIds } from './ids/random-ids.js'
 import { type LoadedConfig, loadConfig } from './serve/config-file.js'
 import { createConsoleLogger } from './serve/console-logger.js'
-import { boundHost, isLoopbackBind } from './serve/control-guard.js'
+import { boundHost, checkControlToken, ServeError } from './serve/control-guard.js'
 import { createLowdbStore } from './store/lowdb-store.js'
 import { createMemoryStore } from './store/memory-store.js'
 import { DEFAULT_RETAIN, withRetention } from './store/retention.js'
 import { createFetchTransport } from './transport/fetch-transport.js'
 
 export { ConfigError, type LoadedConfig, loadConfig } from './serve/config-file.js'
+export { CONTROL_TOKEN_MIN_LENGTH, ServeError } from './serve/control-guard.js'
+export { DEFAULT_HTTP_LIMITS, type HttpLimits } from './express/server.js'
 
 export const DEFAULT_PORT = 8080
 /** Loopback only unless asked: a sandbox is for the developer's own machine (`--host 0.0.0.0` in a container). */
@@ -30,7 +33,7 @@ export const DEFAULT_HOST = '127.0.0.1'
 /** Connections still busy this long after a stop signal are cut. */
 const DRAIN_MS = 3_000
 
-export interface ServeOptions {
+export interface ServeOptions extends HttpLimits {
   port?: number
   host?: string
   /** Configuration file; without one the built-in demo merchant serves. */
@@ -60,9 +63,6 @@ export interface ServeOptions {
   checkResponses?: boolean
 }
 
-/** A control token must be this long at least: guessable tokens protect nothing. */
-export const CONTROL_TOKEN_MIN_LENGTH = 16
-
 export interface RunningSandbox {
   baseUrl: string
   port: number
@@ -75,11 +75,6 @@ export interface RunningSandbox {
   close(): Promise<void>
 }
 
-/** Something outside the sandbox stands in the way of starting it (port taken, no permission). */
-export class ServeError extends Error {
-  override name = 'ServeError'
-}
-
 /** `paysandbox serve` and `npm start`: the engine, its real adapters, and an HTTP server. */
 export async function serve(options: ServeOptions = {}): Promise<RunningSandbox> {
   const logger = options.logger ?? createConsoleLogger()
@@ -87,6 +82,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
   const host = options.host ?? DEFAULT_HOST
   const controlToken = options.controlToken ?? loaded.config.control_token
   checkControlToken(host, controlToken)
+  // The engine needs the port for its base URL: the app is set before the first request can arrive
+  // (nothing awaits between listening and setting it).
+  let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
+  const server = createHttpServer((req, res) => (app ? app(req, res) : void res.destroy()), options)
   // Memory mode forgets the oldest payments and sessions beyond `retain`, as it writes (retention.ts).
   const store: Store<Collections> = options.dataFile
     ? await createLowdbStore<Collections>({ file: options.dataFile, indexes: STORE_INDEXES })
@@ -94,11 +93,6 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
         retain: options.retain ?? loaded.config.limits?.retain ?? DEFAULT_RETAIN,
         logger,
       })
-  let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
-  const server = createServer((req, res) => {
-    if (app) return app(req, res)
-    res.writeHead(503, { 'content-type': 'application/json; charset=utf-8' }).end('{}')
-  })
   try {
     await listen(server, options.port ?? DEFAULT_PORT, host)
   } catch (error) {
@@ -120,10 +114,15 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
       ids: createRandomIds(),
       transport: createFetchTransport(),
       logger,
+      // The engine's control guard reads the token and the extra host names from its config.
       config: {
         ...loaded.config,
         ...(options.strict !== undefined ? { strict: options.strict } : {}),
         ...(options.checkResponses !== undefined ? { check_responses: options.checkResponses } : {}),
+        ...(controlToken !== undefined ? { control_token: controlToken } : {}),
+        ...(options.allowHosts?.length
+          ? { allowed_hosts: [...(loaded.config.allowed_hosts ?? []), ...options.allowHosts] }
+          : {}),
       },
       baseUrl,
     },
@@ -131,16 +130,15 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
   )
   app = createExpressApp(gateway, {
     ...(basePath ? { basePath } : {}),
-    guard: {
-      hosts: [
+    // What this server is reached at, besides loopback and the base URL: the guard admits these in Host.
+    servedHosts: [
+      ...new Set([
         ...boundHost(host),
         ...(isWildcard(host) ? machineAddresses() : []),
-        ...(options.allowHosts ?? []),
-        ...new Set([displayHost(host), new URL(baseUrl).hostname].map((h) => h.replace(/^\[|\]$/g, ''))),
-        ...(loaded.config.allowed_hosts ?? []),
-      ],
-      ...(controlToken !== undefined ? { token: controlToken } : {}),
-    },
+        displayHost(host).replace(/^\[|\]$/g, ''),
+      ]),
+    ],
+    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
   })
 
   let closing: Promise<void> | undefined
@@ -158,21 +156,6 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
     return closing
   }
   return { baseUrl, port, host, gateway, loaded, dataFile: options.dataFile, server, close }
-}
-
-/**
- * Issue 11 point 4: beyond loopback, `merchant-request` would hand signed captures and refunds to
- * anyone on the network, so serving there needs a control token.
- */
-function checkControlToken(host: string, token: string | undefined) {
-  if (token !== undefined && (token.length < CONTROL_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(token)))
-    throw new ServeError(
-      `the control token must be at least ${CONTROL_TOKEN_MIN_LENGTH} printable characters without spaces (e.g. openssl rand -hex 16)`,
-    )
-  if (token === undefined && !isLoopbackBind(host))
-    throw new ServeError(
-      `--host ${host} serves the control API (/sandbox/...) to other machines: protect it with --control-token TOKEN or PAYSANDBOX_CONTROL_TOKEN (at least ${CONTROL_TOKEN_MIN_LENGTH} characters, e.g. $(openssl rand -hex 16)); clients send it as X-Sandbox-Control-Token`,
-    )
 }
 
 const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === ''

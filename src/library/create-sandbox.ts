@@ -3,7 +3,7 @@ import type { SandboxFaultRequest } from '../generated/types.js'
 import { callbacksOf } from '../core/callbacks/index.js'
 import type { SandboxConfig } from '../core/engine/context.js'
 import type { Gateway } from '../core/engine/gateway.js'
-import type { GatewayRequest, GatewayResponse } from '../core/engine/http.js'
+import type { GatewayResponse, IncomingRequest } from '../core/engine/http.js'
 import type { Delivery } from '../core/engine/model.js'
 import { assembleGateway } from '../assembly.js'
 import { createFetchHandler, isUnder } from '../adapters/fetch/fetch-handler.js'
@@ -46,10 +46,13 @@ export interface Sandbox {
   /** The {base_url} in the URLs the sandbox answers. */
   readonly baseUrl: string
   /** One request in, one response out, through the engine (the store flushed before it resolves). */
-  handle(request: GatewayRequest): Promise<GatewayResponse>
+  handle(request: IncomingRequest): Promise<GatewayResponse>
   /** A `fetch` that the sandbox answers: hand it to an HTTP client that takes a custom fetch. */
   fetch(input: string | URL | Request, init?: RequestInit): Promise<Response>
-  /** Serves the sandbox over HTTP (express) on 127.0.0.1 and a free port unless told otherwise. */
+  /**
+   * Serves the sandbox over HTTP (express) on 127.0.0.1 and a free port unless told otherwise;
+   * beyond loopback only with a `control_token` in the config (as `serve` refuses without one).
+   */
   listen(options?: ListenOptions): Promise<Listening>
   /** The payer's actions: pay a session with a test card, pass or fail 3DS, come back from a redirect. */
   readonly payer: Payer
@@ -124,12 +127,17 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     await idle()
     await store.flush()
   }
+  // The library's own control calls go through the guard like any other: with the token, if any.
+  const controlHeaders: Record<string, string> = {
+    'content-type': 'application/json',
+    ...(config.control_token !== undefined ? { 'x-sandbox-control-token': config.control_token } : {}),
+  }
   const control = async (path: string, body: unknown) => {
     const response = await gateway.handle({
       method: 'POST',
       path,
       query: {},
-      headers: { 'content-type': 'application/json' },
+      headers: controlHeaders,
       body: new TextEncoder().encode(JSON.stringify(body)),
     })
     if (response.status !== 200)
@@ -144,11 +152,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     get baseUrl() {
       return ctx.baseUrl
     },
-    async handle(request) {
-      const response = await gateway.handle(request)
-      await store.flush()
-      return response
-    },
+    handle: (request) => gateway.handle(request),
     fetch(input, init) {
       const request = new Request(input, init)
       const url = new URL(request.url)

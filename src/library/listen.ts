@@ -1,12 +1,16 @@
-import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { normalizeBasePath } from '../adapters/base-path/base-path.js'
+import type { HttpLimits } from '../adapters/express/server.js'
+import { boundHost, checkControlToken } from '../adapters/serve/control-guard.js'
 import type { Gateway } from '../core/engine/gateway.js'
 
-export interface ListenOptions {
+export interface ListenOptions extends HttpLimits {
   /** Default 0: a free port chosen by the system (read it from `url`). */
   port?: number
-  /** Default `127.0.0.1`: a sandbox is for this machine only. */
+  /**
+   * Default `127.0.0.1`: a sandbox is for this machine only. Beyond loopback (`0.0.0.0`, an
+   * address of the machine) the config needs a `control_token`, as `serve` needs `--control-token`.
+   */
   host?: string
   /** decisions.md §2: serve every route under this prefix (`/payment`); `url` then ends with it. */
   basePath?: string
@@ -20,13 +24,25 @@ export interface Listening {
   close(): Promise<void>
 }
 
-/** Serves the engine over HTTP through the express adapter, as `paysandbox serve` does. */
+/**
+ * Serves the engine over HTTP through the express adapter and the same HTTP server as
+ * `paysandbox serve` (its limits, its refusal to serve beyond loopback without a control token).
+ */
 export async function listenWithExpress(gateway: Gateway, options: ListenOptions = {}): Promise<Listening> {
-  // express is loaded only by those who listen: an msw-only test suite never pays for it.
-  const { createExpressApp } = await import('../adapters/express/app.js')
-  const basePath = normalizeBasePath(options.basePath)
-  const server = createServer(createExpressApp(gateway, basePath ? { basePath } : {}))
   const host = options.host ?? '127.0.0.1'
+  checkControlToken(host, gateway.ctx.config.control_token)
+  const basePath = normalizeBasePath(options.basePath)
+  // express is loaded only by those who listen: an msw-only test suite never pays for it.
+  const [{ createExpressApp }, { createHttpServer }] = await Promise.all([
+    import('../adapters/express/app.js'),
+    import('../adapters/express/server.js'),
+  ])
+  const app = createExpressApp(gateway, {
+    ...(basePath ? { basePath } : {}),
+    servedHosts: boundHost(host),
+    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+  })
+  const server = createHttpServer(app, options)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, () => {

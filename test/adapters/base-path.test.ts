@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { normalizeBasePath, stripBasePath, withBasePath } from '../../src/adapters/base-path/base-path.js'
+import { normalizeBasePath, withBasePath } from '../../src/adapters/base-path/base-path.js'
+import { normalisePath, PATH_OUTSIDE } from '../../src/core/engine/path.js'
 import { type RunningSandbox, serve } from '../../src/adapters/serve.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
 import { checkoutSignatures, s2sApmSignatures, s2sCardSignatures } from '../../src/core/signatures/index.js'
@@ -47,10 +48,13 @@ describe('base path helpers', () => {
     expect(normalizeBasePath('payment/')).toBe('/payment')
     expect(normalizeBasePath('/')).toBe('')
     expect(() => normalizeBasePath('/pay ment')).toThrow(TypeError)
-    expect(stripBasePath('/payment/post?x=1', '/payment')).toBe('/post?x=1')
-    expect(stripBasePath('/payment', '/payment')).toBe('/')
-    expect(stripBasePath('/paymentx/post', '/payment')).toBeUndefined()
-    expect(stripBasePath('/post', '/payment')).toBeUndefined()
+    // The engine takes the prefix off once it has normalised the path (core/engine/path.ts).
+    expect(normalisePath('/payment/post', '/payment')).toBe('/post')
+    expect(normalisePath('/payment//post/', '/payment')).toBe('/post')
+    expect(normalisePath('/payment', '/payment')).toBe('/')
+    expect(normalisePath('/paymentx/post', '/payment')).toBe(PATH_OUTSIDE)
+    expect(normalisePath('/post', '/payment')).toBe(PATH_OUTSIDE)
+    expect(normalisePath('/payment/../sandbox/reset', '/payment')).toBe(PATH_OUTSIDE)
     expect(withBasePath('http://127.0.0.1:8080/', '/payment')).toBe('http://127.0.0.1:8080/payment')
     expect(withBasePath('https://gw.test/payment', '/payment')).toBe('https://gw.test/payment')
   })

@@ -25,6 +25,7 @@ describe('serve options read without yargs (cli/serve-options.ts)', () => {
     ['--control-token', 'secret', '--allow-host', 'a.test', '--allow-host', 'b.test'],
     ['--retain', '50', '--base-path', '/payment', '--strict'],
     ['--retain', 'abc'],
+    ['--headers-timeout', '5', '--request-timeout', '20', '--body-timeout', '3', '--max-connections', '200'],
     ['--port', 'abc'],
   ]
   it.each(cases.map((c) => [c.join(' ') || '(none)', c] as const))(

@@ -1,16 +1,14 @@
 import { ConnectionDropped, FAULT_HEADER, type FaultMode } from '../../core/faults/index.js'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
-import { type ControlGuardOptions, checkControlRequest } from '../../core/control/guard.js'
-import { errorResponse, fail } from '../../core/engine/errors.js'
-import { DEFAULT_BODY_LIMIT, type Gateway } from '../../core/engine/gateway.js'
-import { StoreUnavailableError } from '../../core/ports/store.js'
-import { controlGuardFor, storeUnavailable } from '../serve/control-guard.js'
-import type { GatewayRequest, GatewayResponse } from '../../core/engine/http.js'
+import type { Gateway } from '../../core/engine/gateway.js'
+import type { BodyRead, GatewayResponse, IncomingRequest } from '../../core/engine/http.js'
+import { normalizeBasePath } from '../base-path/base-path.js'
 
 export interface FetchHandlerOptions {
   /**
    * The address the handler serves under; request paths are taken relative to its path, so
    * `https://gateway.test/pay` serves `https://gateway.test/pay/api/v1/session` as `/api/v1/session`.
+   * Its host is one the control guard admits in `Host`.
    */
   base: string
   /**
@@ -18,45 +16,39 @@ export interface FetchHandlerOptions {
    * left this process, so by default it came from this machine, as it does through `listen()`.
    */
   remoteAddress?: string
-  /**
-   * What the control API guard admits (core/control/guard.ts). Default: the base's host, loopback
-   * names, the config's allowed_hosts and control_token; a request without Host (in-process) passes
-   * the Host check, a browser's cross-origin one is refused.
-   */
-  guard?: ControlGuardOptions
 }
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
 /**
- * The engine behind a `(Request) => Promise<Response>` function: what the msw handlers and
- * `sandbox.fetch` use. Translation only, and the same translation as the express adapter
- * (bodies inflated as body-parser does, the first value of a repeated query parameter, the store
- * flushed before the answer), so that the parity suite finds both answers identical.
+ * The engine behind a `(Request) => Promise<Response>` function: what the msw handlers,
+ * `sandbox.fetch` and the kit's host use. Translation only, and the same translation as the
+ * express adapter (the path as it arrived, bodies inflated as body-parser does, the first value
+ * of a repeated query parameter), so that the parity suite finds both answers identical. Path
+ * normalisation, the control guard, limits, the flush and every error answer are the engine's.
  */
 export function createFetchHandler(gateway: Gateway, options: FetchHandlerOptions): FetchHandler {
-  const basePath = new URL(options.base).pathname.replace(/\/+$/, '')
-  const limit = gateway.ctx.config.limits?.body_bytes ?? DEFAULT_BODY_LIMIT
-  const guardExtra = { hosts: [new URL(options.base).hostname.replace(/^\[|\]$/g, '')] }
+  const base = new URL(options.base)
+  const basePath = normalizeBasePath(base.pathname)
+  const servedHosts = hostsOf(base.hostname)
+  const remoteAddress = options.remoteAddress ?? '127.0.0.1'
   return async (request) => {
-    const translated = await toGatewayRequest(request, basePath, limit)
-    const refused = checkControlRequest(translated, options.guard ?? controlGuardFor(gateway.ctx, guardExtra))
-    if (refused) return toResponse(errorResponse(fail(refused), 'sandbox'), request)
-    const response = await gateway.handle({
-      ...translated,
-      remoteAddress: options.remoteAddress ?? '127.0.0.1',
-    })
-    // An answer promises its change: a persistent store has it on disk before the caller hears of it.
-    // A change the disk refused was rolled back: 503, and the store takes writes again once it can.
-    const unavailable = await gateway.ctx.store.flush().then(
-      () => undefined,
-      (error: unknown) => {
-        if (error instanceof StoreUnavailableError) return storeUnavailable()
-        throw error
-      },
-    )
-    return toResponse(unavailable ?? response, request)
+    const response = await gateway.handle(toGatewayRequest(request, basePath, servedHosts, remoteAddress))
+    return toResponse(response, request)
   }
+}
+
+/** One array per host name, so the engine's guard options are computed once per host (gateway.ts). */
+const HOSTS = new Map<string, readonly string[]>()
+function hostsOf(hostname: string): readonly string[] {
+  const name = hostname.replace(/^\[|\]$/g, '')
+  let hosts = HOSTS.get(name)
+  if (!hosts) {
+    if (HOSTS.size >= 64) HOSTS.clear()
+    hosts = Object.freeze([name])
+    HOSTS.set(name, hosts)
+  }
+  return hosts
 }
 
 /** Whether `url` lies under `base` (same origin, path at or below the base's path). */
@@ -66,11 +58,12 @@ export function isUnder(url: URL, base: URL): boolean {
   return url.pathname === basePath || url.pathname.startsWith(`${basePath}/`)
 }
 
-async function toGatewayRequest(
+function toGatewayRequest(
   request: Request,
   basePath: string,
-  limit: number,
-): Promise<Omit<GatewayRequest, 'remoteAddress'>> {
+  servedHosts: readonly string[],
+  remoteAddress: string,
+): IncomingRequest {
   const url = new URL(request.url)
   const headers: Record<string, string> = {}
   request.headers.forEach((value, name) => {
@@ -78,44 +71,35 @@ async function toGatewayRequest(
   })
   const query = new Map<string, string>()
   for (const [k, v] of url.searchParams) if (!query.has(k)) query.set(k, v)
-  const relative = url.pathname.slice(basePath.length)
-  const raw = new Uint8Array(await request.arrayBuffer())
-  const decoded = decode(raw, headers['content-encoding'], limit)
   return {
     method: request.method,
-    path: relative.startsWith('/') ? relative : `/${relative}`,
+    path: url.pathname,
     query: Object.fromEntries(query),
-    headers: { ...headers, ...decoded.headers },
-    body: decoded.body,
+    headers,
+    readBody: async (limit) =>
+      decode(new Uint8Array(await request.arrayBuffer()), headers['content-encoding'], limit),
+    remoteAddress,
+    ...(basePath ? { basePath } : {}),
+    servedHosts,
   }
 }
-
-const SOME_BYTE = new Uint8Array([0x20])
-const UNPARSABLE = new TextEncoder().encode('{')
-const UNSUPPORTED = { 'content-type': 'application/x-paysandbox-unreadable-encoding' }
 
 /**
  * `Content-Encoding` as express.raw treats it (body-parser 2): gzip, deflate and br are
  * inflated (never past the body limit, so a small bomb cannot fill memory); another encoding is
- * refused (415); a body that does not inflate is unparsable (400). The express adapter hands the
- * engine the same stand-in bodies, so the engine picks the same catalogue row either way.
+ * refused; a body that does not inflate is malformed. The engine picks the catalogue row.
  */
-function decode(
-  body: Uint8Array,
-  encoding: string | undefined,
-  limit: number,
-): { body: Uint8Array; headers?: Record<string, string> } {
+function decode(body: Uint8Array, encoding: string | undefined, limit: number): BodyRead {
   const name = (encoding ?? 'identity').trim().toLowerCase()
-  if (name === 'identity' || body.length === 0) return { body }
+  if (name === 'identity' || body.length === 0) return { ok: true, body }
   const inflate = INFLATERS[name]
-  if (!inflate) return { body: SOME_BYTE, headers: UNSUPPORTED }
+  if (!inflate) return { ok: false, reason: 'encoding' }
   try {
-    return { body: inflate(body, { maxOutputLength: limit + 1 }) }
+    return { ok: true, body: inflate(body, { maxOutputLength: limit + 1 }) }
   } catch (error) {
-    // Past the limit: one byte more than the engine accepts, which it answers with its 413 row.
     if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE')
-      return { body: new Uint8Array(limit + 1) }
-    return { body: UNPARSABLE, headers: { 'content-type': 'application/json' } }
+      return { ok: false, reason: 'too-large' }
+    return { ok: false, reason: 'malformed' }
   }
 }
 
@@ -123,6 +107,7 @@ type Inflater = (body: Uint8Array, options: { maxOutputLength: number }) => Uint
 
 const INFLATERS: Record<string, Inflater | undefined> = {
   gzip: gunzipSync,
+  'x-gzip': gunzipSync,
   deflate: inflateSync,
   br: brotliDecompressSync,
 }
@@ -144,7 +129,9 @@ function toResponse(response: GatewayResponse, request: Request): Response {
   if (!response.stream) return new Response(response.body ? encoder.encode(response.body) : null, init)
   const source = response.stream
   let unsubscribe: (() => void) | undefined
+  let open = true
   const stop = () => {
+    open = false
     unsubscribe?.()
     unsubscribe = undefined
   }
@@ -155,6 +142,7 @@ function toResponse(response: GatewayResponse, request: Request): Response {
         // The engine skips events while the reader is 256 chunks behind (no unbounded queue).
         unsubscribe = source.subscribe(
           (chunk) => {
+            if (!open) return false
             try {
               controller.enqueue(encoder.encode(chunk))
             } catch {
@@ -162,7 +150,8 @@ function toResponse(response: GatewayResponse, request: Request): Response {
             }
           },
           {
-            ready: () => (controller.desiredSize ?? 0) > 0,
+            ready: () => open && (controller.desiredSize ?? 0) > 0,
+            open: () => open,
             close: () => {
               stop()
               try {

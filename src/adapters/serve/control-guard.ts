@@ -1,16 +1,18 @@
-import { type ControlGuardOptions, LOOPBACK_HOSTS, splitHost } from '../../core/control/guard.js'
-import type { EngineContext } from '../../core/engine/context.js'
-import { errorResponse, fail } from '../../core/engine/errors.js'
-import type { GatewayResponse } from '../../core/engine/http.js'
+import { LOOPBACK_HOSTS, splitHost } from '../../core/control/guard.js'
 
-/** The host name of a URL as the guard compares it (lower case, IPv6 without brackets). */
-export function hostOfUrl(url: string): string | undefined {
-  try {
-    return splitHost(new URL(url).host.toLowerCase())[0]
-  } catch {
-    return undefined
-  }
+/**
+ * What serve and `sandbox.listen` know about the control API's protection before the engine
+ * runs: which bound addresses stay on this machine, and the refusal to serve beyond them without
+ * a control token. The guard itself is the engine's (core/control/guard.ts, in gateway.handle).
+ */
+
+/** Something outside the sandbox stands in the way of starting it (port taken, no permission, no token). */
+export class ServeError extends Error {
+  override name = 'ServeError'
 }
+
+/** A control token must be this long at least: guessable tokens protect nothing. */
+export const CONTROL_TOKEN_MIN_LENGTH = 16
 
 /** A bound address the guard should admit: not a wildcard (0.0.0.0, ::), which names no host. */
 export function boundHost(host: string | undefined): string[] {
@@ -25,39 +27,17 @@ export function isLoopbackBind(host: string): boolean {
 }
 
 /**
- * The guard's options from the engine's config and base URL, plus `extra` (what serve knows: the
- * bound address, the machine's addresses, --allow-host, --control-token). Recomputed only when the
- * base URL changes (the library adopts the first address it is reached at).
+ * Issue 11 point 4: beyond loopback, `merchant-request` would hand signed captures and refunds to
+ * anyone on the network, so serving there needs a control token (`serve` and `sandbox.listen`
+ * alike, with the same message).
  */
-export function controlGuardFor(
-  ctx: Pick<EngineContext, 'config' | 'baseUrl'>,
-  extra: Partial<ControlGuardOptions> = NO_EXTRA,
-): ControlGuardOptions {
-  let byExtra = cache.get(ctx)
-  if (!byExtra) {
-    byExtra = new WeakMap()
-    cache.set(ctx, byExtra)
-  }
-  const cached = byExtra.get(extra)
-  if (cached && cached.baseUrl === ctx.baseUrl) return cached.options
-  const { config } = ctx
-  const baseHost = hostOfUrl(ctx.baseUrl)
-  const token = extra.token ?? config.control_token
-  const options: ControlGuardOptions = {
-    hosts: [
-      ...new Set([...(baseHost ? [baseHost] : []), ...(config.allowed_hosts ?? []), ...(extra.hosts ?? [])]),
-    ].map((h) => h.toLowerCase()),
-    origins: [...(extra.origins ?? [])],
-    ...(token !== undefined ? { token } : {}),
-  }
-  byExtra.set(extra, { baseUrl: ctx.baseUrl, options })
-  return options
-}
-const NO_EXTRA: Partial<ControlGuardOptions> = Object.freeze({})
-/** Per engine context, per `extra` object: the options, valid while the base URL stays. */
-const cache = new WeakMap<object, WeakMap<object, { baseUrl: string; options: ControlGuardOptions }>>()
-
-/** 503 in the plain envelope: the disk refused a change, which was rolled back (issue 11, point 5). */
-export function storeUnavailable(): GatewayResponse {
-  return errorResponse(fail('SANDBOX_STORE_UNAVAILABLE'), 'sandbox')
+export function checkControlToken(host: string, token: string | undefined): void {
+  if (token !== undefined && (token.length < CONTROL_TOKEN_MIN_LENGTH || !/^[\x21-\x7e]+$/.test(token)))
+    throw new ServeError(
+      `the control token must be at least ${CONTROL_TOKEN_MIN_LENGTH} printable characters without spaces (e.g. openssl rand -hex 16)`,
+    )
+  if (token === undefined && !isLoopbackBind(host))
+    throw new ServeError(
+      `--host ${host} serves the control API (/sandbox/...) to other machines: protect it with --control-token TOKEN or PAYSANDBOX_CONTROL_TOKEN (at least ${CONTROL_TOKEN_MIN_LENGTH} characters, e.g. $(openssl rand -hex 16)); clients send it as X-Sandbox-Control-Token`,
+    )
 }

@@ -79,13 +79,20 @@ export const formatGap = (from: number, to: number, reason: 'slow-client' | 'cur
 /** A client that could not take this many events in a row is let go (it reconnects with its cursor). */
 export const DROP_AFTER = 10_000
 
+/** Real-time comment lines keep proxies and clients from closing a quiet event stream. */
+export const HEARTBEAT_MS = 15_000
+const HEARTBEAT = ': heartbeat\n\n'
+
 /**
  * `GET /sandbox/events`: a long-lived answer the adapter keeps open. Backpressure: the adapter
  * says whether the client is keeping up (`sink.ready()`, or `write` returning false); while it
  * is not, events are skipped, never queued, and the client gets one `gap` event naming what it
  * missed once it reads again (skip ahead). After DROP_AFTER skipped events in a row the stream is
- * closed. Resume: `Last-Event-ID` (or `?last_event_id=`) replays what the history still has,
- * else a `gap`. Keep-alive comments in real time are the adapter's concern, not the engine's.
+ * closed and the client let go. Resume: `Last-Event-ID` (or `?last_event_id=`) replays what the
+ * history still has, else a `gap`. A heartbeat comment every HEARTBEAT_MS (real time) keeps
+ * proxies from closing a quiet stream. Nothing is ever written once the answer is closed (the
+ * sink's `open()` false, the engine's own close, or the adapter's unsubscribe): the heartbeat
+ * timer and the subscription end together, whichever side ends first.
  */
 export function eventStream(ctx: EngineContext, lastEventId: string | undefined): GatewayResponse {
   const history = eventHistory(ctx)
@@ -103,15 +110,26 @@ export function eventStream(ctx: EngineContext, lastEventId: string | undefined)
         let congested = false
         let skippedFrom = 0
         let skippedTo = 0
-        let closed = false
+        let ended = false
+        let unsubscribe: (() => void) | undefined
+        let heartbeat: ReturnType<typeof setInterval> | undefined
+        const open = () => !ended && (sink?.open ? sink.open() : true)
         const ready = () => (sink ? sink.ready() : !congested)
+        /** Every write goes through here: none once the answer is closed. */
+        const put = (chunk: string) => {
+          if (!open()) {
+            end()
+            return
+          }
+          if (write(chunk) === false) congested = true
+        }
         const send = (item: Numbered) => {
-          if (closed) return
+          if (!open()) return end()
           if (!ready()) {
             if (!skippedFrom) skippedFrom = item.id
             skippedTo = item.id
             if (skippedTo - skippedFrom + 1 >= DROP_AFTER && sink?.close) {
-              closed = true
+              end()
               sink.close()
             }
             // Without a sink, try again every 256 skipped events (a gap line is all it costs).
@@ -123,15 +141,26 @@ export function eventStream(ctx: EngineContext, lastEventId: string | undefined)
             chunk = formatGap(skippedFrom, skippedTo, 'slow-client') + chunk
             skippedFrom = 0
           }
-          if (write(chunk) === false) congested = true
+          put(chunk)
         }
         if (cursor !== undefined) {
           const missed = history.since(cursor)
           if (missed) for (const item of missed) send(item)
-          else if (write(formatGap(cursor + 1, history.lastId(), 'cursor-too-old')) === false)
-            congested = true
+          else put(formatGap(cursor + 1, history.lastId(), 'cursor-too-old'))
         }
-        return history.subscribe(send)
+        if (ended) return end
+        unsubscribe = history.subscribe(send)
+        heartbeat = setInterval(() => put(HEARTBEAT), HEARTBEAT_MS)
+        // A heartbeat alone never keeps the process alive.
+        ;(heartbeat as { unref?: () => void }).unref?.()
+        function end() {
+          if (ended && !unsubscribe) return
+          ended = true
+          if (heartbeat !== undefined) clearInterval(heartbeat)
+          unsubscribe?.()
+          unsubscribe = undefined
+        }
+        return end
       },
     },
   }

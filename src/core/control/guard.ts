@@ -1,8 +1,9 @@
 /**
- * Protection of the control API (`/sandbox/...`, issue 11 point 4). Pure: the adapters (express,
- * the fetch handler behind msw and `sandbox.fetch`) call `checkControlRequest` with the request
- * as the engine sees it (path relative to the served base) and what they serve; a refusal names
- * the error catalogue row to answer in the control API's envelope.
+ * Protection of the control API (`/sandbox/...`, issue 11 point 4). Pure: `gateway.handle` calls
+ * `checkControlRequest` on every request, after normalising its path (engine/path.ts) and before
+ * routing it, whatever adapter it came through (express, msw, `sandbox.fetch`, the kit's host);
+ * no adapter guards on its own. A refusal names the error catalogue row to answer in the control
+ * API's envelope; a refused request reaches no handler, so it changes nothing.
  *
  * Why each check (a sandbox on a developer's machine, reached by any web page the developer opens):
  * - a browser request from another origin (`Origin` not served here, or `Sec-Fetch-Site`
@@ -52,6 +53,39 @@ const FORM_TYPES = new Set(['text/plain', 'application/x-www-form-urlencoded', '
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 export const isControlPath = (path: string): boolean => path === '/sandbox' || path.startsWith('/sandbox/')
+
+/**
+ * The guard's options for an engine: its config's `control_token` and `allowed_hosts`, the base
+ * URL's host, and the host names the adapter says it is reached at (`servedHosts`: the bound
+ * address, the machine's addresses on a wildcard bind, the msw base's host).
+ */
+export function guardOptions(
+  config: { control_token?: string; allowed_hosts?: readonly string[] },
+  baseUrl: string,
+  servedHosts: readonly string[] = [],
+): ControlGuardOptions {
+  const baseHost = hostOfUrl(baseUrl)
+  const token = config.control_token
+  return {
+    hosts: [
+      ...new Set(
+        [...(baseHost ? [baseHost] : []), ...(config.allowed_hosts ?? []), ...servedHosts].map(
+          (h) => splitHost(h.toLowerCase())[0],
+        ),
+      ),
+    ],
+    ...(token !== undefined ? { token } : {}),
+  }
+}
+
+/** The host name of a URL as the guard compares it (lower case, IPv6 without brackets). */
+export function hostOfUrl(url: string): string | undefined {
+  try {
+    return splitHost(new URL(url).host.toLowerCase())[0]
+  } catch {
+    return undefined
+  }
+}
 
 /** undefined when the request may go on; else the catalogue row that refuses it. Non-control paths always pass. */
 export function checkControlRequest(

@@ -1,12 +1,19 @@
 import { withFaults } from '../faults/index.js'
 import { StoreUnavailableError } from '../ports/store.js'
+import {
+  type ControlGuardOptions,
+  checkControlRequest,
+  guardOptions,
+  isControlPath,
+} from '../control/guard.js'
 import type { EngineContext, GatewayDeps } from './context.js'
 import { createContext } from './context.js'
 import { errorPage, errorResponse, fail, GatewayError } from './errors.js'
 import { createEventBus } from './events.js'
-import type { GatewayRequest, GatewayResponse } from './http.js'
+import type { BodyRead, GatewayRequest, GatewayResponse, IncomingRequest } from './http.js'
 import type { EngineModule, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
+import { normalisePath, PATH_INVALID, PATH_OUTSIDE } from './path.js'
 import { checkResponse } from './response-check.js'
 import { createRouter } from './router.js'
 import { createUnits, type Units } from './unit-of-work.js'
@@ -16,8 +23,14 @@ import { type SandboxWarning, warningHeader, withWarnings } from './warnings.js'
 export const DEFAULT_BODY_LIMIT = 1024 * 1024
 
 export interface Gateway {
-  /** One request in, one response out: express, msw and the scenario runner all go through here. */
-  handle(request: GatewayRequest): Promise<GatewayResponse>
+  /**
+   * One request in, one response out: express, msw, `sandbox.fetch` and the kit's host all go
+   * through here, and it never rejects. The whole lifecycle is here (docs/architecture.md):
+   * normalise the path → control guard → route → limits from the head → read and parse the body →
+   * the declared pipeline in one unit of work → commit (503 when the store cannot persist) →
+   * flush → respond; deliveries and the event stream hear the events once the batch is stored.
+   */
+  handle(request: IncomingRequest): Promise<GatewayResponse>
   readonly ctx: EngineContext
   /** Runs `fn` as one unit of work: its writes commit together, its events go out after it. */
   readonly units: Units<Collections>
@@ -46,6 +59,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     }
   }
   const bodyLimit = deps.config.limits?.body_bytes ?? DEFAULT_BODY_LIMIT
+  const guards = new WeakMap<readonly string[], { baseUrl: string; options: ControlGuardOptions }>()
   // Started once every route exists, so background work may serve requests as soon as it runs.
   const stops = modules.flatMap((module) => (module.start ? [module.start(ctx)] : []))
 
@@ -57,12 +71,43 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       for (const stop of stops.splice(0)) stop()
     },
     async handle(request) {
-      const found = router.match(request.method, request.path)
-      // A path served for another method only answers as unknown too: the gateway has no other notion of it.
-      if (found === undefined || found === 'method') return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
-      // ── Gateway faults hook (src/core/faults, issue 23): one call; without a fault rule it just runs. ──
-      return withFaults(ctx, request, () => run(found.value, request, found.params))
+      try {
+        const path = normalisePath(request.path, request.basePath)
+        if (path === PATH_INVALID) return errorResponse(fail('REQUEST_PATH_INVALID'), 'sandbox')
+        if (path === PATH_OUTSIDE) return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
+        const normal: IncomingRequest = path === request.path ? request : { ...request, path }
+        // The control guard reads the normalised path: every spelling of a control path is guarded.
+        if (isControlPath(path)) {
+          const refused = checkControlRequest(normal, guardFor(request.servedHosts))
+          if (refused) return errorResponse(fail(refused), 'sandbox')
+        }
+        const found = router.match(normal.method, path)
+        // A path served for another method only answers as unknown too: the gateway has no other notion of it.
+        if (found === undefined || found === 'method')
+          return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
+        return await run(found.value, normal, found.params)
+      } catch (error) {
+        return internalError(request, error)
+      }
     },
+  }
+
+  /** The guard's options: the config's token and hosts, the base URL's host, what the adapter serves. */
+  function guardFor(servedHosts: readonly string[] | undefined): ControlGuardOptions {
+    const key = servedHosts ?? NO_HOSTS
+    const cached = guards.get(key)
+    if (cached && cached.baseUrl === ctx.baseUrl) return cached.options
+    const options = guardOptions(ctx.config, ctx.baseUrl, key)
+    guards.set(key, { baseUrl: ctx.baseUrl, options })
+    return options
+  }
+
+  function internalError(request: IncomingRequest, error: unknown): GatewayResponse {
+    ctx.logger.error('unhandled error', {
+      path: request.path,
+      error: String((error as Error)?.stack ?? error),
+    })
+    return internalErrorResponse()
   }
 
   /**
@@ -72,14 +117,20 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
    */
   async function run(
     route: RouteDefinition,
-    request: GatewayRequest,
+    incoming: IncomingRequest,
     params: Record<string, string>,
   ): Promise<GatewayResponse> {
     const envelope = route.api === 'page' ? 'sandbox' : route.api
     let warnings: SandboxWarning[] = []
+    let request = incoming as GatewayRequest
     try {
-      if (request.body.length > bodyLimit) throw fail('REQUEST_BODY_TOO_LARGE')
-      const parsed = await parseBody(request.headers['content-type'], request.body)
+      // Limits from the head: a body declared too large is refused before a byte of it is read.
+      const declared = incoming.headers['content-length']
+      if (declared !== undefined && Number(declared) > bodyLimit) throw fail('REQUEST_BODY_TOO_LARGE')
+      const body = incoming.body ?? (incoming.readBody ? bodyOf(await incoming.readBody(bodyLimit)) : NO_BODY)
+      if (body.length > bodyLimit) throw fail('REQUEST_BODY_TOO_LARGE')
+      if (incoming.body !== body) request = { ...incoming, body }
+      const parsed = await parseBody(request.headers['content-type'], body)
       if (!parsed.ok) {
         throw fail(
           parsed.reason === 'unsupported-media-type'
@@ -89,18 +140,24 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
               : 'REQUEST_BODY_MALFORMED',
         )
       }
-      if (route.prepare) await route.prepare({ request, params, body: parsed.value, ctx })
-      const { value, durable } = units.run(() =>
-        withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
-          route.handler({ request, params, body: parsed.value, ctx }),
-        ),
-      )
-      warnings = value.warnings
-      const response = value.value
-      await durable
-      // respond: under --check-responses the answer is checked against its declared schema (logged, counted, sent unchanged).
-      checkResponse(ctx, route, parsed.value, response)
-      return withWarningHeaders(response, warnings)
+      // ── Gateway faults hook (src/core/faults, issue 23): one call, once the body is read (a rule may
+      // name an S2S action); without a fault rule it just runs. ──
+      return await withFaults(ctx, request, parsed.value, async () => {
+        if (route.prepare) await route.prepare({ request, params, body: parsed.value, ctx })
+        const { value, durable } = units.run(() =>
+          withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
+            route.handler({ request, params, body: parsed.value, ctx }),
+          ),
+        )
+        warnings = value.warnings
+        const response = value.value
+        await durable
+        // An answer promises its change: a persistent store has it on disk before the caller hears of it.
+        await ctx.store.flush()
+        // respond: under --check-responses the answer is checked against its declared schema (logged, counted, sent unchanged).
+        checkResponse(ctx, route, parsed.value, response)
+        return withWarningHeaders(response, warnings)
+      })
     } catch (error) {
       if (error instanceof GatewayError) {
         const refused = route.api === 'page' ? errorPage(error) : errorResponse(error, envelope)
@@ -111,15 +168,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
         const refused = errorResponse(fail('SANDBOX_STORE_UNAVAILABLE'), envelope)
         return { ...refused, headers: { ...refused.headers, 'retry-after': '5' } }
       }
-      ctx.logger.error('unhandled error', {
-        path: request.path,
-        error: String((error as Error)?.stack ?? error),
-      })
-      return {
-        status: 500,
-        headers: { 'content-type': 'application/json; charset=utf-8' },
-        body: JSON.stringify({ http_code: 500, error_code: 0, error_message: 'Internal sandbox error.' }),
-      }
+      return internalError(request, error)
     }
   }
 
@@ -135,6 +184,40 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     ctx.events.emit({ type: 'warning', warnings: list, at: ctx.clock.now() })
     return { ...response, warnings: list.map(warningHeader) }
   }
+}
+
+/**
+ * The answer to a request that never reached `handle` because the transport gave up on it (a head
+ * that did not arrive in time): the adapter writes it on the raw connection.
+ */
+export function transportRefusal(id: 'REQUEST_TIMEOUT'): GatewayResponse {
+  return errorResponse(fail(id), 'sandbox')
+}
+
+/** The engine's answer to its own bug: a structured 500, never HTML, never the error's text. */
+export function internalErrorResponse(): GatewayResponse {
+  return {
+    status: 500,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ http_code: 500, error_code: 0, error_message: 'Internal sandbox error.' }),
+  }
+}
+
+const NO_HOSTS: readonly string[] = Object.freeze([])
+const NO_BODY = new Uint8Array(0)
+
+/** The bytes an adapter read, or the catalogue row that refuses what it could not read. */
+function bodyOf(read: BodyRead): Uint8Array {
+  if (read.ok) return read.body
+  throw fail(
+    read.reason === 'too-large'
+      ? 'REQUEST_BODY_TOO_LARGE'
+      : read.reason === 'encoding'
+        ? 'REQUEST_CONTENT_TYPE_UNSUPPORTED'
+        : read.reason === 'timeout'
+          ? 'REQUEST_TIMEOUT'
+          : 'REQUEST_BODY_MALFORMED',
+  )
 }
 
 /**

@@ -1,7 +1,7 @@
-/** What every adapter (express, msw, the scenario runner) turns its request into. */
+/** A request as handlers see it: its path normalised, its body read. */
 export interface GatewayRequest {
   method: string
-  /** Path without the query string, e.g. `/api/v1/session`. */
+  /** Path without the query string, normalised (path.ts) and relative to the base path, e.g. `/api/v1/session`. */
   path: string
   query: Record<string, string>
   /** Header names in lower case. */
@@ -11,6 +11,46 @@ export interface GatewayRequest {
   /** The caller's address (recorded as the payer IP where the interface says so). */
   remoteAddress?: string
 }
+
+/** What every adapter (express, msw, `sandbox.fetch`, the kit's host) turns its request into. */
+export interface IncomingRequest extends Omit<GatewayRequest, 'body'> {
+  /**
+   * The path as it arrived, without the query string (`/api/v1/session`, `//sandbox/reset`,
+   * `/payment/post` under a base path): the engine normalises it (path.ts) before anything reads it.
+   */
+  path: string
+  /** The raw body bytes, when the caller has them already (in-process). */
+  body?: Uint8Array
+  /**
+   * Reads the body (an adapter over a socket): the engine calls it only once the head is accepted
+   * (path, guard, route, `Content-Length` within the limit), so an oversize body is never read and
+   * `Expect: 100-continue` is answered `100 Continue` only then. Keeps at most `limit` bytes.
+   */
+  readBody?: (limit: number) => Promise<BodyRead>
+  /**
+   * The prefix the adapter serves under (`--base-path /payment`, the path of the base URL msw and
+   * `sandbox.fetch` answer), normalised (`normalizeBasePath`); the engine takes it off the path.
+   */
+  basePath?: string
+  /**
+   * Host names the adapter is reached at (the bound address, the base URL's host), which the
+   * control guard admits in `Host` besides loopback, the base URL's and the config's allowed_hosts.
+   */
+  servedHosts?: readonly string[]
+}
+
+/** What an adapter's `readBody` found: the bytes (inflated per Content-Encoding), or why there are none. */
+export type BodyRead =
+  | { ok: true; body: Uint8Array }
+  | {
+      ok: false
+      /**
+       * too-large: more than the limit (after inflating); encoding: a Content-Encoding not
+       * accepted; malformed: a body that does not inflate, or a client that went away mid-body;
+       * timeout: no body bytes for the body-idle time-out.
+       */
+      reason: 'too-large' | 'encoding' | 'malformed' | 'timeout'
+    }
 
 /** What the engine answers; adapters write it back unchanged. */
 export interface GatewayResponse {
@@ -56,9 +96,11 @@ export const redirectResponse = (location: string): GatewayResponse => ({
 /**
  * What an adapter tells a stream about its client: `ready()` is false while the client has not
  * read what was written (the socket's buffer is full), so the engine can skip instead of queueing;
- * `close()` ends the answer.
+ * `open()` is false once the answer has ended or its connection is gone (nothing more is written);
+ * `close()` ends the answer and lets the client go.
  */
 export interface StreamSink {
   ready(): boolean
+  open?(): boolean
   close?(): void
 }

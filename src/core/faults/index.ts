@@ -3,7 +3,6 @@ import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { type GatewayRequest, type GatewayResponse, jsonResponse } from '../engine/http.js'
 import type { EngineModule } from '../engine/modules.js'
-import { parseBody } from '../engine/parse.js'
 import { declareControlRoute } from '../engine/pipeline.js'
 
 /**
@@ -87,17 +86,15 @@ export function clearFaults(ctx: EngineContext, id?: string): number {
   return before - table.rules.length
 }
 
-async function actionOf(request: GatewayRequest): Promise<string | undefined> {
-  const parsed = await parseBody(request.headers['content-type'], request.body)
-  const action = parsed.ok ? (parsed.value as Record<string, unknown>)?.action : undefined
+function actionOf(body: unknown): string | undefined {
+  const action = body && typeof body === 'object' ? (body as Record<string, unknown>).action : undefined
   return typeof action === 'string' ? action : undefined
 }
 
-async function take(ctx: EngineContext, request: GatewayRequest): Promise<FaultRule | undefined> {
+function take(ctx: EngineContext, request: GatewayRequest, body: unknown): FaultRule | undefined {
   const table = tables.get(ctx)
   if (!table?.rules.length || request.path.startsWith('/sandbox/')) return undefined
-  // The body is read only when a rule names an action (the request path never pays for it otherwise).
-  const action = table.rules.some((r) => r.match.action) ? await actionOf(request) : undefined
+  const action = actionOf(body)
   const rule = table.rules.find(
     (r) =>
       (!r.match.method || r.match.method === request.method) &&
@@ -138,9 +135,10 @@ async function wait(ctx: EngineContext, seconds: number): Promise<void> {
 export async function withFaults(
   ctx: EngineContext,
   request: GatewayRequest,
+  body: unknown,
   run: () => Promise<GatewayResponse>,
 ): Promise<GatewayResponse> {
-  const rule = await take(ctx, request)
+  const rule = take(ctx, request, body)
   if (!rule) return run()
   ctx.logger.warn('sandbox fault injected', { id: rule.id, mode: rule.mode, path: request.path })
   switch (rule.mode) {
