@@ -109,7 +109,7 @@ const statusBody = (paymentId: string) =>
 
 /** A paid payment on the sandbox, through its own API, for the status lookups. */
 async function payOnce(port: number): Promise<string> {
-  // decisions.md 5: the session-token request requires return_url.
+  // docs/rules.md#hosted-payment-fields: the session-token request requires return_url.
   const { token } = await post(port, '/api/v1/session/token', {
     ...JSON.parse(SESSION),
     return_url: 'https://shop.example/return',

@@ -51,7 +51,7 @@ export const SERVE_OPTIONS = {
   strict: {
     type: 'boolean',
     describe:
-      'Refuse what the platform documents differently instead of serving it with a Sandbox-Warning header (decisions.md 7)',
+      'Refuse what the platform documents differently instead of serving it with a Sandbox-Warning header (docs/rules.md#warnings-and-releases)',
   },
   'check-responses': {
     type: 'boolean',

@@ -33,7 +33,7 @@ describe('generated OpenAPI document', () => {
     expect(validator.version).toBe('3.1')
   })
 
-  // Interface, Endpoints table and decisions.md §2 (paths beyond the table)
+  // Interface, Endpoints table and docs/rules.md#transport (paths beyond the table)
   it('covers every Checkout, S2S CARD and S2S APM endpoint', () => {
     const paths = Object.keys(doc.paths)
     for (const path of [
@@ -62,8 +62,8 @@ describe('generated OpenAPI document', () => {
     const body = doc.paths['/post'].post.requestBody.content['application/x-www-form-urlencoded'].schema
     expect(body.discriminator.propertyName).toBe('action')
     const titles = body.oneOf.map((s: { $ref: string }) => s.$ref.split('/').pop())
-    // 18 of the interface plus CREDIT2CARD, GET_TRANS_DETAILS, RETRY (decisions.md §6), plus the five
-    // S2S APM requests "also accepted at `/post`" (decisions.md §2).
+    // 18 of the interface plus CREDIT2CARD, GET_TRANS_DETAILS, RETRY (docs/rules.md#beyond-the-interface), plus the five
+    // S2S APM requests "also accepted at `/post`" (docs/rules.md#transport).
     expect(titles).toHaveLength(26)
     expect(doc.paths['/post'].post.requestBody.content['multipart/form-data']).toEqual(
       doc.paths['/post'].post.requestBody.content['application/x-www-form-urlencoded'],
@@ -79,7 +79,7 @@ describe('generated OpenAPI document', () => {
     }
   })
 
-  // decisions.md §2: "DEBIT2VIRTUAL, its `_CALC`/`_COMPLETE`, CREDIT2VIRTUAL and CREDIT2CRYPTO are also
+  // docs/rules.md#transport: "DEBIT2VIRTUAL, its `_CALC`/`_COMPLETE`, CREDIT2VIRTUAL and CREDIT2CRYPTO are also
   // accepted at `/post`". The set of actions each S2S path accepts is read from the engine (its action
   // tables, each name tried against the served route), never written here, and must equal the set the
   // OpenAPI document lists for that path: its request schemas' `action` values and the discriminator's keys.
@@ -112,7 +112,7 @@ describe('generated OpenAPI document', () => {
     t.gateway.stop()
   })
 
-  // decisions.md §2: "An optional base path (`--base-path /payment`) serves everything under a prefix".
+  // docs/rules.md#base-path: "An optional base path (`--base-path /payment`) serves everything under a prefix".
   it('declares the optional base path as a server variable', () => {
     expect(doc.servers[0].url).toBe('http://localhost:8080{basePath}')
     expect(doc.servers[0].variables.basePath.default).toBe('')
@@ -138,7 +138,7 @@ describe('generated OpenAPI document', () => {
     }
   })
 
-  // decisions.md §6: every sandbox choice "must be visible to users: documented in the README or the OpenAPI document"
+  // docs/rules.md#beyond-the-interface: every sandbox choice "must be visible to users: documented in the README or the OpenAPI document"
   it('documents every route the engine serves, control API and hosted pages included', () => {
     const { gateway } = createTestGateway(DEFAULT_MODULES)
     gateway.stop()

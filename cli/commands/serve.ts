@@ -22,7 +22,7 @@ export interface ServeArgs {
   'max-connections'?: number
 }
 
-/** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (decisions.md §6). */
+/** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (docs/rules.md#beyond-the-interface). */
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: 'serve',
   describe: 'Run the sandbox over HTTP (ready when GET /sandbox/health answers 200)',
@@ -117,14 +117,14 @@ export async function runServe(args: ServeArgs): Promise<void> {
   }
 }
 
-/** decisions.md §2 `--base-path`: a URL path such as /payment; anything else is a usage error. */
+/** docs/rules.md#transport `--base-path`: a URL path such as /payment; anything else is a usage error. */
 function basePathOption(value: string): string {
   if (!/^\/?[A-Za-z0-9._~!$&'()*+,;=:@%/-]*$/.test(value) || value.includes('//'))
     throw new UsageError(`--base-path must be a URL path such as /payment, got "${value}"`)
   return value
 }
 
-/** decisions.md §6: port 8080, `PORT` overrides it, `--port` overrides both. */
+/** docs/rules.md#start: port 8080, `PORT` overrides it, `--port` overrides both. */
 export function choosePort(option: string | number | undefined, env: string | undefined): number {
   if (option !== undefined) {
     const text = String(option)

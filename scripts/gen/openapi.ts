@@ -11,7 +11,7 @@ export interface Endpoint {
   headers?: string[]
   /**
    * Other paths that accept the same request, exactly as written (no `/v2/post` twin): the S2S APM
-   * debits and payouts "also accepted at `/post`" (decisions.md §2).
+   * debits and payouts "also accepted at `/post`" (docs/rules.md#transport).
    */
   alsoAt?: string[]
 }
@@ -20,13 +20,13 @@ const REF = '#/components/schemas/'
 const FORM_TYPES = ['application/x-www-form-urlencoded', 'multipart/form-data']
 
 const SANDBOX_CHOICES = `
-Choices the sandbox makes where the interface says "not shown" (see decisions.md in the repository):
+Choices the sandbox makes where the interface says "not shown" (see docs/rules.md in the repository):
 
 - Checkout signatures: \`sha1(md5(upper(FIELDS)))\`; S2S CARD and S2S APM signatures per action.
 - S2S CARD is served at \`POST /post\` (and \`/v2/post\`, where \`redirect_params\` is an array of \`{name, value}\`);
   S2S APM at \`POST /post-va\`; both form-urlencoded (multipart accepted), nested fields in bracket notation.
   DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, DEBIT2VIRTUAL_COMPLETE, CREDIT2VIRTUAL and CREDIT2CRYPTO are also accepted at
-  \`POST /post\` (decisions.md §2: the vendor's own collection sends them there).
+  \`POST /post\` (docs/rules.md#endpoints: the vendor's own collection sends them there).
 - Checkout void, refund, recurring, retry and status live at \`/api/v1/payment/{void,refund,recurring,retry,status}\`.
 - Validation errors: \`{http_code, error_code, error_message, errors: [{error_code, error_message}]}\` with messages
   in the form \`field.path: message\`.
@@ -233,7 +233,8 @@ export function generateOpenApi(
         variables: {
           basePath: {
             default: '',
-            description: 'decisions.md §2: the optional base path of white-label deployments, e.g. /payment',
+            description:
+              'docs/rules.md#base-path: the optional base path of white-label deployments, e.g. /payment',
           },
         },
       },

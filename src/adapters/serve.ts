@@ -55,9 +55,9 @@ export interface ServeOptions extends HttpLimits {
    * config's `limits.retain`, else DEFAULT_RETAIN (10000).
    */
   retain?: number
-  /** decisions.md §2: every route under this prefix (`/payment`), the {base_url} included. */
+  /** docs/rules.md#endpoints: every route under this prefix (`/payment`), the {base_url} included. */
   basePath?: string
-  /** decisions.md §7: refuse what would be served with a Sandbox-Warning (`serve --strict`). Default: the config's `strict`. */
+  /** docs/rules.md#strict: refuse what would be served with a Sandbox-Warning (`serve --strict`). Default: the config's `strict`. */
   strict?: boolean
   /** Check every answer against its declared response schema (`serve --check-responses`). Default: the config's `check_responses`. */
   checkResponses?: boolean

@@ -15,7 +15,7 @@ export interface CallbackAttempt {
   status?: number
   body?: string
   error?: string
-  /** The receiver did not answer within the time-out (decisions.md 3: a failed attempt). */
+  /** The receiver did not answer within the time-out (docs/rules.md#acknowledgement: a failed attempt). */
   timedOut?: boolean
   acknowledged: boolean
   ms: number
@@ -236,7 +236,7 @@ export function createCallbackChannel(options: {
   return channel
 }
 
-/** POSTs a callback as the sandbox does (decisions.md 3), with the sandbox's time-out. */
+/** POSTs a callback as the sandbox does (docs/rules.md#callbacks), with the sandbox's time-out. */
 export const fetchDeliver =
   (defaultTimeoutMs = DEFAULT_TIMEOUT_MS): Deliver =>
   async ({ url, text, timeoutMs = defaultTimeoutMs }) => {
@@ -244,7 +244,7 @@ export const fetchDeliver =
       method: 'POST',
       headers: { 'content-type': FORM_CONTENT_TYPE, 'user-agent': 'paysandbox-conformance' },
       body: text,
-      // A 3xx is the merchant's answer, and not an acknowledgement (decisions.md §3): never follow it.
+      // A 3xx is the merchant's answer, and not an acknowledgement (docs/rules.md#callbacks): never follow it.
       redirect: 'manual',
       signal: AbortSignal.timeout(timeoutMs),
     })

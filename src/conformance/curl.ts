@@ -9,7 +9,7 @@ export interface RecordedRequest {
 }
 
 /**
- * The platform's published test cards (decisions.md 4): documentation values, so a reproduction
+ * The platform's published test cards (docs/rules.md#test-data): documentation values, so a reproduction
  * command may carry them in full. Any other card number is masked (first 6, last 4) wherever it
  * appears: a report is a log, and a log never holds a full card number.
  */

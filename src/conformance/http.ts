@@ -8,7 +8,7 @@ export interface HttpAnswer {
   text: string
 }
 
-/** Nested values become bracket notation, as S2S forms carry them (decisions.md 2). */
+/** Nested values become bracket notation, as S2S forms carry them (docs/rules.md#transport). */
 export const encodeS2sForm = (body: Record<string, unknown>): string =>
   qs.stringify(body, { encodeValuesOnly: true, arrayFormat: 'indices' })
 

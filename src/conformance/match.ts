@@ -165,7 +165,7 @@ export function checkError(answer: Answer, id: string): string[] {
     body.error_message === entry.error_message
   )
     return []
-  // decisions.md 2: Checkout carries a business refusal as an errors[] item of its envelope.
+  // docs/rules.md#business-codes: Checkout carries a business refusal as an errors[] item of its envelope.
   const envelope = errorEntry('REQUEST_DATA_INVALID')
   if (
     answer.status === envelope.http_code &&

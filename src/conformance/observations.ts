@@ -152,7 +152,7 @@ export function merchantStory(ctx: ScenarioContext): string[] {
     const timedOut = callbacks.filter((r) => r.attempts.some((a) => a.timedOut))
     if (timedOut.length)
       lines.push(
-        `  ${timedOut.length} callback${timedOut.length === 1 ? ' was' : 's were'} not answered within ${Math.round(ctx.channel.timeoutMs / 1000)} s: a time-out is a failed attempt, retried later (decisions.md 3)`,
+        `  ${timedOut.length} callback${timedOut.length === 1 ? ' was' : 's were'} not answered within ${Math.round(ctx.channel.timeoutMs / 1000)} s: a time-out is a failed attempt, retried later (docs/rules.md#callbacks)`,
       )
   } else lines.push('callbacks it was sent: none')
   if (ctx.timeline.length) {
@@ -163,7 +163,7 @@ export function merchantStory(ctx: ScenarioContext): string[] {
 }
 
 /**
- * Warnings the gateway answered to requests the merchant sent during a step (decisions.md 7: the
+ * Warnings the gateway answered to requests the merchant sent during a step (docs/rules.md#warnings-and-releases: the
  * kit counts a warning as a failure of the merchant step that caused it).
  */
 export function warningsSince(ctx: ScenarioContext, seq: number): string[] {

@@ -142,7 +142,7 @@ export function httpPayer(baseUrl: string, controlToken?: string): PayerControl 
   return {
     kind: 'http',
     // A Hosted Payment Fields session is paid on its endpoint with the session token; a hosted-page
-    // session's page token authorizes no API call (decisions.md §5), so its payer pays as on the page.
+    // session's page token authorizes no API call (docs/rules.md#sessions), so its payer pays as on the page.
     payCard: async (token, body, operation) => {
       const api = await call('POST', `/api/v1/processing/${operation}/card`, body, { Token: token })
       if (api.status !== 401) return api

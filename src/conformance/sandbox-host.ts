@@ -38,7 +38,7 @@ export interface ObservedRequest {
   answer: {
     status: number
     text: string
-    json?: unknown /** decisions.md §7: the `Sandbox-Warning` headers it carried. */
+    json?: unknown /** docs/rules.md#warnings: the `Sandbox-Warning` headers it carried. */
     warnings?: string[]
   }
   /** Matched by an expect.merchant_request already. */

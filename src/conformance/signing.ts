@@ -62,7 +62,7 @@ function factsOfPaymentRequest(body: Record<string, unknown>): PaymentFacts | un
     return { payerEmail: email, card: { cardToken: body.card_token }, ...credit2card }
   if (typeof body.card_number === 'string' && body.card_number)
     return { payerEmail: email, card: { cardNumber: body.card_number }, ...credit2card }
-  // CARD2CARD with the platform's names (platform-facts 4): the payer's card signs it.
+  // CARD2CARD with the platform's names (S2S CARD 5.6.2): the payer's card signs it.
   if (typeof body.payer_card_number === 'string' && body.payer_card_number)
     return { payerEmail: email, card: { cardNumber: body.payer_card_number } }
   return undefined

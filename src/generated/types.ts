@@ -5,7 +5,7 @@
  */
 
 /**
- * Callback of the Checkout API, POSTed as `application/x-www-form-urlencoded` to the merchant's notification_url (decisions.md section 3). Flat keys (`order_number`, not `order.number`); every value a string; `custom_data` and `extended_data` in bracket notation. The payment id is `id` (the redirect calls it `payment_id`). Always sent: id, order_number, order_amount, order_currency, order_description, order_status, type, status, customer_ip, hash; the rest as the interface and the merchant's Protocol Mapping decide. Acknowledged by any 2xx answer. Unlisted keys are refused so that the sandbox cannot drift from the interface; a merchant should still ignore keys it does not know.
+ * Callback of the Checkout API, POSTed as `application/x-www-form-urlencoded` to the merchant's notification_url (docs/rules.md#callbacks). Flat keys (`order_number`, not `order.number`); every value a string; `custom_data` and `extended_data` in bracket notation. The payment id is `id` (the redirect calls it `payment_id`). Always sent: id, order_number, order_amount, order_currency, order_description, order_status, type, status, customer_ip, hash; the rest as the interface and the merchant's Protocol Mapping decide. Acknowledged by any 2xx answer. Unlisted keys are refused so that the sandbox cannot drift from the interface; a merchant should still ignore keys it does not know.
  */
 export type CheckoutCallback = OrderAmountMatchesCurrency &
   CallbackMappedFields &
@@ -467,7 +467,7 @@ export type CurrencyCode =
   | 'ZWG'
   | 'ZWL'
 /**
- * Checkout payment status, lowercase (decisions.md section 2; the interface names PENDING, SETTLED, REVERSAL, REFUND in uppercase for S2S and `3ds`, `settled`, `reversal` as callback order_status values).
+ * Checkout payment status, lowercase (docs/rules.md#transport; the interface names PENDING, SETTLED, REVERSAL, REFUND in uppercase for S2S and `3ds`, `settled`, `reversal` as callback order_status values).
  */
 export type CheckoutPaymentStatus =
   | 'prepare'
@@ -481,11 +481,11 @@ export type CheckoutPaymentStatus =
   | 'void'
   | 'chargeback'
 /**
- * Checkout signature `sha1(md5(upper(...)))`, lowercase hex (decisions.md section 1).
+ * Checkout signature `sha1(md5(upper(...)))`, lowercase hex (docs/rules.md#signatures).
  */
 export type CallbackSha1Hash = string
 /**
- * Response date-time `YYYY-MM-DD HH:MM:SS`, UTC (decisions.md section 2).
+ * Response date-time `YYYY-MM-DD HH:MM:SS`, UTC (docs/rules.md#transport).
  */
 export type CheckoutDateTime = string
 /**
@@ -496,11 +496,11 @@ export type S2SApmCallback = AmountMatchesCurrency & {
 } & CallbackMappedFields &
   S2SApmCallback1
 /**
- * md5 signature, lowercase hex (decisions.md section 1).
+ * md5 signature, lowercase hex (docs/rules.md#signatures).
  */
 export type CallbackMd5Hash = string
 /**
- * Callback of the S2S CARD API: a form POSTed to the merchant's notification_url (or the request's `callback_url`), flat keys, every value a string. Acknowledged only by the body `OK` (decisions.md section 3). Plus the mapped fields of Events enabled in the merchant's Protocol Mapping.
+ * Callback of the S2S CARD API: a form POSTed to the merchant's notification_url (or the request's `callback_url`), flat keys, every value a string. Acknowledged only by the body `OK` (docs/rules.md#callbacks). Plus the mapped fields of Events enabled in the merchant's Protocol Mapping.
  */
 export type S2SCardCallback = AmountMatchesCurrency & {
   [k: string]: unknown | undefined
@@ -532,15 +532,15 @@ export type ErrorCatalogueEntry = {
    */
   placement?: 'envelope' | 'errors_item'
   /**
-   * decisions.md 2: on Checkout the refusal is answered as this other row instead (the platform's catalogue code and message, for example 208006), as an `errors[]` item under the Checkout envelope (`error_code` 0).
+   * docs/rules.md#business-codes: on Checkout the refusal is answered as this other row instead (the platform's catalogue code and message, for example 208006), as an `errors[]` item under the Checkout envelope (`error_code` 0).
    */
   checkout_row?: string
   /**
-   * `html`: the platform answers this refusal with an HTML page, not a JSON error (decisions.md 5: PUT /session/update with a bad Token).
+   * `html`: the platform answers this refusal with an HTML page, not a JSON error (docs/rules.md#session-update: PUT /session/update with a bad Token).
    */
   format?: 'json' | 'html'
   /**
-   * Interface section (or `decisions.md N`) the entry comes from.
+   * Interface section (or `docs/rules.md#<anchor>`) the entry comes from.
    */
   section: string
   /**
@@ -592,15 +592,15 @@ export type ErrorCatalogueEntry = {
    */
   placement?: 'envelope' | 'errors_item'
   /**
-   * decisions.md 2: on Checkout the refusal is answered as this other row instead (the platform's catalogue code and message, for example 208006), as an `errors[]` item under the Checkout envelope (`error_code` 0).
+   * docs/rules.md#business-codes: on Checkout the refusal is answered as this other row instead (the platform's catalogue code and message, for example 208006), as an `errors[]` item under the Checkout envelope (`error_code` 0).
    */
   checkout_row?: string
   /**
-   * `html`: the platform answers this refusal with an HTML page, not a JSON error (decisions.md 5: PUT /session/update with a bad Token).
+   * `html`: the platform answers this refusal with an HTML page, not a JSON error (docs/rules.md#session-update: PUT /session/update with a bad Token).
    */
   format?: 'json' | 'html'
   /**
-   * Interface section (or `decisions.md N`) the entry comes from.
+   * Interface section (or `docs/rules.md#<anchor>`) the entry comes from.
    */
   section: string
   /**
@@ -892,11 +892,11 @@ export type MethodCatalogueGroupId =
   | 'none_described'
 export type MethodCatalogueOperation = 'purchase' | 'debit' | 'credit'
 /**
- * Answer to a capture (decisions.md section 2): `{payment_id, status: "settled", trans_status: "SUCCESS", date}`. A declined capture (test card month 03, decisions.md section 4) answers trans_status `FAIL` with the payment's unchanged status and a `reason`.
+ * Answer to a capture (docs/rules.md#transport): `{payment_id, status: "settled", trans_status: "SUCCESS", date}`. A declined capture (test card month 03, docs/rules.md#test-data) answers trans_status `FAIL` with the payment's unchanged status and a `reason`.
  */
 export type CheckoutCaptureResponse = CheckoutCaptureResponse1
 /**
- * Card payout (POST /api/v1/payment/card/credit, Endpoints). decisions.md 2 (the platform's card-credit page): "Identify the card either by card_number or by a card_token"; there is no operation parameter; the answer only confirms the payout was accepted, the outcome arrives as a `type=credit` callback. custom_data is accepted on credit (2.1). order_amount follows order_currency (decisions.md 2 Amounts). Signature: order_id + order_amount + order_currency + order_description + password (decisions.md section 1).
+ * Card payout (POST /api/v1/payment/card/credit, Endpoints). docs/rules.md#transport (the platform's card-credit page): "Identify the card either by card_number or by a card_token"; there is no operation parameter; the answer only confirms the payout was accepted, the outcome arrives as a `type=credit` callback. custom_data is accepted on credit (2.1). order_amount follows order_currency (docs/rules.md#amounts). Signature: order_id + order_amount + order_currency + order_description + password (docs/rules.md#signatures).
  */
 export type CheckoutCreditRequest = OrderAmountMatchesCurrency &
   (
@@ -913,7 +913,7 @@ export type CheckoutCreditRequest = OrderAmountMatchesCurrency &
   ) &
   CheckoutCreditRequest1
 /**
- * Answer to a Hosted Payment Fields payment (decisions.md 5, after the platform's white-label SDKs): `result` (success, decline, redirect, waiting, undefined) and `payment_id`; for `redirect` the page to send the payer to (`redirect_url`, with `redirect_params` to post when not empty, and `redirect_method`); `return_url_query_params`, the parameters the merchant's return_url receives (payment_id, trans_id, order_id, hash); `decline_message` on a decline. The sandbox also answers the Checkout `status` and `reason` (its earlier fields). The final outcome also arrives by callback.
+ * Answer to a Hosted Payment Fields payment (docs/rules.md#sessions, after the platform's white-label SDKs): `result` (success, decline, redirect, waiting, undefined) and `payment_id`; for `redirect` the page to send the payer to (`redirect_url`, with `redirect_params` to post when not empty, and `redirect_method`); `return_url_query_params`, the parameters the merchant's return_url receives (payment_id, trans_id, order_id, hash); `decline_message` on a decline. The sandbox also answers the Checkout `status` and `reason` (its earlier fields). The final outcome also arrives by callback.
  */
 export type CheckoutHpfCardPaymentResponse = CheckoutHpfCardPaymentResponse1
 export type Url = string
@@ -934,7 +934,7 @@ export type CheckoutRecurringOrder = AmountMatchesCurrency & {
   [k: string]: unknown | undefined
 }
 /**
- * Answer to a recurring payment (decisions.md section 2): `{status: "settled"|"declined", reason?, payment_id, date, schedule_id?, order}`. The word `declined` is decisions.md's, unlike the `decline` payment status; `reason` is required when declined.
+ * Answer to a recurring payment (docs/rules.md#transport): `{status: "settled"|"declined", reason?, payment_id, date, schedule_id?, order}`. The word `declined` is docs/rules.md's, unlike the `decline` payment status; `reason` is required when declined.
  */
 export type CheckoutRecurringResponse = CheckoutRecurringResponse1
 /**
@@ -954,7 +954,7 @@ export type CheckoutOrderRecord = AmountMatchesCurrency & {
   [k: string]: unknown | undefined
 }
 /**
- * Checkout session request (2.1, POST /api/v1/session). Where the interface is silent: the mandatory fields are merchant_key, operation, order (number, amount, currency, description: all four enter the signature, decisions.md section 1), success_url and hash, as on the platform; `methods` may be omitted (the hosted page then offers every method enabled for the merchant) but when sent it must list at least one identifier, each once. `session_expiry` is in minutes, 1 to 720, default 60 (decisions.md section 5). A zero order.amount is allowed by the form: whether it is accepted depends on auth, recurring_init and the MID (2.1.1), which the engine checks. `customer.ip` is meaningful only on the session-token request and is ignored here. `parameters` may also arrive in bracket form (`parameters[card][x]`), which the engine folds into the object before validation. Fields the interface does not list are ignored, not refused.
+ * Checkout session request (2.1, POST /api/v1/session). Where the interface is silent: the mandatory fields are merchant_key, operation, order (number, amount, currency, description: all four enter the signature, docs/rules.md#signatures), success_url and hash, as on the platform; `methods` may be omitted (the hosted page then offers every method enabled for the merchant) but when sent it must list at least one identifier, each once. `session_expiry` is in minutes, 1 to 720, default 60 (docs/rules.md#sessions). A zero order.amount is allowed by the form: whether it is accepted depends on auth, recurring_init and the MID (2.1.1), which the engine checks. `customer.ip` is meaningful only on the session-token request and is ignored here. `parameters` may also arrive in bracket form (`parameters[card][x]`), which the engine folds into the object before validation. Fields the interface does not list are ignored, not refused.
  */
 export type CheckoutSessionRequest = {
   [k: string]: unknown | undefined
@@ -984,7 +984,7 @@ export type UrlTarget = '_blank' | '_self' | '_parent' | '_top'
  */
 export type Language = string
 /**
- * Hosted Payment Fields session-token request (Endpoints, POST /api/v1/session/token): the session request (2.1) plus `customer.ip`, called from the merchant's backend. Every rule of the session request applies. customer.ip: when given it is stored, forwarded to the connector as payer IP and returned in callbacks as `customer_ip`; when omitted the IP of the caller of this endpoint is recorded. decisions.md 5 (Hosted Payment Fields 1.0.0): `return_url` is required (the payer comes back to it after 3DS); success_url, cancel_url and error_url are optional.
+ * Hosted Payment Fields session-token request (Endpoints, POST /api/v1/session/token): the session request (2.1) plus `customer.ip`, called from the merchant's backend. Every rule of the session request applies. customer.ip: when given it is stored, forwarded to the connector as payer IP and returned in callbacks as `customer_ip`; when omitted the IP of the caller of this endpoint is recorded. docs/rules.md#sessions (Hosted Payment Fields 1.0.0): `return_url` is required (the payer comes back to it after 3DS); success_url, cancel_url and error_url are optional.
  */
 export type CheckoutSessionTokenRequest = CheckoutSessionRequest & CheckoutSessionTokenRequest1
 /**
@@ -992,7 +992,7 @@ export type CheckoutSessionTokenRequest = CheckoutSessionRequest & CheckoutSessi
  */
 export type CheckoutSessionUpdateRequest = OrderAmountMatchesCurrency & CheckoutSessionUpdateRequest1
 /**
- * Status lookup (GET_TRANS_STATUS; POST /api/v1/payment/status, decisions.md section 2): merchant_key and hash plus exactly one of payment_id and order_id. With order_id the optional `size` (1 to 100) chooses the answer: omitted gives one object (newest payment), 1 to 100 an array of up to that many most recent attempts. `size` with payment_id is refused. Signature: payment_id + password, or order_id + password.
+ * Status lookup (GET_TRANS_STATUS; POST /api/v1/payment/status, docs/rules.md#transport): merchant_key and hash plus exactly one of payment_id and order_id. With order_id the optional `size` (1 to 100) chooses the answer: omitted gives one object (newest payment), 1 to 100 an array of up to that many most recent attempts. `size` with payment_id is refused. Signature: payment_id + password, or order_id + password.
  */
 export type CheckoutStatusRequest = CheckoutStatusRequest1 & CheckoutStatusRequest2
 export type CheckoutStatusRequest1 =
@@ -1005,7 +1005,7 @@ export type CheckoutStatusRequest1 =
       [k: string]: unknown | undefined
     }
 /**
- * Answer to a status lookup (decisions.md section 2): one record, or, when the request had `size`, an array of 1 to 100 records, newest first. Fields enabled per Protocol Mapping (card, card_expiration_date, ARN, payment_method, brand, initiator, sequence, source, payer and browser attributes of Events) appear only when enabled; unlisted mapped fields are allowed.
+ * Answer to a status lookup (docs/rules.md#transport): one record, or, when the request had `size`, an array of 1 to 100 records, newest first. Fields enabled per Protocol Mapping (card, card_expiration_date, ARN, payment_method, brand, initiator, sequence, source, payer and browser attributes of Events) appear only when enabled; unlisted mapped fields are allowed.
  */
 export type CheckoutStatusResponse =
   | {
@@ -1013,7 +1013,7 @@ export type CheckoutStatusResponse =
     }
   | unknown[]
 /**
- * Answer to a void (decisions.md section 2): `{status: "SUCCESS"|"FAIL", payment_status, payment_id, date, order, reason?}`; `reason` is required when status is FAIL (for example `Void is not allowed.`).
+ * Answer to a void (docs/rules.md#transport): `{status: "SUCCESS"|"FAIL", payment_status, payment_id, date, order, reason?}`; `reason` is required when status is FAIL (for example `Void is not allowed.`).
  */
 export type CheckoutVoidResponse = CheckoutVoidResponse1
 /**
@@ -1189,7 +1189,7 @@ export type MethodInfPyBtrOfflineParameters = MethodInfCommonParameters & {
  */
 export type MethodSaqPayinParameters = MethodSaqPayinParameters1
 /**
- * Merchant key (the Checkout `merchant_key`, decisions.md section 6: one key for both APIs). Required on every S2S request.
+ * Merchant key (the Checkout `merchant_key`, docs/rules.md#configuration: one key for both APIs). Required on every S2S request.
  */
 export type S2SCardClientKey = string
 /**
@@ -1197,7 +1197,7 @@ export type S2SCardClientKey = string
  */
 export type S2SCardTransId = string
 /**
- * Request signature (Authentication; formulas in decisions.md section 1). The schema only checks that it is present: the engine recomputes and compares it, so a wrong hash is refused by the engine, not here.
+ * Request signature (Authentication; formulas in docs/rules.md#signatures). The schema only checks that it is present: the engine recomputes and compares it, so a wrong hash is refused by the engine, not here.
  */
 export type S2SCardHash = string
 /**
@@ -1205,7 +1205,7 @@ export type S2SCardHash = string
  */
 export type S2SApmCaptureResponse = S2SCardPaymentResponse & S2SApmCaptureResponse1
 /**
- * Body common to the S2S payment answers (decisions.md section 2): `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`, plus `decline_reason` when DECLINED and `redirect_url`, `redirect_params`, `redirect_method` when REDIRECT. With result ACCEPTED only action, result, order_id and trans_id are guaranteed. With result ERROR the body carries the error envelope fields (`error_code`, `error_message`, optional `errors`) instead of the payment fields. Amounts are strings, echoed with the decimals the merchant sent. Extra fields enabled in the Protocol Mapping may appear, so other properties are allowed.
+ * Body common to the S2S payment answers (docs/rules.md#transport): `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`, plus `decline_reason` when DECLINED and `redirect_url`, `redirect_params`, `redirect_method` when REDIRECT. With result ACCEPTED only action, result, order_id and trans_id are guaranteed. With result ERROR the body carries the error envelope fields (`error_code`, `error_message`, optional `errors`) instead of the payment fields. Amounts are strings, echoed with the decimals the merchant sent. Extra fields enabled in the Protocol Mapping may appear, so other properties are allowed.
  */
 export type S2SCardPaymentResponse = {
   /**
@@ -1252,11 +1252,11 @@ export type S2SCardPaymentResponse = {
   [k: string]: unknown | undefined
 }
 /**
- * Outcome of the request (decisions.md section 2): SUCCESS, DECLINED, REDIRECT (the payer must be sent to `redirect_url`), ACCEPTED (CREDITVOID: the refund or reversal is registered and its outcome follows by callback) or ERROR.
+ * Outcome of the request (docs/rules.md#transport): SUCCESS, DECLINED, REDIRECT (the payer must be sent to `redirect_url`), ACCEPTED (CREDITVOID: the refund or reversal is registered and its outcome follows by callback) or ERROR.
  */
 export type S2SCardResult = 'SUCCESS' | 'DECLINED' | 'REDIRECT' | 'ACCEPTED' | 'ERROR'
 /**
- * Payment status, uppercase on S2S (decisions.md section 2). The interface names PENDING, SETTLED, REVERSAL and REFUND; the rest is the platform's list, the uppercase form of the Checkout statuses: PREPARE (created, not yet sent to the acquirer), PENDING (authorized, not captured), 3DS (waiting for 3DS), REDIRECT (waiting for the payer on an external page), SETTLED, DECLINED, REFUND, REVERSAL, VOID, CHARGEBACK.
+ * Payment status, uppercase on S2S (docs/rules.md#transport). The interface names PENDING, SETTLED, REVERSAL and REFUND; the rest is the platform's list, the uppercase form of the Checkout statuses: PREPARE (created, not yet sent to the acquirer), PENDING (authorized, not captured), 3DS (waiting for 3DS), REDIRECT (waiting for the payer on an external page), SETTLED, DECLINED, REFUND, REVERSAL, VOID, CHARGEBACK.
  */
 export type S2SCardPaymentStatus =
   | 'PREPARE'
@@ -1270,7 +1270,7 @@ export type S2SCardPaymentStatus =
   | 'VOID'
   | 'CHARGEBACK'
 /**
- * Date and time `YYYY-MM-DD HH:MM:SS`, UTC (decisions.md section 2).
+ * Date and time `YYYY-MM-DD HH:MM:SS`, UTC (docs/rules.md#transport).
  */
 export type S2SCardDateTime = string
 /**
@@ -1278,7 +1278,7 @@ export type S2SCardDateTime = string
  */
 export type S2SCardRedirectMethod = 'GET' | 'POST'
 /**
- * Payment method identifier (2.2), for example `vcard`, the S2S APM test brand (decisions.md section 4).
+ * Payment method identifier (2.2), for example `vcard`, the S2S APM test brand (docs/rules.md#test-data).
  */
 export type S2SApmBrand = string
 /**
@@ -1290,15 +1290,15 @@ export type S2SCardOrderId = string
  */
 export type S2SCardOrderDescription = string
 /**
- * Payer identifier in the method (wallet id, account, phone or e-mail; for `vcard` an e-mail: success@gmail.com succeeds, fail@gmail.com declines). Part of the signature (decisions.md section 1). Up to 255 characters.
+ * Payer identifier in the method (wallet id, account, phone or e-mail; for `vcard` an e-mail: success@gmail.com succeeds, fail@gmail.com declines). Part of the signature (docs/rules.md#signatures). Up to 255 characters.
  */
 export type S2SApmIdentifier = string
 /**
- * Callback destination for this payment (decisions.md section 3): at most 255 characters; it replaces the merchant's notification URL for every later callback of the payment.
+ * Callback destination for this payment (docs/rules.md#callbacks): at most 255 characters; it replaces the merchant's notification URL for every later callback of the payment.
  */
 export type S2SCardCallbackUrl = string
 /**
- * S2S APM CREDIT2VIRTUAL (decisions.md section 6): a payout to the payer's account in the brand (`identifier`). Signed md5(upper(rev(order_id + order_amount + order_currency)) + password) (decisions.md section 1); its callbacks md5(upper(rev(trans_id + order_id + status)) + password). Answers SUCCESS/SETTLED, DECLINED or UNDEFINED/PREPARE. Also accepted at POST /post.
+ * S2S APM CREDIT2VIRTUAL (docs/rules.md#beyond-the-interface): a payout to the payer's account in the brand (`identifier`). Signed md5(upper(rev(order_id + order_amount + order_currency)) + password) (docs/rules.md#signatures); its callbacks md5(upper(rev(trans_id + order_id + status)) + password). Answers SUCCESS/SETTLED, DECLINED or UNDEFINED/PREPARE. Also accepted at POST /post.
  */
 export type S2SApmCredit2VirtualRequest = OrderAmountMatchesCurrency & S2SApmCredit2VirtualRequest1
 /**
@@ -1306,15 +1306,15 @@ export type S2SApmCredit2VirtualRequest = OrderAmountMatchesCurrency & S2SApmCre
  */
 export type S2SApmCreditvoidResponse = S2SCardPaymentResponse & S2SApmCreditvoidResponse1
 /**
- * S2S APM DEBIT2VIRTUAL_CALC (decisions.md section 6): the first step of a two-step debit. Answers status PREPARE with `commission`, `total_amount = order_amount + commission` and a `trans_id` that DEBIT2VIRTUAL_COMPLETE finishes. Signed as DEBIT2VIRTUAL. Also accepted at POST /post.
+ * S2S APM DEBIT2VIRTUAL_CALC (docs/rules.md#beyond-the-interface): the first step of a two-step debit. Answers status PREPARE with `commission`, `total_amount = order_amount + commission` and a `trans_id` that DEBIT2VIRTUAL_COMPLETE finishes. Signed as DEBIT2VIRTUAL. Also accepted at POST /post.
  */
 export type S2SApmDebit2VirtualCalcRequest = OrderAmountMatchesCurrency & S2SApmDebit2VirtualCalcRequest1
 /**
- * S2S APM DEBIT2VIRTUAL_CALC answer: `{action, result: SUCCESS, status: PREPARE, order_id, trans_id, trans_date, amount, currency, commission, total_amount}` (decisions.md section 6); `trans_id` names the prepared debit for DEBIT2VIRTUAL_COMPLETE. ERROR otherwise.
+ * S2S APM DEBIT2VIRTUAL_CALC answer: `{action, result: SUCCESS, status: PREPARE, order_id, trans_id, trans_date, amount, currency, commission, total_amount}` (docs/rules.md#beyond-the-interface); `trans_id` names the prepared debit for DEBIT2VIRTUAL_COMPLETE. ERROR otherwise.
  */
 export type S2SApmDebit2VirtualCalcResponse = S2SApmCommission & S2SApmDebit2VirtualCalcResponse1
 /**
- * S2S APM DEBIT2VIRTUAL (decisions.md section 6): a debit from the payer through the brand, one step: the payer is sent to the brand (REDIRECT) and comes back to `payer_return_url`. Signed md5(upper(rev(identifier + order_id + order_amount + order_currency + password))). Also accepted at POST /post (decisions.md section 2).
+ * S2S APM DEBIT2VIRTUAL (docs/rules.md#beyond-the-interface): a debit from the payer through the brand, one step: the payer is sent to the brand (REDIRECT) and comes back to `payer_return_url`. Signed md5(upper(rev(identifier + order_id + order_amount + order_currency + password))). Also accepted at POST /post (docs/rules.md#transport).
  */
 export type S2SApmDebit2VirtualRequest = OrderAmountMatchesCurrency & S2SApmDebit2VirtualRequest1
 /**
@@ -1334,7 +1334,7 @@ export type S2SApmSaleRequest = OrderAmountMatchesCurrency & S2SApmSaleRequest1
  */
 export type S2SApmAuth = string
 /**
- * S2S APM SALE answer (body as S2S CARD, decisions.md section 2): result SUCCESS (status SETTLED, or PENDING with `auth=Y`), DECLINED, REDIRECT (the method's page; `redirect_params` an object) or ERROR.
+ * S2S APM SALE answer (body as S2S CARD, docs/rules.md#transport): result SUCCESS (status SETTLED, or PENDING with `auth=Y`), DECLINED, REDIRECT (the method's page; `redirect_params` an object) or ERROR.
  */
 export type S2SApmSaleResponse = S2SCardPaymentResponse & S2SApmSaleResponse1
 /**
@@ -1342,7 +1342,7 @@ export type S2SApmSaleResponse = S2SCardPaymentResponse & S2SApmSaleResponse1
  */
 export type S2SApmVoidResponse = S2SCardPaymentResponse & S2SApmVoidResponse1
 /**
- * S2S CARD AUTH: the same body as SALE, but the payment is only authorized (as SALE with `auth=Y`): it stays PENDING until CAPTURE or CREDITVOID. Required fields (the interface does not list them; the platform's public S2S CARD convention): client_key, order_id, order_amount, order_currency, order_description, the card (card_number, card_exp_month, card_exp_year, card_cvv2) or `card_token`, payer_first_name and payer_last_name (cardholder name), payer_email (the signature uses it), payer_phone, payer_ip, term_url_3ds, hash. payer_address, payer_country, payer_city and payer_zip are optional since 6.7.0; the Protocol Mapping can require them, and that check is the engine's. `moto_type` is accepted because AUTH is the SALE `auth=Y` hold under its own name and 2.5 accepts MOTO "also with auth=Y". `mpi_data` is not declared: 2.4 says it is ignored for authorizations. `auth` is not declared either (AUTH always holds). The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (decisions.md section 2); see the `-response-v2` schema.
+ * S2S CARD AUTH: the same body as SALE, but the payment is only authorized (as SALE with `auth=Y`): it stays PENDING until CAPTURE or CREDITVOID. Required fields (the interface does not list them; the platform's public S2S CARD convention): client_key, order_id, order_amount, order_currency, order_description, the card (card_number, card_exp_month, card_exp_year, card_cvv2) or `card_token`, payer_first_name and payer_last_name (cardholder name), payer_email (the signature uses it), payer_phone, payer_ip, term_url_3ds, hash. payer_address, payer_country, payer_city and payer_zip are optional since 6.7.0; the Protocol Mapping can require them, and that check is the engine's. `moto_type` is accepted because AUTH is the SALE `auth=Y` hold under its own name and 2.5 accepts MOTO "also with auth=Y". `mpi_data` is not declared: 2.4 says it is ignored for authorizations. `auth` is not declared either (AUTH always holds). The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (docs/rules.md#transport); see the `-response-v2` schema.
  */
 export type S2SCardAuthRequest = OrderAmountMatchesCurrency & S2SCardAuthRequest1
 /**
@@ -1354,7 +1354,7 @@ export type S2SCardToken = string
  */
 export type S2SCardNumber = string
 /**
- * Expiry month, two digits `MM` (01 to 12). In the sandbox the month also selects the test outcome (decisions.md section 4).
+ * Expiry month, two digits `MM` (01 to 12). In the sandbox the month also selects the test outcome (docs/rules.md#test-data).
  */
 export type S2SCardExpMonth = string
 /**
@@ -1371,7 +1371,7 @@ export type YesNo = 'Y' | 'N'
  */
 export type S2SCardScheduleId = string
 /**
- * S2S CARD AUTH answer: as SALE; a successful authorization has status PENDING. Answer on POST /v2/post: identical to /post except that `redirect_params` is an array of {name, value} (decisions.md section 2).
+ * S2S CARD AUTH answer: as SALE; a successful authorization has status PENDING. Answer on POST /v2/post: identical to /post except that `redirect_params` is an array of {name, value} (docs/rules.md#transport).
  */
 export type S2SCardAuthResponseV2 = S2SCardPaymentResponse & S2SCardAuthResponseV21
 /**
@@ -1387,11 +1387,11 @@ export type S2SCardAuthResponse = S2SCardPaymentResponse & S2SCardAuthResponse1
  */
 export type S2SCardCaptureResponse = S2SCardPaymentResponse & S2SCardCaptureResponse1
 /**
- * S2S CARD CARD2CARD: moves money from the payer's card (payer_card_number, payer_card_exp_month, payer_card_exp_year, payer_card_cvv2) to the payee's card `payee_card_number`, with the platform's field names (platform-facts 4). Required: client_key, order_id, order_amount, order_currency, order_description, the payer card, payee_card_number, payer_ip, term_url_3ds, hash. Signed with Formula 1 over the payer's e-mail (when sent) and card (decisions.md section 1). The sandbox's earlier names (card_number, card_exp_month, card_exp_year, card_cvv2, card_number2) are still read as aliases. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (decisions.md section 2).
+ * S2S CARD CARD2CARD: moves money from the payer's card (payer_card_number, payer_card_exp_month, payer_card_exp_year, payer_card_cvv2) to the payee's card `payee_card_number`, with the platform's field names (S2S CARD 5.6.2). Required: client_key, order_id, order_amount, order_currency, order_description, the payer card, payee_card_number, payer_ip, term_url_3ds, hash. Signed with Formula 1 over the payer's e-mail (when sent) and card (docs/rules.md#signatures). The sandbox's earlier names (card_number, card_exp_month, card_exp_year, card_cvv2, card_number2) are still read as aliases. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (docs/rules.md#transport).
  */
 export type S2SCardCard2CardRequest = OrderAmountMatchesCurrency & S2SCardCard2CardRequest1
 /**
- * S2S CARD CARD2CARD answer: as SALE (3DS of the sender card may answer REDIRECT). Answer on POST /v2/post: identical to /post except that `redirect_params` is an array of {name, value} (decisions.md section 2).
+ * S2S CARD CARD2CARD answer: as SALE (3DS of the sender card may answer REDIRECT). Answer on POST /v2/post: identical to /post except that `redirect_params` is an array of {name, value} (docs/rules.md#transport).
  */
 export type S2SCardCard2CardResponseV2 = S2SCardPaymentResponse & S2SCardCard2CardResponseV21
 /**
@@ -1399,7 +1399,7 @@ export type S2SCardCard2CardResponseV2 = S2SCardPaymentResponse & S2SCardCard2Ca
  */
 export type S2SCardCard2CardResponse = S2SCardPaymentResponse & S2SCardCard2CardResponse1
 /**
- * S2S CARD CREATE_SCHEDULE (2.3, decisions.md section 6): creates a schedule that serves sale- and debit-initiated chains alike; answers `schedule_id`. Required: client_key, name, interval_length, interval_unit, payments_count, hash. `payments_count` is required and `interval_unit` is `day` or `month` (decisions.md section 6); `day_of_month` (1 to 31) fixes the day of a monthly schedule. `delayed_first_payment` (2.3): `none` (default), `delay_by_interval` (needs first_payment_interval_length and first_payment_interval_unit), `day_of_week` (needs first_payment_day_of_week, 1 Monday to 7 Sunday), `day_of_month` (needs first_payment_day_of_month, 1 to 31); the extra parameters of the other values are ignored when sent. Trial (6.7.0, sandbox definition): `trial_payments_count` and `trial_amount`, sent together. The retired `delays` is refused with "Parameter is deprecated." (Errors).
+ * S2S CARD CREATE_SCHEDULE (2.3, docs/rules.md#beyond-the-interface): creates a schedule that serves sale- and debit-initiated chains alike; answers `schedule_id`. Required: client_key, name, interval_length, interval_unit, payments_count, hash. `payments_count` is required and `interval_unit` is `day` or `month` (docs/rules.md#beyond-the-interface); `day_of_month` (1 to 31) fixes the day of a monthly schedule. `delayed_first_payment` (2.3): `none` (default), `delay_by_interval` (needs first_payment_interval_length and first_payment_interval_unit), `day_of_week` (needs first_payment_day_of_week, 1 Monday to 7 Sunday), `day_of_month` (needs first_payment_day_of_month, 1 to 31); the extra parameters of the other values are ignored when sent. Trial (6.7.0, sandbox definition): `trial_payments_count` and `trial_amount`, sent together. The retired `delays` is refused with "Parameter is deprecated." (Errors).
  */
 export type S2SCardCreateScheduleRequest = {
   [k: string]: unknown | undefined
@@ -1409,7 +1409,7 @@ export type S2SCardCreateScheduleRequest = {
  */
 export type S2SCardPositiveInteger = string
 /**
- * Interval unit of a schedule: `day` or `month` (decisions.md section 6: the platform's "Possible values are \"day\" and \"month\"", no `week`).
+ * Interval unit of a schedule: `day` or `month` (docs/rules.md#schedules: the platform's "Possible values are \"day\" and \"month\"", no `week`).
  */
 export type S2SCardScheduleIntervalUnit = 'day' | 'month'
 /**
@@ -1417,7 +1417,7 @@ export type S2SCardScheduleIntervalUnit = 'day' | 'month'
  */
 export type S2SCardDelayedFirstPayment = 'none' | 'delay_by_interval' | 'day_of_week' | 'day_of_month'
 /**
- * Schedule interval unit (2.3 names `day` as an example; decisions.md section 6 fixes the list): `day`, `week`, `month`.
+ * Schedule interval unit (2.3 names `day` as an example; docs/rules.md#beyond-the-interface fixes the list): `day`, `week`, `month`.
  */
 export type S2SCardIntervalUnit = 'day' | 'week' | 'month'
 /**
@@ -1429,11 +1429,11 @@ export type S2SCardDayOfWeek = string
  */
 export type S2SCardDayOfMonth = string
 /**
- * Day of the month each payment of a monthly schedule falls on, `1` to `31` (decisions.md section 6; only with `interval_unit=month`). In a shorter month the last day is used.
+ * Day of the month each payment of a monthly schedule falls on, `1` to `31` (docs/rules.md#beyond-the-interface; only with `interval_unit=month`). In a shorter month the last day is used.
  */
 export type S2SCardScheduleDayOfMonth = string
 /**
- * S2S CARD CREATE_SCHEDULE answer: `{action, result: SUCCESS, schedule_id}` (decisions.md section 6).
+ * S2S CARD CREATE_SCHEDULE answer: `{action, result: SUCCESS, schedule_id}` (docs/rules.md#beyond-the-interface).
  */
 export type S2SCardCreateScheduleResponse = S2SCardScheduleResponse & S2SCardCreateScheduleResponse1
 /**
@@ -1448,7 +1448,7 @@ export type S2SCardScheduleResponse = {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD CREDIT2CARD (decisions.md section 6): a payout to a card, `card_number` or `card_token` (the test card 4601541833776519 succeeds, decisions.md section 4). Signed with Formula 5: md5(upper(password + rev(first6 + last4))), with a token md5(upper(password + rev(card_token))) (decisions.md section 1). The payee_* and payer_* fields are optional. The payout cannot be refunded or voided; its callbacks and status lookups use Formula 6.
+ * S2S CARD CREDIT2CARD (docs/rules.md#beyond-the-interface): a payout to a card, `card_number` or `card_token` (the test card 4601541833776519 succeeds, docs/rules.md#test-data). Signed with Formula 5: md5(upper(password + rev(first6 + last4))), with a token md5(upper(password + rev(card_token))) (docs/rules.md#signatures). The payee_* and payer_* fields are optional. The payout cannot be refunded or voided; its callbacks and status lookups use Formula 6.
  */
 export type S2SCardCredit2CardRequest = OrderAmountMatchesCurrency & S2SCardCredit2CardRequest1
 /**
@@ -1460,11 +1460,11 @@ export type S2SCardCredit2CardResponse = S2SCardPaymentResponse & S2SCardCredit2
  */
 export type S2SCardCreditvoidResponse = S2SCardPaymentResponse & S2SCardCreditvoidResponse1
 /**
- * S2S CARD DEBIT: a debit payment from the card (2.3: debit supports `recurring_init`; 2.6: accepts `payer_present`; debit callbacks carry `card_token`). Required fields (the interface does not list them; the platform's public S2S CARD convention): client_key, order_id, order_amount, order_currency, order_description, the card (card_number, card_exp_month, card_exp_year, card_cvv2) or `card_token`, payer_first_name and payer_last_name (cardholder name), payer_email (the signature uses it), payer_phone, payer_ip, term_url_3ds, hash. payer_address, payer_country, payer_city and payer_zip are optional since 6.7.0; the Protocol Mapping can require them, and that check is the engine's. MOTO and `mpi_data` are not declared (2.4 and 2.5 name SALE only), so the card security code is required unless a `card_token` is used. `auth` is not declared: 2.1 allows authorization only on purchases. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (decisions.md section 2); see the `-response-v2` schema. The payer fields are optional, as on the platform ("card data required, payer fields optional"); without `payer_email` the signature leaves it out (decisions.md section 1).
+ * S2S CARD DEBIT: a debit payment from the card (2.3: debit supports `recurring_init`; 2.6: accepts `payer_present`; debit callbacks carry `card_token`). Required fields (the interface does not list them; the platform's public S2S CARD convention): client_key, order_id, order_amount, order_currency, order_description, the card (card_number, card_exp_month, card_exp_year, card_cvv2) or `card_token`, payer_first_name and payer_last_name (cardholder name), payer_email (the signature uses it), payer_phone, payer_ip, term_url_3ds, hash. payer_address, payer_country, payer_city and payer_zip are optional since 6.7.0; the Protocol Mapping can require them, and that check is the engine's. MOTO and `mpi_data` are not declared (2.4 and 2.5 name SALE only), so the card security code is required unless a `card_token` is used. `auth` is not declared: 2.1 allows authorization only on purchases. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (docs/rules.md#transport); see the `-response-v2` schema. The payer fields are optional, as on the platform ("card data required, payer fields optional"); without `payer_email` the signature leaves it out (docs/rules.md#signatures).
  */
 export type S2SCardDebitRequest = OrderAmountMatchesCurrency & S2SCardDebitRequest1
 /**
- * S2S CARD DEBIT answer: as SALE; `card_token` is answered when a token was requested or used. Answer on POST /v2/post: identical to /post except that `redirect_params` is an array of {name, value} (decisions.md section 2).
+ * S2S CARD DEBIT answer: as SALE; `card_token` is answered when a token was requested or used. Answer on POST /v2/post: identical to /post except that `redirect_params` is an array of {name, value} (docs/rules.md#transport).
  */
 export type S2SCardDebitResponseV2 = S2SCardPaymentResponse & S2SCardDebitResponseV21
 /**
@@ -1476,7 +1476,7 @@ export type S2SCardDebitResponse = S2SCardPaymentResponse & S2SCardDebitResponse
  */
 export type S2SCardDeleteScheduleResponse = S2SCardScheduleResponse & S2SCardDeleteScheduleResponse1
 /**
- * `trans_id` of the initial payment of the recurring chain. The platform's name is `recurring_first_trans_id`; `recurring_init_trans_id` (the name used in callbacks) is accepted as an alias (decisions.md section 6).
+ * `trans_id` of the initial payment of the recurring chain. The platform's name is `recurring_first_trans_id`; `recurring_init_trans_id` (the name used in callbacks) is accepted as an alias (docs/rules.md#beyond-the-interface).
  */
 export type S2SCardRecurringTransId = string
 /**
@@ -1488,7 +1488,7 @@ export type S2SCardRecurringToken = string
  */
 export type S2SCardDescheduleResponse = S2SCardScheduleResponse & S2SCardDescheduleResponse1
 /**
- * S2S CARD GET_TRANS_DETAILS answer (platform-facts 4): as GET_TRANS_STATUS plus `name`, `mail`, `ip`, `amount`, `currency`, `card` (masked) and `transactions[]`, each `{date, type, status, amount}` with `type` one of sale, 3ds, auth, capture, credit, chargeback, reversal, refund and `status` success, waiting or fail.
+ * S2S CARD GET_TRANS_DETAILS answer (S2S CARD 5.6.2): as GET_TRANS_STATUS plus `name`, `mail`, `ip`, `amount`, `currency`, `card` (masked) and `transactions[]`, each `{date, type, status, amount}` with `type` one of sale, 3ds, auth, capture, credit, chargeback, reversal, refund and `status` success, waiting or fail.
  */
 export type S2SCardGetTransDetailsResponse = S2SCardPaymentResponse & S2SCardGetTransDetailsResponse1
 /**
@@ -1533,11 +1533,11 @@ export type S2SCardRecurringSaleResponse = S2SCardPaymentResponse & S2SCardRecur
  */
 export type S2SCardRunResponse = S2SCardScheduleResponse & S2SCardRunResponse1
 /**
- * S2S CARD SALE: charges a card, or only authorizes it with `auth=Y`. Required fields (the interface does not list them; the platform's public S2S CARD convention): client_key, order_id, order_amount, order_currency, order_description, the card (card_number, card_exp_month, card_exp_year, card_cvv2) or `card_token`, payer_first_name and payer_last_name (cardholder name), payer_email (the signature uses it), payer_phone, payer_ip, term_url_3ds, hash. payer_address, payer_country, payer_city and payer_zip are optional since 6.7.0; the Protocol Mapping can require them, and that check is the engine's. `card_cvv2` is optional when `moto_type` is a MOTO value (2.5) or a `card_token` is used. `mpi_data` (2.4) passes external 3DS results. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (decisions.md section 2); see the `-response-v2` schema.
+ * S2S CARD SALE: charges a card, or only authorizes it with `auth=Y`. Required fields (the interface does not list them; the platform's public S2S CARD convention): client_key, order_id, order_amount, order_currency, order_description, the card (card_number, card_exp_month, card_exp_year, card_cvv2) or `card_token`, payer_first_name and payer_last_name (cardholder name), payer_email (the signature uses it), payer_phone, payer_ip, term_url_3ds, hash. payer_address, payer_country, payer_city and payer_zip are optional since 6.7.0; the Protocol Mapping can require them, and that check is the engine's. `card_cvv2` is optional when `moto_type` is a MOTO value (2.5) or a `card_token` is used. `mpi_data` (2.4) passes external 3DS results. The same body is accepted on POST /v2/post, which answers `redirect_params` as an array of {name, value} (docs/rules.md#transport); see the `-response-v2` schema.
  */
 export type S2SCardSaleRequest = OrderAmountMatchesCurrency & S2SCardSaleRequest1
 /**
- * S2S CARD SALE answer: result SUCCESS (status SETTLED, or PENDING with `auth=Y`), DECLINED (with `decline_reason`), REDIRECT (3DS or another payer redirect: status 3DS or REDIRECT) or ERROR. `moto_type` is returned when sent (2.5). Answer on POST /v2/post: identical to /post except that `redirect_params` is an array of {name, value} (decisions.md section 2).
+ * S2S CARD SALE answer: result SUCCESS (status SETTLED, or PENDING with `auth=Y`), DECLINED (with `decline_reason`), REDIRECT (3DS or another payer redirect: status 3DS or REDIRECT) or ERROR. `moto_type` is returned when sent (2.5). Answer on POST /v2/post: identical to /post except that `redirect_params` is an array of {name, value} (docs/rules.md#transport).
  */
 export type S2SCardSaleResponseV2 = S2SCardPaymentResponse & S2SCardSaleResponseV21
 /**
@@ -1545,7 +1545,7 @@ export type S2SCardSaleResponseV2 = S2SCardPaymentResponse & S2SCardSaleResponse
  */
 export type S2SCardSaleResponse = S2SCardPaymentResponse & S2SCardSaleResponse1
 /**
- * S2S CARD SCHEDULE_INFO answer (2.3, decisions.md section 6): the schedule's parameters as they were sent (strings), its `state`, `paused` (`Y`/`N`, decisions.md section 6) (`running` or `paused`) and `delays: null` (always null for schedules created after 6.7.0, so always null in the sandbox).
+ * S2S CARD SCHEDULE_INFO answer (2.3, docs/rules.md#beyond-the-interface): the schedule's parameters as they were sent (strings), its `state`, `paused` (`Y`/`N`, docs/rules.md#beyond-the-interface) (`running` or `paused`) and `delays: null` (always null for schedules created after 6.7.0, so always null in the sandbox).
  */
 export type S2SCardScheduleInfoResponse = S2SCardScheduleResponse & S2SCardScheduleInfoResponse1
 /**
@@ -1691,7 +1691,7 @@ export type ScenarioStep = (
     [k: string]: unknown | undefined
   }
 /**
- * The payer pays the scenario's latest Checkout session by card (hosted page or Hosted Payment Fields). Give `outcome` to use the platform's test card for it (decisions.md 4), or `card` for explicit data. The result is `{payment_id, status, redirect_url?, reason?}`; `${payment_id}` is captured automatically.
+ * The payer pays the scenario's latest Checkout session by card (hosted page or Hosted Payment Fields). Give `outcome` to use the platform's test card for it (docs/rules.md#test-data), or `card` for explicit data. The result is `{payment_id, status, redirect_url?, reason?}`; `${payment_id}` is captured automatically.
  */
 export type ScenarioPayerCardStep = (
   | {
@@ -1705,7 +1705,7 @@ export type ScenarioPayerCardStep = (
 ) & {
   step: 'payer.card'
   /**
-   * The platform's test card for this outcome (decisions.md 4): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
+   * The platform's test card for this outcome (docs/rules.md#test-data): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
    */
   outcome?:
     | 'success'
@@ -2036,7 +2036,7 @@ export interface PaySandboxSchemas {
   SandboxThreeDsRequest?: SandboxThreeDsRequest
 }
 /**
- * Parts shared by the three callbacks (Events; decisions.md section 3). Callbacks are forms: every value is a string, nested values (`custom_data`, `extended_data`) arrive in bracket notation and are objects here. Fields of the Protocol Mapping groups appear only when the merchant enabled them (default off); empty values are left out, except `ARN`, which the interface says is "sent empty when missing".
+ * Parts shared by the three callbacks (Events; docs/rules.md#callbacks). Callbacks are forms: every value is a string, nested values (`custom_data`, `extended_data`) arrive in bracket notation and are objects here. Fields of the Protocol Mapping groups appear only when the merchant enabled them (default off); empty values are left out, except `ARN`, which the interface says is "sent empty when missing".
  */
 export interface CallbackCommon {
   [k: string]: unknown | undefined
@@ -2054,7 +2054,7 @@ export interface CallbackMappedFields {
   customer_ip?: Ip
   custom_data?: CallbackFormObject
   /**
-   * Extended data (Protocol Mapping, default off; decisions.md 3: flat fields, not `extended_data[...]`): the connector that processed the payment.
+   * Extended data (Protocol Mapping, default off; docs/rules.md#extended-data: flat fields, not `extended_data[...]`): the connector that processed the payment.
    */
   connector_name?: string
   /**
@@ -2296,7 +2296,7 @@ export interface CheckoutCallback1 {
   order_description: string
   order_status: CheckoutPaymentStatus
   /**
-   * Operation kind (values seen in the interface: `credit`, `refund`; the full list from decisions.md section 3). On Checkout a reversal is reported as `type=refund` with `order_status=reversal`; there is no `type=reversal` callback.
+   * Operation kind (values seen in the interface: `credit`, `refund`; the full list from docs/rules.md#callbacks). On Checkout a reversal is reported as `type=refund` with `order_status=reversal`; there is no `type=reversal` callback.
    */
   type:
     | 'sale'
@@ -2310,7 +2310,7 @@ export interface CheckoutCallback1 {
     | 'credit'
     | 'recurring'
   /**
-   * Outcome of the operation (decisions.md section 3).
+   * Outcome of the operation (docs/rules.md#callbacks).
    */
   status: 'success' | 'fail' | 'waiting' | 'undefined'
   customer_ip: Ip
@@ -2345,11 +2345,11 @@ export interface CheckoutCallback1 {
    */
   customer_address?: string
   /**
-   * The wallet the card came from, when paid with one (decisions.md 3).
+   * The wallet the card came from, when paid with one (docs/rules.md#callbacks).
    */
   digital_wallet?: 'googlepay' | 'applepay'
   /**
-   * Device or funding PAN, for wallet payments (decisions.md 3).
+   * Device or funding PAN, for wallet payments (docs/rules.md#callbacks).
    */
   pan_type?: 'dpan' | 'fpan'
   /**
@@ -2386,7 +2386,7 @@ export interface RedirectQuery {
   [k: string]: unknown | undefined
 }
 /**
- * An object whose `amount` is written as the platform documents for its `currency` (decisions.md 2 Amounts): 2 decimals for USD, 3 for KWD, 4 for CLF, an integer for VND, and `100.00` for UGX, JPY, KRW and CLP. Fewer decimals than documented (`25` or `25.5` USD, `1000` JPY) are accepted with a Sandbox-Warning (refused under --strict); more than the currency's minor unit (`10.001` USD, `100.50` JPY) are refused.
+ * An object whose `amount` is written as the platform documents for its `currency` (docs/rules.md#amounts): 2 decimals for USD, 3 for KWD, 4 for CLF, an integer for VND, and `100.00` for UGX, JPY, KRW and CLP. Fewer decimals than documented (`25` or `25.5` USD, `1000` JPY) are accepted with a Sandbox-Warning (refused under --strict); more than the currency's minor unit (`10.001` USD, `100.50` JPY) are refused.
  */
 export interface AmountMatchesCurrency {
   [k: string]: unknown | undefined
@@ -2405,11 +2405,11 @@ export interface S2SApmCallback1 {
     | 'CREDIT2VIRTUAL'
     | 'CREDIT2CRYPTO'
   /**
-   * Outcome: SUCCESS, DECLINED, REDIRECT (3DS or redirect pending), UNDEFINED (the acquirer has not answered; mirrors Checkout `status=undefined`). ACCEPTED and ERROR are synchronous answers only (decisions.md section 2) and never appear in a callback.
+   * Outcome: SUCCESS, DECLINED, REDIRECT (3DS or redirect pending), UNDEFINED (the acquirer has not answered; mirrors Checkout `status=undefined`). ACCEPTED and ERROR are synchronous answers only (docs/rules.md#transport) and never appear in a callback.
    */
   result: 'SUCCESS' | 'DECLINED' | 'REDIRECT' | 'UNDEFINED'
   /**
-   * Payment status after the transaction, uppercase (decisions.md section 2: "S2S statuses are uppercase"; interface: PENDING, SETTLED, REVERSAL, REFUND). A decline is `DECLINED`, the platform's S2S spelling, matching `result=DECLINED`.
+   * Payment status after the transaction, uppercase (docs/rules.md#responses: "S2S statuses are uppercase"; interface: PENDING, SETTLED, REVERSAL, REFUND). A decline is `DECLINED`, the platform's S2S spelling, matching `result=DECLINED`.
    */
   status:
     | 'PREPARE'
@@ -2466,11 +2466,11 @@ export interface S2SCardCallback1 {
     | 'CHARGEBACK'
     | 'CREDIT2CARD'
   /**
-   * Outcome: SUCCESS, DECLINED, REDIRECT (3DS or redirect pending), UNDEFINED (the acquirer has not answered; mirrors Checkout `status=undefined`). ACCEPTED and ERROR are synchronous answers only (decisions.md section 2) and never appear in a callback.
+   * Outcome: SUCCESS, DECLINED, REDIRECT (3DS or redirect pending), UNDEFINED (the acquirer has not answered; mirrors Checkout `status=undefined`). ACCEPTED and ERROR are synchronous answers only (docs/rules.md#transport) and never appear in a callback.
    */
   result: 'SUCCESS' | 'DECLINED' | 'REDIRECT' | 'UNDEFINED'
   /**
-   * Payment status after the transaction, uppercase (decisions.md section 2: "S2S statuses are uppercase"; interface: PENDING, SETTLED, REVERSAL, REFUND). A decline is `DECLINED`, the platform's S2S spelling, matching `result=DECLINED`.
+   * Payment status after the transaction, uppercase (docs/rules.md#responses: "S2S statuses are uppercase"; interface: PENDING, SETTLED, REVERSAL, REFUND). A decline is `DECLINED`, the platform's S2S spelling, matching `result=DECLINED`.
    */
   status:
     | 'PREPARE'
@@ -2504,7 +2504,7 @@ export interface S2SCardCallback1 {
   decline_reason?: string
   creditvoid_date?: CheckoutDateTime
   /**
-   * 3DS and redirect callbacks: where the payer goes (decisions.md 3).
+   * 3DS and redirect callbacks: where the payer goes (docs/rules.md#callbacks).
    */
   redirect_url?: string
   /**
@@ -2513,11 +2513,11 @@ export interface S2SCardCallback1 {
   redirect_method?: 'GET' | 'POST'
   redirect_params?: CallbackFormObject
   /**
-   * The wallet the card came from, when paid with one (decisions.md 3).
+   * The wallet the card came from, when paid with one (docs/rules.md#callbacks).
    */
   digital_wallet?: 'googlepay' | 'applepay'
   /**
-   * Device or funding PAN, for wallet payments (decisions.md 3).
+   * Device or funding PAN, for wallet payments (docs/rules.md#callbacks).
    */
   pan_type?: 'dpan' | 'fpan'
   /**
@@ -2583,7 +2583,7 @@ export interface CheckoutCaptureRequest {
   amount?: Amount
   parameters?: Parameters
   /**
-   * Request signature <OPERATION_HASH> (Authentication 1); built as decisions.md section 1 says and checked by the engine, not by this schema.
+   * Request signature <OPERATION_HASH> (Authentication 1); built as docs/rules.md#signatures says and checked by the engine, not by this schema.
    */
   hash: string
   [k: string]: unknown | undefined
@@ -2656,7 +2656,7 @@ export interface CheckoutCreditRequest1 {
   payee_last_name?: string
   custom_data?: CustomData
   /**
-   * Request signature <OPERATION_HASH> (Authentication 1); built as decisions.md section 1 says and checked by the engine, not by this schema.
+   * Request signature <OPERATION_HASH> (Authentication 1); built as docs/rules.md#signatures says and checked by the engine, not by this schema.
    */
   hash: string
   [k: string]: unknown | undefined
@@ -2668,7 +2668,7 @@ export interface CustomData {
   [k: string]: unknown | undefined
 }
 /**
- * Answer to a card credit (decisions.md section 2, the platform's card-credit page: "The response only confirms that the payout was accepted. The final outcome arrives in a callback with type=credit"): `{payment_id, result: "accepted"}`. The payout's status is then read from the `type=credit` callback or a status request.
+ * Answer to a card credit (docs/rules.md#transport, the platform's card-credit page: "The response only confirms that the payout was accepted. The final outcome arrives in a callback with type=credit"): `{payment_id, result: "accepted"}`. The payout's status is then read from the `type=credit` callback or a status request.
  */
 export interface CheckoutCreditResponse {
   /**
@@ -2715,7 +2715,7 @@ export interface CheckoutHpfCardPaymentResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * Body of a Hosted Payment Fields payment (decisions.md 5; header `Token` carries the session token): `with_hosted_fields: true`, the cardholder `name`, and optionally `email`, `billing_address`, `browser_info`, `birth_date`, `selected_language`. No card data: the fields' frames put it into the session (collectIframesData()). A body that still carries card fields (the sandbox's earlier form) is served with a Sandbox-Warning and the card it names; under --strict it is refused.
+ * Body of a Hosted Payment Fields payment (docs/rules.md#sessions; header `Token` carries the session token): `with_hosted_fields: true`, the cardholder `name`, and optionally `email`, `billing_address`, `browser_info`, `birth_date`, `selected_language`. No card data: the fields' frames put it into the session (collectIframesData()). A body that still carries card fields (the sandbox's earlier form) is served with a Sandbox-Warning and the card it names; under --strict it is refused.
  */
 export interface CheckoutHostedFieldsCardPayment {
   /**
@@ -2743,7 +2743,7 @@ export interface CheckoutHostedFieldsCardPayment {
    */
   card_number?: string
   /**
-   * Expiry month, two digits `01` to `12` (test cards: the month picks the outcome, decisions.md section 4).
+   * Expiry month, two digits `01` to `12` (test cards: the month picks the outcome, docs/rules.md#test-data).
    */
   card_exp_month?: string
   /**
@@ -2803,7 +2803,7 @@ export interface CheckoutBrowserInfo {
   [k: string]: unknown | undefined
 }
 /**
- * Secondary recurring payment (POST /api/v1/payment/recurring, 2.3, decisions.md section 2), without card data. order.currency is optional: when absent the initial payment's currency is used (and the engine checks the amount's decimals against it); when present its decimals are checked here. custom_data sent here is the one the callback returns (2.1). Signature: recurring_init_trans_id + recurring_token + order.number + order.amount + order.description + password.
+ * Secondary recurring payment (POST /api/v1/payment/recurring, 2.3, docs/rules.md#transport), without card data. order.currency is optional: when absent the initial payment's currency is used (and the engine checks the amount's decimals against it); when present its decimals are checked here. custom_data sent here is the one the callback returns (2.1). Signature: recurring_init_trans_id + recurring_token + order.number + order.amount + order.description + password.
  */
 export interface CheckoutRecurringRequest {
   /**
@@ -2825,7 +2825,7 @@ export interface CheckoutRecurringRequest {
   schedule_id?: string
   custom_data?: CustomData
   /**
-   * Request signature <OPERATION_HASH> (Authentication 1); built as decisions.md section 1 says and checked by the engine, not by this schema.
+   * Request signature <OPERATION_HASH> (Authentication 1); built as docs/rules.md#signatures says and checked by the engine, not by this schema.
    */
   hash: string
   [k: string]: unknown | undefined
@@ -2849,7 +2849,7 @@ export interface CheckoutRecurringResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * Refund or reversal (POST /api/v1/payment/refund, decisions.md section 2). `amount` is optional: absent means the full amount; a partial amount is allowed on a SETTLED payment only (a held authorization is released in full: States), and its decimals are checked by the engine against the payment's currency. Signature: payment_id + amount (empty when absent) + password.
+ * Refund or reversal (POST /api/v1/payment/refund, docs/rules.md#transport). `amount` is optional: absent means the full amount; a partial amount is allowed on a SETTLED payment only (a held authorization is released in full: States), and its decimals are checked by the engine against the payment's currency. Signature: payment_id + amount (empty when absent) + password.
  */
 export interface CheckoutRefundRequest {
   /**
@@ -2863,13 +2863,13 @@ export interface CheckoutRefundRequest {
   amount?: Amount
   parameters?: Parameters
   /**
-   * Request signature <OPERATION_HASH> (Authentication 1); built as decisions.md section 1 says and checked by the engine, not by this schema.
+   * Request signature <OPERATION_HASH> (Authentication 1); built as docs/rules.md#signatures says and checked by the engine, not by this schema.
    */
   hash: string
   [k: string]: unknown | undefined
 }
 /**
- * Answer to a refund (decisions.md section 2): `{payment_id, result: "accepted"}`; the outcome follows by a `type=refund` callback (order_status `refund` or `reversal`).
+ * Answer to a refund (docs/rules.md#transport): `{payment_id, result: "accepted"}`; the outcome follows by a `type=refund` callback (order_status `refund` or `reversal`).
  */
 export interface CheckoutRefundResponse {
   /**
@@ -2880,7 +2880,7 @@ export interface CheckoutRefundResponse {
   [k: string]: unknown | undefined
 }
 /**
- * Retry (POST /api/v1/payment/retry, decisions.md section 2): asks the gateway to try the payment again. Signature: payment_id + password.
+ * Retry (POST /api/v1/payment/retry, docs/rules.md#transport): asks the gateway to try the payment again. Signature: payment_id + password.
  */
 export interface CheckoutRetryRequest {
   /**
@@ -2892,13 +2892,13 @@ export interface CheckoutRetryRequest {
    */
   payment_id: string
   /**
-   * Request signature <OPERATION_HASH> (Authentication 1); built as decisions.md section 1 says and checked by the engine, not by this schema.
+   * Request signature <OPERATION_HASH> (Authentication 1); built as docs/rules.md#signatures says and checked by the engine, not by this schema.
    */
   hash: string
   [k: string]: unknown | undefined
 }
 /**
- * Answer to a retry (decisions.md section 2): `{payment_id, result: "accepted"}`; the outcome follows by callback.
+ * Answer to a retry (docs/rules.md#transport): `{payment_id, result: "accepted"}`; the outcome follows by callback.
  */
 export interface CheckoutRetryResponse {
   /**
@@ -2931,7 +2931,7 @@ export interface CheckoutSessionRequest1 {
   error_url?: Url
   url_target?: UrlTarget
   /**
-   * Session lifetime in minutes, 1 to 720, default 60 (the interface: "Unit of measure: not shown"; decisions.md section 5).
+   * Session lifetime in minutes, 1 to 720, default 60 (the interface: "Unit of measure: not shown"; docs/rules.md#sessions).
    */
   session_expiry?: number
   /**
@@ -2990,7 +2990,7 @@ export interface CheckoutSessionRequest1 {
   payment_schedule_amount?: Amount
   moto_type?: MotoType
   /**
-   * Request signature <SESSION_HASH>: sha1(md5(upper(order.number + order.amount + order.currency + order.description + password))) (decisions.md section 1), checked by the engine.
+   * Request signature <SESSION_HASH>: sha1(md5(upper(order.number + order.amount + order.currency + order.description + password))) (docs/rules.md#signatures), checked by the engine.
    */
   hash: string
   [k: string]: unknown | undefined
@@ -3055,7 +3055,7 @@ export interface CheckoutBillingAddress {
   [k: string]: unknown | undefined
 }
 /**
- * Answer to POST /api/v1/session (the interface: "not shown"; decisions.md section 2): the address of the hosted payment page, `{base_url}/auth/<session token>` (decisions.md section 5), to which the merchant sends the payer.
+ * Answer to POST /api/v1/session (the interface: "not shown"; docs/rules.md#transport): the address of the hosted payment page, `{base_url}/auth/<session token>` (docs/rules.md#sessions), to which the merchant sends the payer.
  */
 export interface CheckoutSessionResponse {
   redirect_url: Url
@@ -3070,7 +3070,7 @@ export interface CheckoutSessionTokenRequest1 {
   [k: string]: unknown | undefined
 }
 /**
- * Answer to POST /api/v1/session/token: the session token <SESSION_TOKEN> (decisions.md section 2), used by the Hosted Payment Fields script, as header `Token` of the card payment and of PUT /api/v1/session/update.
+ * Answer to POST /api/v1/session/token: the session token <SESSION_TOKEN> (docs/rules.md#transport), used by the Hosted Payment Fields script, as header `Token` of the card payment and of PUT /api/v1/session/update.
  */
 export interface CheckoutSessionTokenResponse {
   /**
@@ -3092,7 +3092,7 @@ export interface CheckoutSessionUpdateRequest1 {
   custom_data?: CustomData
 }
 /**
- * Answer to PUT /api/v1/session/update. The interface shows none; the sandbox answers `{"result": "accepted", "token": <the unchanged session token>}` in the style of the refund and retry answers (decisions.md section 2), so a client can confirm which session changed. A refused update answers the error envelope instead.
+ * Answer to PUT /api/v1/session/update. The interface shows none; the sandbox answers `{"result": "accepted", "token": <the unchanged session token>}` in the style of the refund and retry answers (docs/rules.md#transport), so a client can confirm which session changed. A refused update answers the error envelope instead.
  */
 export interface CheckoutSessionUpdateResponse {
   result: 'accepted'
@@ -3120,13 +3120,13 @@ export interface CheckoutStatusRequest2 {
    */
   size?: number
   /**
-   * Request signature <OPERATION_HASH> (Authentication 1); built as decisions.md section 1 says and checked by the engine, not by this schema.
+   * Request signature <OPERATION_HASH> (Authentication 1); built as docs/rules.md#signatures says and checked by the engine, not by this schema.
    */
   hash: string
   [k: string]: unknown | undefined
 }
 /**
- * Void of a settled payment on its financial day (POST /api/v1/payment/void, decisions.md section 2). Signature: payment_id + password. A not-yet-captured authorization answers `Void is not allowed.` (engine).
+ * Void of a settled payment on its financial day (POST /api/v1/payment/void, docs/rules.md#transport). Signature: payment_id + password. A not-yet-captured authorization answers `Void is not allowed.` (engine).
  */
 export interface CheckoutVoidRequest {
   /**
@@ -3139,7 +3139,7 @@ export interface CheckoutVoidRequest {
   payment_id: string
   parameters?: Parameters
   /**
-   * Request signature <OPERATION_HASH> (Authentication 1); built as decisions.md section 1 says and checked by the engine, not by this schema.
+   * Request signature <OPERATION_HASH> (Authentication 1); built as docs/rules.md#signatures says and checked by the engine, not by this schema.
    */
   hash: string
   [k: string]: unknown | undefined
@@ -3670,11 +3670,11 @@ export interface SandboxSchedulesResponse {
   total: number
 }
 /**
- * "Error responses carry `http_code`, `error_code` and `error_message`" (Errors). Validation failures add `errors`, one item per field, with messages in the form `order.amount: This value should be greater than 0.` (decisions.md section 2). S2S answers also carry `result: "ERROR"`. Codes and messages come from schemas/catalogue/errors.json.
+ * "Error responses carry `http_code`, `error_code` and `error_message`" (Errors). Validation failures add `errors`, one item per field, with messages in the form `order.amount: This value should be greater than 0.` (docs/rules.md#transport). S2S answers also carry `result: "ERROR"`. Codes and messages come from schemas/catalogue/errors.json.
  */
 export interface ErrorResponse {
   /**
-   * S2S CARD and S2S APM only (decisions.md section 2: `result` is ... ERROR).
+   * S2S CARD and S2S APM only (docs/rules.md#responses: `result` is ... ERROR).
    */
   result?: 'ERROR'
   /**
@@ -4760,7 +4760,7 @@ export interface S2SApmCommon {
   [k: string]: unknown | undefined
 }
 /**
- * S2S APM CAPTURE: settles the authorization (SALE with `auth=Y`) identified by `trans_id`. Signed with md5(upper(rev(trans_id)) + password) (Authentication 3). Without `amount` the whole authorization is captured; with it, one partial capture (platform-facts 5). A wallet brand (`applepay`, `googlepay`) is captured only in the card flow, when the merchant's Wallets tab has the decryption key (2.2.3 rule 2); in the virtual flow the capture is refused.
+ * S2S APM CAPTURE: settles the authorization (SALE with `auth=Y`) identified by `trans_id`. Signed with md5(upper(rev(trans_id)) + password) (Authentication 3). Without `amount` the whole authorization is captured; with it, one partial capture (S2S APM 3.6.2). A wallet brand (`applepay`, `googlepay`) is captured only in the card flow, when the merchant's Wallets tab has the decryption key (2.2.3 rule 2); in the virtual flow the capture is refused.
  */
 export interface S2SApmCaptureRequest {
   /**
@@ -4778,7 +4778,7 @@ export interface S2SApmCaptureResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * S2S APM CREDIT2CRYPTO (decisions.md section 6): a payout in a crypto currency to the address `identifier`. Signed like CREDIT2VIRTUAL (decisions.md section 1). Answers result INIT (status PENDING), UNDEFINED (PREPARE) or DECLINED; the outcome follows by callback. Also accepted at POST /post.
+ * S2S APM CREDIT2CRYPTO (docs/rules.md#beyond-the-interface): a payout in a crypto currency to the address `identifier`. Signed like CREDIT2VIRTUAL (docs/rules.md#signatures). Answers result INIT (status PENDING), UNDEFINED (PREPARE) or DECLINED; the outcome follows by callback. Also accepted at POST /post.
  */
 export interface S2SApmCredit2CryptoRequest {
   /**
@@ -4793,7 +4793,7 @@ export interface S2SApmCredit2CryptoRequest {
    */
   order_amount?: string
   /**
-   * Crypto currency alpha code, 3 to 6 characters (platform-facts 5).
+   * Crypto currency alpha code, 3 to 6 characters (S2S APM 3.6.2).
    */
   order_currency: string
   order_description: S2SCardOrderDescription
@@ -4850,7 +4850,7 @@ export interface S2SApmCredit2CryptoResponse {
   currency?: string
   decline_reason?: string
   /**
-   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; docs/rules.md#method-identifiers).
    */
   brand?: string
   error_code?: number
@@ -4918,7 +4918,7 @@ export interface S2SApmCredit2VirtualResponse {
   currency?: string
   decline_reason?: string
   /**
-   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; docs/rules.md#method-identifiers).
    */
   brand?: string
   error_code?: number
@@ -4927,7 +4927,7 @@ export interface S2SApmCredit2VirtualResponse {
   [k: string]: unknown | undefined
 }
 /**
- * S2S APM CREDITVOID: refunds a SETTLED payment or releases a held authorization. `amount` optional (absent: the full amount). Signed with md5(upper(rev(trans_id + password))) (decisions.md section 1).
+ * S2S APM CREDITVOID: refunds a SETTLED payment or releases a held authorization. `amount` optional (absent: the full amount). Signed with md5(upper(rev(trans_id + password))) (docs/rules.md#signatures).
  */
 export interface S2SApmCreditvoidRequest {
   /**
@@ -5035,7 +5035,7 @@ export interface S2SApmDebit2VirtualCalcResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * S2S APM DEBIT2VIRTUAL_COMPLETE (decisions.md section 6): finishes the debit DEBIT2VIRTUAL_CALC prepared (`trans_id`), charging `total_amount`; answered like DEBIT2VIRTUAL. Signed md5(upper(rev(trans_id)) + password). Also accepted at POST /post.
+ * S2S APM DEBIT2VIRTUAL_COMPLETE (docs/rules.md#beyond-the-interface): finishes the debit DEBIT2VIRTUAL_CALC prepared (`trans_id`), charging `total_amount`; answered like DEBIT2VIRTUAL. Signed md5(upper(rev(trans_id)) + password). Also accepted at POST /post.
  */
 export interface S2SApmDebit2VirtualCompleteRequest {
   /**
@@ -5117,7 +5117,7 @@ export interface S2SApmDebit2VirtualResponse1 {
   action?: 'DEBIT2VIRTUAL' | 'DEBIT2VIRTUAL_COMPLETE'
   redirect_params?: S2SCardRedirectParams
   /**
-   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; docs/rules.md#method-identifiers).
    */
   brand?: string
   [k: string]: unknown | undefined
@@ -5145,7 +5145,7 @@ export interface S2SApmGetTransStatusResponse1 {
   action?: 'GET_TRANS_STATUS'
   decline_reason?: string
   /**
-   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; docs/rules.md#method-identifiers).
    */
   brand?: string
   custom_data?: CustomData
@@ -5221,7 +5221,7 @@ export interface S2SApmSaleResponse1 {
   action?: 'SALE'
   redirect_params?: S2SCardRedirectParams
   /**
-   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; decisions.md section 2, Method identifiers).
+   * `brand` as the merchant sent it (for example `applepay`, an alias of the catalogue id `wallet1`; docs/rules.md#method-identifiers).
    */
   brand?: string
   [k: string]: unknown | undefined
@@ -5737,7 +5737,7 @@ export interface S2SCardDeleteScheduleResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD DESCHEDULE (2.3): detaches one recurring chain from a schedule; the schedule and its other chains are unchanged. The interface names the action only: the sandbox takes `schedule_id` (it also signs the request: decisions.md section 1) and the recurring pair that names the chain, as on RECURRING_SALE: `recurring_token` and `recurring_first_trans_id` (or its alias `recurring_init_trans_id`; one of the two is required). The platform needs only `recurring_token` and `schedule_id` (decisions.md section 6): the initial payment's id is optional.
+ * S2S CARD DESCHEDULE (2.3): detaches one recurring chain from a schedule; the schedule and its other chains are unchanged. The interface names the action only: the sandbox takes `schedule_id` (it also signs the request: docs/rules.md#signatures) and the recurring pair that names the chain, as on RECURRING_SALE: `recurring_token` and `recurring_first_trans_id` (or its alias `recurring_init_trans_id`; one of the two is required). The platform needs only `recurring_token` and `schedule_id` (docs/rules.md#beyond-the-interface): the initial payment's id is optional.
  */
 export interface S2SCardDescheduleRequest {
   /**
@@ -5757,7 +5757,7 @@ export interface S2SCardDescheduleResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD GET_TRANS_DETAILS (decisions.md section 6): the payment with its transactions. Signed with Formula 2 (Formula 6 for a CREDIT2CARD payment). Unknown `trans_id`: 101000 "Transaction does not exist." (the per-entity rule of the Errors table).
+ * S2S CARD GET_TRANS_DETAILS (docs/rules.md#beyond-the-interface): the payment with its transactions. Signed with Formula 2 (Formula 6 for a CREDIT2CARD payment). Unknown `trans_id`: 101000 "Transaction does not exist." (the per-entity rule of the Errors table).
  */
 export interface S2SCardGetTransDetailsRequest {
   /**
@@ -5941,11 +5941,11 @@ export interface S2SCardGetTransStatusResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD PAUSE (2.3): pauses the schedule (state `paused`); no payment is made until RUN. Also accepted as `PAUSE_SCHEDULE`, the platform's name (decisions.md section 6); the answer echoes the action as sent.
+ * S2S CARD PAUSE (2.3): pauses the schedule (state `paused`); no payment is made until RUN. Also accepted as `PAUSE_SCHEDULE`, the platform's name (docs/rules.md#beyond-the-interface); the answer echoes the action as sent.
  */
 export interface S2SCardPauseRequest {
   /**
-   * `PAUSE` (the interface's name) or `PAUSE_SCHEDULE` (the platform's, decisions.md section 6).
+   * `PAUSE` (the interface's name) or `PAUSE_SCHEDULE` (the platform's, docs/rules.md#beyond-the-interface).
    */
   action: 'PAUSE' | 'PAUSE_SCHEDULE'
   client_key: S2SCardClientKey
@@ -6019,7 +6019,7 @@ export interface S2SCardRecurringSaleResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD RETRY (decisions.md section 6): retries a softly declined recurring payment (`trans_id`); in the sandbox a recurring payment whose amount ends in `.51` is softly declined (decisions.md section 4). Signed with Formula 1 over the chain's payer e-mail and card. Answered ACCEPTED; the outcome follows by callback (action RECURRING_SALE).
+ * S2S CARD RETRY (docs/rules.md#beyond-the-interface): retries a softly declined recurring payment (`trans_id`); in the sandbox a recurring payment whose amount ends in `.51` is softly declined (docs/rules.md#test-data). Signed with Formula 1 over the chain's payer e-mail and card. Answered ACCEPTED; the outcome follows by callback (action RECURRING_SALE).
  */
 export interface S2SCardRetryRequest {
   /**
@@ -6032,7 +6032,7 @@ export interface S2SCardRetryRequest {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD RETRY answer: `{action, result: ACCEPTED, order_id, trans_id}` (decisions.md section 2); ERROR otherwise.
+ * S2S CARD RETRY answer: `{action, result: ACCEPTED, order_id, trans_id}` (docs/rules.md#transport); ERROR otherwise.
  */
 export interface S2SCardRetryResponse {
   action: 'RETRY'
@@ -6045,11 +6045,11 @@ export interface S2SCardRetryResponse {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD RUN (2.3): resumes a paused schedule (state `running`). Payments due while paused are not made up: the next one is counted from the resume date. Also accepted as `RUN_SCHEDULE`, the platform's name (decisions.md section 6); the answer echoes the action as sent.
+ * S2S CARD RUN (2.3): resumes a paused schedule (state `running`). Payments due while paused are not made up: the next one is counted from the resume date. Also accepted as `RUN_SCHEDULE`, the platform's name (docs/rules.md#beyond-the-interface); the answer echoes the action as sent.
  */
 export interface S2SCardRunRequest {
   /**
-   * `RUN` (the interface's name) or `RUN_SCHEDULE` (the platform's, decisions.md section 6).
+   * `RUN` (the interface's name) or `RUN_SCHEDULE` (the platform's, docs/rules.md#beyond-the-interface).
    */
   action: 'RUN' | 'RUN_SCHEDULE'
   client_key: S2SCardClientKey
@@ -6138,7 +6138,7 @@ export interface S2SCardSaleRequest1 {
   channel_id?: string
   callback_url?: S2SCardCallbackUrl
   /**
-   * Device wallet the `payment_token` comes from (platform-facts 4: "digital_wallet (googlepay/applepay) + payment_token"); with it the card data is not sent and the request is signed with Formula 8 (decisions.md section 1).
+   * Device wallet the `payment_token` comes from (S2S CARD 5.6.2: "digital_wallet (googlepay/applepay) + payment_token"); with it the card data is not sent and the request is signed with Formula 8 (docs/rules.md#signatures).
    */
   digital_wallet?: 'googlepay' | 'applepay'
   /**
@@ -6249,7 +6249,7 @@ export interface S2SCardScheduleInfoResponse1 {
    */
   delays?: null
   /**
-   * `Y` when the schedule is paused, `N` when it runs (decisions.md section 6; PAUSE_SCHEDULE sets Y, RUN_SCHEDULE sets N).
+   * `Y` when the schedule is paused, `N` when it runs (docs/rules.md#beyond-the-interface; PAUSE_SCHEDULE sets Y, RUN_SCHEDULE sets N).
    */
   paused?: 'Y' | 'N'
   day_of_month?: S2SCardScheduleDayOfMonth
@@ -6304,7 +6304,7 @@ export interface S2SCardVoidResponse1 {
   [k: string]: unknown | undefined
 }
 /**
- * (sandbox) Body of POST /sandbox/payments/{id}/apm (decisions.md 4 and 6): chooses the outcome of an alternative-method payment waiting on its simulator page, as the payer would there. `approve` settles it (or holds it, for a SALE with auth=Y), `decline` declines it, `pending` leaves it pending as if the provider had not answered yet (not for a held authorization), `expire` lets it expire (declined). The state table decides which outcomes the payment's status allows.
+ * (sandbox) Body of POST /sandbox/payments/{id}/apm (docs/rules.md#test-data and docs/rules.md#beyond-the-interface): chooses the outcome of an alternative-method payment waiting on its simulator page, as the payer would there. `approve` settles it (or holds it, for a SALE with auth=Y), `decline` declines it, `pending` leaves it pending as if the provider had not answered yet (not for a held authorization), `expire` lets it expire (declined). The state table decides which outcomes the payment's status allows.
  */
 export interface SandboxApmOutcomeRequest {
   outcome: 'approve' | 'decline' | 'pending' | 'expire'
@@ -6314,7 +6314,7 @@ export interface SandboxApmOutcomeRequest {
   reason?: string
 }
 /**
- * (sandbox) Query parameters of GET /sandbox/callbacks, the callback delivery log (decisions.md 6: "every delivery and its attempts"). Every parameter is optional and they combine; the answer lists the newest deliveries first.
+ * (sandbox) Query parameters of GET /sandbox/callbacks, the callback delivery log (docs/rules.md#beyond-the-interface: "every delivery and its attempts"). Every parameter is optional and they combine; the answer lists the newest deliveries first.
  */
 export interface SandboxCallbacksQuery {
   /**
@@ -6367,7 +6367,7 @@ export interface SandboxCallbacksQuery {
   per_page?: string
 }
 /**
- * (sandbox) Body of POST /sandbox/clock/advance (decisions.md 6). Moves the sandbox clock forward: a virtual clock by that much, a system clock by adding an offset. Session expiry, callback retries and schedules that fall due in the skipped time run, in time order, before the answer.
+ * (sandbox) Body of POST /sandbox/clock/advance (docs/rules.md#beyond-the-interface). Moves the sandbox clock forward: a virtual clock by that much, a system clock by adding an offset. Session expiry, callback retries and schedules that fall due in the skipped time run, in time order, before the answer.
  */
 export interface SandboxClockAdvanceRequest {
   /**
@@ -6376,7 +6376,7 @@ export interface SandboxClockAdvanceRequest {
   seconds: number
 }
 /**
- * The sandbox's configuration file (decisions.md 6): the merchants, their MIDs and Protocol Mapping (the admin panel's role), plus sandbox options. Every option has a default, so `{"merchants": [...]}` is a complete file. Without a file the built-in demo merchant is used (fixtures/config/demo.json). Merchant keys and MID ids must be unique; the loader checks that (JSON Schema cannot).
+ * The sandbox's configuration file (docs/rules.md#beyond-the-interface): the merchants, their MIDs and Protocol Mapping (the admin panel's role), plus sandbox options. Every option has a default, so `{"merchants": [...]}` is a complete file. Without a file the built-in demo merchant is used (fixtures/config/demo.json). Merchant keys and MID ids must be unique; the loader checks that (JSON Schema cannot).
  */
 export interface SandboxConfig {
   /**
@@ -6398,7 +6398,7 @@ export interface SandboxConfig {
    */
   allowed_hosts?: string[]
   /**
-   * decisions.md 7: false serves a request the platform documents differently but may accept (an amount with fewer decimals, the string "true" for a boolean, a numeric string) and names each point in a Sandbox-Warning header; true refuses it as a field error instead (serve --strict).
+   * docs/rules.md#warnings-and-releases: false serves a request the platform documents differently but may accept (an amount with fewer decimals, the string "true" for a boolean, a numeric string) and names each point in a Sandbox-Warning header; true refuses it as a field error instead (serve --strict).
    */
   strict?: boolean
   /**
@@ -6412,7 +6412,7 @@ export interface SandboxConfig {
   merchants: [SandboxMerchant, ...SandboxMerchant[]]
 }
 /**
- * One clock drives session expiry, callback retries and schedules (decisions.md 5).
+ * One clock drives session expiry, callback retries and schedules (docs/rules.md#sessions).
  */
 export interface SandboxClockConfig {
   /**
@@ -6425,11 +6425,11 @@ export interface SandboxClockConfig {
   start?: string
 }
 /**
- * Callback delivery (decisions.md 3). Each callback goes out when its transaction reaches a result, in the order they were created, never waiting for an earlier one's acknowledgement.
+ * Callback delivery (docs/rules.md#callbacks). Each callback goes out when its transaction reaches a result, in the order they were created, never waiting for an earlier one's acknowledgement.
  */
 export interface SandboxCallbackConfig {
   /**
-   * decisions.md 3: retries are on by default, on the schedule below; false sends every callback exactly once (the white-labels that document "delivered exactly once, no automatic retries"). A merchant's own `callbacks.retries` wins.
+   * docs/rules.md#retries: retries are on by default, on the schedule below; false sends every callback exactly once (the white-labels that document "delivered exactly once, no automatic retries"). A merchant's own `callbacks.retries` wins.
    */
   retries?: boolean
   /**
@@ -6586,7 +6586,7 @@ export interface SandboxCallbackConfig {
         number
       ]
   /**
-   * An attempt with no answer within this time fails (decisions.md 3: 10 s).
+   * An attempt with no answer within this time fails (docs/rules.md#acknowledgement: 10 s).
    */
   timeout_seconds?: number
 }
@@ -6602,17 +6602,17 @@ export interface SandboxLimitsConfig {
 }
 export interface SandboxSessionConfig {
   /**
-   * Lifetime of a session whose request has no `session_expiry` (decisions.md 5: minutes, 1 to 720, default 60).
+   * Lifetime of a session whose request has no `session_expiry` (docs/rules.md#session-expiry: minutes, 1 to 720, default 60).
    */
   default_expiry_minutes?: number
 }
 export interface SandboxMerchant {
   /**
-   * Both the Checkout `merchant_key` and the S2S `client_key` (decisions.md 6).
+   * Both the Checkout `merchant_key` and the S2S `client_key` (docs/rules.md#beyond-the-interface).
    */
   key: string
   /**
-   * The password that signs all three APIs and the callbacks (decisions.md 1 and 6).
+   * The password that signs all three APIs and the callbacks (docs/rules.md#signatures and docs/rules.md#beyond-the-interface).
    */
   password: string
   /**
@@ -6629,13 +6629,13 @@ export interface SandboxMerchant {
   mids: [SandboxMid, ...SandboxMid[]]
   protocol_mapping?: SandboxProtocolMapping
   /**
-   * decisions.md 2: this merchant's own identifiers for catalogue methods, alias -> identifier (for example {"klarna": "bnplA", "tabby": "bnplB"}); accepted in `methods` and `parameters` like the identifier. The catalogue's own aliases (applepay = wallet1, googlepay = wallet2) need no entry.
+   * docs/rules.md#method-identifiers: this merchant's own identifiers for catalogue methods, alias -> identifier (for example {"klarna": "bnplA", "tabby": "bnplB"}); accepted in `methods` and `parameters` like the identifier. The catalogue's own aliases (applepay = wallet1, googlepay = wallet2) need no entry.
    */
   method_aliases?: {
     [k: string]: string | undefined
   }
   /**
-   * decisions.md 7: the platform release this merchant is served as. 6.6.5 applies the rules the interface's 6.7.0 row changed (status lookups answer the pre-6.7.0 not-found row 100000 "This value is not correct.", `delays` accepted on schedules, S2S CARD payer address fields required, SMS as the default payment mode) and refuses the 6.7.0 additions.
+   * docs/rules.md#releases: the platform release this merchant is served as. 6.6.5 applies the rules the interface's 6.7.0 row changed (status lookups answer the pre-6.7.0 not-found row 100000 "This value is not correct.", `delays` accepted on schedules, S2S CARD payer address fields required, SMS as the default payment mode) and refuses the 6.7.0 additions.
    */
   release?: '6.7.0' | '6.6.5'
   /**
@@ -6645,7 +6645,7 @@ export interface SandboxMerchant {
   wallets?: SandboxMerchantWallets
 }
 /**
- * This merchant's callback delivery (decisions.md 3: "Retries are per merchant").
+ * This merchant's callback delivery (docs/rules.md#retries: "Retries are per merchant").
  */
 export interface SandboxMerchantCallbacks {
   /**
@@ -6696,7 +6696,7 @@ export interface SandboxMid {
   methods?: [string, ...string[]]
 }
 /**
- * The merchant's Protocol Mapping (an admin panel page the sandbox configuration stands in for): which optional fields callbacks and status responses carry, the redirect's Return additional parameters, the Terms & Conditions checkbox, the default page language and the S2S CARD payer address requirements. Everything is off (or Optional, or empty) by default, as the interface says ("enabled per Protocol Mapping, default off"). No flag exists for fields the interface returns without a mapping setting: `custom_data` ("returned in the callback", 2.1), `moto_type` ("returned in the SALE response, the callback and the status response", 2.5), `recurring_init_trans_id`, `recurring_token` and `schedule_id` on a recurring initial payment ("success callbacks return", 2.3), `creditvoid_id` ("No mapping setting is needed for it"), and, on debit, `card_token` with the masked `card` and `card_expiration_date` (Events). Checkout callbacks always carry `customer_ip` (decisions.md 3).
+ * The merchant's Protocol Mapping (an admin panel page the sandbox configuration stands in for): which optional fields callbacks and status responses carry, the redirect's Return additional parameters, the Terms & Conditions checkbox, the default page language and the S2S CARD payer address requirements. Everything is off (or Optional, or empty) by default, as the interface says ("enabled per Protocol Mapping, default off"). No flag exists for fields the interface returns without a mapping setting: `custom_data` ("returned in the callback", 2.1), `moto_type` ("returned in the SALE response, the callback and the status response", 2.5), `recurring_init_trans_id`, `recurring_token` and `schedule_id` on a recurring initial payment ("success callbacks return", 2.3), `creditvoid_id` ("No mapping setting is needed for it"), and, on debit, `card_token` with the masked `card` and `card_expiration_date` (Events). Checkout callbacks always carry `customer_ip` (docs/rules.md#callbacks).
  */
 export interface SandboxProtocolMapping {
   callback_fields?: SandboxProtocolMappingCallbackFields
@@ -6711,7 +6711,7 @@ export interface SandboxProtocolMapping {
    */
   default_language?: ListedLanguage | null
   /**
-   * SHA256 mode (decisions.md section 1, the platform's "Use SHA256 encryption algorithm for hash"): every `md5` of the signature formulas becomes `sha256` (Checkout: `sha1(sha256(upper(...)))`), for requests and callbacks alike. Off by default.
+   * SHA256 mode (docs/rules.md#signatures, the platform's "Use SHA256 encryption algorithm for hash"): every `md5` of the signature formulas becomes `sha256` (Checkout: `sha1(sha256(upper(...)))`), for requests and callbacks alike. Off by default.
    */
   use_sha256?: boolean
   payer_address_fields?: SandboxProtocolMappingPayerAddressFields
@@ -6721,7 +6721,7 @@ export interface SandboxProtocolMapping {
  */
 export interface SandboxProtocolMappingCallbackFields {
   /**
-   * `customer_ip` in S2S callbacks and status responses (Checkout callbacks always carry it, decisions.md 3).
+   * `customer_ip` in S2S callbacks and status responses (Checkout callbacks always carry it, docs/rules.md#callbacks).
    */
   customer_ip?: boolean
   /**
@@ -6920,7 +6920,7 @@ export interface SandboxFaultRequest {
   status?: number
 }
 /**
- * The card data the Hosted Payment Fields' frames send into the session when the merchant's page calls hostedFields.collectIframesData() (decisions.md 5: "the card data goes from the fields' frames into the session, never through the merchant"). Only the form is checked here; the Luhn digit, an expiry in the past and the security code (optional only for MOTO sessions, 2.5) are the engine's checks.
+ * The card data the Hosted Payment Fields' frames send into the session when the merchant's page calls hostedFields.collectIframesData() (docs/rules.md#hosted-payment-fields: "the card data goes from the fields' frames into the session, never through the merchant"). Only the form is checked here; the Luhn digit, an expiry in the past and the security code (optional only for MOTO sessions, 2.5) are the engine's checks.
  */
 export interface CheckoutHostedFieldsCardEntry {
   /**
@@ -6928,7 +6928,7 @@ export interface CheckoutHostedFieldsCardEntry {
    */
   card_number: string
   /**
-   * Expiry month, two digits `01` to `12` (test cards: the month picks the outcome, decisions.md section 4).
+   * Expiry month, two digits `01` to `12` (test cards: the month picks the outcome, docs/rules.md#test-data).
    */
   card_exp_month: string
   /**
@@ -6997,7 +6997,7 @@ export interface SandboxMerchantAdapterCredentials {
    */
   merchant_key: string
   /**
-   * Signing password (decisions.md 1).
+   * Signing password (docs/rules.md#signatures).
    */
   password: string
 }
@@ -7080,7 +7080,7 @@ export interface SandboxMerchantAdapterTimeouts {
   hook_seconds?: number
 }
 /**
- * (sandbox) Body of POST /sandbox/payments/{id}/merchant-request: which follow-up the sandbox should prepare as the payment's merchant would send it (Checkout JSON, S2S CARD or S2S APM form, signed with the merchant's password per decisions.md 1). The answer is the request itself (method, URL, content type, body, curl command); nothing is sent. The terminal UI sends it to the gateway's own endpoint, so the action takes exactly the merchant's path.
+ * (sandbox) Body of POST /sandbox/payments/{id}/merchant-request: which follow-up the sandbox should prepare as the payment's merchant would send it (Checkout JSON, S2S CARD or S2S APM form, signed with the merchant's password per docs/rules.md#signatures). The answer is the request itself (method, URL, content type, body, curl command); nothing is sent. The terminal UI sends it to the gateway's own endpoint, so the action takes exactly the merchant's path.
  */
 export interface SandboxMerchantRequestRequest {
   /**
@@ -7093,7 +7093,7 @@ export interface SandboxMerchantRequestRequest {
   amount?: string
 }
 /**
- * (sandbox) Body of POST /sandbox/sessions/{token}/card (decisions.md 6: payer actions): the card a payer enters on the hosted page of the session its page token names (or in the Hosted Payment Fields of a session token). The engine checks the card as the page does; the test card's expiry month picks the outcome (decisions.md 4).
+ * (sandbox) Body of POST /sandbox/sessions/{token}/card (docs/rules.md#control-api: payer actions): the card a payer enters on the hosted page of the session its page token names (or in the Hosted Payment Fields of a session token). The engine checks the card as the page does; the test card's expiry month picks the outcome (docs/rules.md#test-data).
  */
 export interface SandboxPayerCardRequest {
   card_number: string
@@ -7104,11 +7104,11 @@ export interface SandboxPayerCardRequest {
   payer_email?: string
 }
 /**
- * (sandbox) Body of POST /sandbox/payments/{id}/redirect (decisions.md 6: payer actions) and of the schedule pause and run routes: empty, or an empty JSON object. The redirect route brings the payer of a card payment in status redirect back from the redirect page; the card's own outcome applies (test month 12 succeeds, 12/2039 declines).
+ * (sandbox) Body of POST /sandbox/payments/{id}/redirect (docs/rules.md#schedules: payer actions) and of the schedule pause and run routes: empty, or an empty JSON object. The redirect route brings the payer of a card payment in status redirect back from the redirect page; the card's own outcome applies (test month 12 succeeds, 12/2039 declines).
  */
 export interface SandboxPayerReturnRequest {}
 /**
- * (sandbox) Query parameters of GET /sandbox/payments, the payment list of the CLI and the terminal UI (decisions.md 6). Every parameter is optional; the answer lists the newest payments first.
+ * (sandbox) Query parameters of GET /sandbox/payments, the payment list of the CLI and the terminal UI (docs/rules.md#beyond-the-interface). Every parameter is optional; the answer lists the newest payments first.
  */
 export interface SandboxPaymentsQuery {
   /**
@@ -7120,7 +7120,7 @@ export interface SandboxPaymentsQuery {
    */
   order_id?: string
   /**
-   * Only payments in this Checkout status (decisions.md 2: lowercase).
+   * Only payments in this Checkout status (docs/rules.md#responses: lowercase).
    */
   status?:
     | 'prepare'
@@ -7171,7 +7171,7 @@ export interface SandboxPaymentsQuery {
   per_page?: string
 }
 /**
- * (sandbox) Body of POST /sandbox/reset (decisions.md 6): empty, or an empty JSON object. The reset forgets every session, payment, transaction, saved card, schedule and callback; the configured merchants and the clock stay.
+ * (sandbox) Body of POST /sandbox/reset (docs/rules.md#beyond-the-interface): empty, or an empty JSON object. The reset forgets every session, payment, transaction, saved card, schedule and callback; the configured merchants and the clock stay.
  */
 export interface SandboxResetRequest {}
 export interface Scenario1 {
@@ -7218,7 +7218,7 @@ export interface ScenarioSetup {
   mids?: [SandboxMid, ...SandboxMid[]]
   protocol_mapping?: SandboxProtocolMapping
   /**
-   * Callback retry delays (decisions.md 3).
+   * Callback retry delays (docs/rules.md#callbacks).
    *
    * @maxItems 20
    */
@@ -7371,7 +7371,7 @@ export interface ScenarioSetup {
         number
       ]
   /**
-   * Seconds the sandbox waits for the merchant's answer to a callback before the attempt counts as failed (decisions.md 3: 10 s by default).
+   * Seconds the sandbox waits for the merchant's answer to a callback before the attempt counts as failed (docs/rules.md#acknowledgement: 10 s by default).
    */
   callback_timeout_seconds?: number
 }
@@ -7400,7 +7400,7 @@ export interface ScenarioMerchantStartStep {
    */
   methods?: [string, ...string[]]
   /**
-   * The platform's test card for this outcome (decisions.md 4): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
+   * The platform's test card for this outcome (docs/rules.md#test-data): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
    */
   outcome?:
     | 'success'
@@ -7416,7 +7416,7 @@ export interface ScenarioMerchantStartStep {
    */
   brand?: string
   /**
-   * S2S APM: the payer identifier, for example `success@gmail.com` (decisions.md 4).
+   * S2S APM: the payer identifier, for example `success@gmail.com` (docs/rules.md#test-data).
    */
   identifier?: string
   /**
@@ -7553,7 +7553,7 @@ export interface ScenarioPayer3DsStep {
   capture?: ScenarioCapture
 }
 /**
- * The payer comes back from the redirect page of the scenario's latest payment in status redirect: the card's own outcome applies (decisions.md 4: month 12 succeeds, 12/2039 declines).
+ * The payer comes back from the redirect page of the scenario's latest payment in status redirect: the card's own outcome applies (docs/rules.md#test-cards: month 12 succeeds, 12/2039 declines).
  */
 export interface ScenarioPayerRedirectStep {
   step: 'payer.redirect'
@@ -7577,7 +7577,7 @@ export interface ScenarioPayerRedirectStep {
   capture?: ScenarioCapture
 }
 /**
- * The payer acts on the simulator page of an alternative method (decisions.md 4: approve, decline, leave pending, or let it expire).
+ * The payer acts on the simulator page of an alternative method (docs/rules.md#simulated-connectors: approve, decline, leave pending, or let it expire).
  */
 export interface ScenarioPayerApmStep {
   step: 'payer.apm'
@@ -7786,7 +7786,7 @@ export interface ScenarioCallbacksForgeStep {
   capture?: ScenarioCapture
 }
 /**
- * The next `times` delivery attempts fail before reaching the receiver (as a refused connection), so the gateway retries (decisions.md 3: after 1 min, 5 min, ...). Merchant mode: tests that the merchant handles a late callback; gateway mode: tests the gateway's retries.
+ * The next `times` delivery attempts fail before reaching the receiver (as a refused connection), so the gateway retries (docs/rules.md#callbacks: after 1 min, 5 min, ...). Merchant mode: tests that the merchant handles a late callback; gateway mode: tests the gateway's retries.
  */
 export interface ScenarioCallbacksFailStep {
   step: 'callbacks.fail'
@@ -7914,7 +7914,7 @@ export interface ScenarioExpectNoCallbackStep {
   capture?: ScenarioCapture
 }
 /**
- * The receiver acknowledged (or, with acknowledged=false, refused) the selected callback. A forged callback the merchant acknowledged still passes acknowledged=false when its order stayed exactly as it was (the interface requires no particular answer to a callback the merchant drops): any 2xx on Checkout, the body `OK` on S2S (decisions.md 3), at attempt `attempts` at the latest. Merchant mode: the merchant's answers. Gateway mode: the kit's own receiver, which refuses only what callbacks.fail tells it to, so this checks the gateway's retries. Default: the latest callback delivered.
+ * The receiver acknowledged (or, with acknowledged=false, refused) the selected callback. A forged callback the merchant acknowledged still passes acknowledged=false when its order stayed exactly as it was (the interface requires no particular answer to a callback the merchant drops): any 2xx on Checkout, the body `OK` on S2S (docs/rules.md#callbacks), at attempt `attempts` at the latest. Merchant mode: the merchant's answers. Gateway mode: the kit's own receiver, which refuses only what callbacks.fail tells it to, so this checks the gateway's retries. Default: the latest callback delivered.
  */
 export interface ScenarioExpectCallbackAcknowledgedStep {
   step: 'expect.callback_acknowledged'
@@ -7963,7 +7963,7 @@ export interface ScenarioExpectMerchantOrderStep {
   capture?: ScenarioCapture
 }
 /**
- * Where the payer is sent back: the session's `success_url` (or cancel, error, expiry) with `payment_id`, `trans_id`, `order_id` and a `hash` that verifies with the password (Events; decisions.md 1). Needs a kit-hosted sandbox. Merchant mode with `follow`: the payer opens it at the merchant, which must answer 2xx or 3xx.
+ * Where the payer is sent back: the session's `success_url` (or cancel, error, expiry) with `payment_id`, `trans_id`, `order_id` and a `hash` that verifies with the password (Events; docs/rules.md#signatures). Needs a kit-hosted sandbox. Merchant mode with `follow`: the payer opens it at the merchant, which must answer 2xx or 3xx.
  */
 export interface ScenarioExpectRedirectStep {
   step: 'expect.redirect'
@@ -8006,7 +8006,7 @@ export interface SandboxSchedulesQuery {
   state?: 'running' | 'paused' | 'deleted'
 }
 /**
- * (sandbox) Body of POST /sandbox/payments/{id}/3ds (decisions.md 6: payer actions): the payer's 3DS challenge result for a card payment in status 3ds, as the ACS page would give it. `pass` applies the card's own outcome (test month 05 succeeds, 06 declines), `fail` declines the payment.
+ * (sandbox) Body of POST /sandbox/payments/{id}/3ds (docs/rules.md#control-api: payer actions): the payer's 3DS challenge result for a card payment in status 3ds, as the ACS page would give it. `pass` applies the card's own outcome (test month 05 succeeds, 06 declines), `fail` declines the payment.
  */
 export interface SandboxThreeDsRequest {
   result: 'pass' | 'fail'

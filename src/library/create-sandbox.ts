@@ -57,9 +57,9 @@ export interface Sandbox {
   /** The payer's actions: pay a session with a test card, pass or fail 3DS, come back from a redirect. */
   readonly payer: Payer
   readonly clock: SandboxClock
-  /** Every signature of decisions.md §1, with callback and redirect verification. */
+  /** Every signature of docs/rules.md#signatures, with callback and redirect verification. */
   readonly signatures: typeof signatures
-  /** The callback log (decisions.md §3), oldest first, with every attempt. */
+  /** The callback log (docs/rules.md#callbacks), oldest first, with every attempt. */
   callbacks(filter?: CallbackFilter): Delivery[]
   /** Resolves once no callback is being sent or waits to be sent (retries due later do not count). */
   idle(): Promise<void>

@@ -12,7 +12,7 @@ export interface ListenOptions extends HttpLimits {
    * address of the machine) the config needs a `control_token`, as `serve` needs `--control-token`.
    */
   host?: string
-  /** decisions.md §2: serve every route under this prefix (`/payment`); `url` then ends with it. */
+  /** docs/rules.md#endpoints: serve every route under this prefix (`/payment`); `url` then ends with it. */
   basePath?: string
 }
 

@@ -6,7 +6,7 @@ import { completeRedirect, completeThreeDs, payWithCard } from '../core/payments
 import type { CheckoutHpfCardPaymentResponse, CheckoutPaymentStatus } from '../generated/types.js'
 import { orSandboxError } from './errors.js'
 
-/** A test card (decisions.md §4: the expiry month picks the outcome, any CVV). */
+/** A test card (docs/rules.md#test-cards: the expiry month picks the outcome, any CVV). */
 export interface TestCard {
   number: string
   /** `MM/YYYY` or `MM/YY`, e.g. `01/2030`: 01 succeeds, 02 declines, 05 asks for 3DS, 12 redirects. */
@@ -41,7 +41,7 @@ export interface Payer {
   /** The payer comes back from the redirect: the card's own outcome applies (12 approves, 12/2039 declines). */
   completeRedirect(paymentId: string): Promise<PayerStepResult>
   /**
-   * The payer approves an alternative-method payment on its simulator page (decisions.md §4
+   * The payer approves an alternative-method payment on its simulator page (docs/rules.md#test-data
    * (sandbox): approve, decline, leave pending, or let it expire): settled, or pending when held.
    */
   approveApm(paymentId: string): Promise<PayerStepResult>
@@ -93,7 +93,7 @@ export function createPayer(ctx: EngineContext, settle: () => Promise<void>): Pa
   }
 }
 
-/** `{base_url}/auth/<token>` (decisions.md §5), with or without a query, or the bare token. */
+/** `{base_url}/auth/<token>` (docs/rules.md#sessions), with or without a query, or the bare token. */
 export function sessionToken(urlOrToken: string): string {
   if (typeof urlOrToken !== 'string' || !urlOrToken.trim())
     throw new TypeError(
@@ -103,7 +103,7 @@ export function sessionToken(urlOrToken: string): string {
   return match ? (match[1] as string) : urlOrToken.trim()
 }
 
-/** The Hosted Payment Fields body (decisions.md §6) for a test card; the engine checks every field. */
+/** The Hosted Payment Fields body (docs/rules.md#beyond-the-interface) for a test card; the engine checks every field. */
 function cardBody(card: TestCard): Record<string, string> {
   const [month = '', year = ''] = card.expiry.split('/').map((part) => part.trim())
   const body: Record<string, string> = {

@@ -56,7 +56,7 @@ const text = (fields: Record<string, FormValue>, key: string): string => {
 }
 
 /**
- * The `hash` a callback must carry (decisions.md §1): Checkout `payment_id + order.number +
+ * The `hash` a callback must carry (docs/rules.md#signatures): Checkout `payment_id + order.number +
  * order.amount + order.currency + order.description + password` (sha1 of md5); S2S CARD Formula 2
  * md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4))) of the original payment,
  * Formula 6 md5(upper(password + trans_id + rev(first6 + last4))) for CREDIT2CARD; S2S APM every
@@ -112,7 +112,7 @@ export function verifyCallback(
 
 /**
  * Whether the `hash` of a redirect to success_url / cancel_url is right: the callback formula over
- * the `payment_id` of the query and the order as the merchant created it (decisions.md §1).
+ * the `payment_id` of the query and the order as the merchant created it (docs/rules.md#signatures).
  */
 export function verifyRedirect(
   urlOrQuery: string | URL | URLSearchParams,
@@ -162,7 +162,7 @@ export function signRequest(
 }
 
 /**
- * Every signature of decisions.md §1, to sign requests and check what the gateway sends:
+ * Every signature of docs/rules.md#signatures, to sign requests and check what the gateway sends:
  * `checkout.session(order, password)`, `s2sCard.payment(email, password, { cardNumber })`,
  * `s2sApm.transaction(transId, password)`, ... plus callback and redirect verification.
  */

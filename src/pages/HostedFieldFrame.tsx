@@ -69,7 +69,7 @@ const BASE_CSS =
   '.sr-only{position:absolute;width:1px;height:1px;overflow:hidden;clip:rect(0 0 0 0);white-space:nowrap}'
 
 /**
- * One field of the Hosted Payment Fields (decisions.md 5), the page inside one iframe of
+ * One field of the Hosted Payment Fields (docs/rules.md#sessions), the page inside one iframe of
  * /sdk/hosted-fields.js: a single input whose value stays in this frame until
  * collectIframesData() sends it, with the other fields', into the session.
  */

@@ -43,7 +43,7 @@ const PAY_SNIPPET = `curl -X POST {base_url}/api/v1/processing/purchase/card \\
 # After 3DS the payer comes back to return_url with payment_id, trans_id, order_id and hash.`
 
 /**
- * A merchant's checkout page built only on /sdk/hosted-fields.js (decisions.md 5): three fields
+ * A merchant's checkout page built only on /sdk/hosted-fields.js (docs/rules.md#sessions): three fields
  * in the merchant's own elements, collectIframesData(), then the payment request without card
  * data, 3DS through return_url. The demo's "server" steps (session token, payment request) are
  * the sandbox's demo merchant: the page says which calls a real merchant makes from its server.

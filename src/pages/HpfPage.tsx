@@ -21,7 +21,7 @@ export interface HpfPageProps {
 /**
  * Hosted Payment Fields (`/hpf/<session token>`): the card inputs alone, made to sit in an iframe
  * on the merchant's checkout. With script, the form posts JSON to
- * `/api/v1/processing/<operation>/card` with the `Token` header (decisions.md 6) and tells the
+ * `/api/v1/processing/<operation>/card` with the `Token` header (docs/rules.md#beyond-the-interface) and tells the
  * parent page the result (postMessage); without, it posts to the sandbox like the hosted page.
  * No Terms & Conditions box here (Events: "not shown for ... Hosted Payment Fields").
  */

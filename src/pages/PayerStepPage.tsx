@@ -17,7 +17,7 @@ export interface PayerStepPageProps {
 
 /**
  * The pages a payment in status 3ds or redirect sends its payer to: the sandbox's ACS (the payer
- * picks pass or fail, 2.4 / decisions.md 4) and the provider page of a redirect (the payer comes
+ * picks pass or fail, 2.4 / docs/rules.md#test-data) and the provider page of a redirect (the payer comes
  * back). Both answer with a POST to themselves.
  */
 export function PayerStepPage({

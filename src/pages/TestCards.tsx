@@ -1,6 +1,6 @@
 import type { MessageKey, Translate } from './i18n.js'
 
-/** decisions.md 4: the expiry month picks the outcome of card 4111 1111 1111 1111. */
+/** docs/rules.md#test-cards: the expiry month picks the outcome of card 4111 1111 1111 1111. */
 const CARDS: [string, MessageKey][] = [
   ['01', 'tcSuccess'],
   ['02', 'tcDecline'],

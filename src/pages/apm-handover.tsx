@@ -12,7 +12,7 @@ import { withCollected } from '../core/checkout/payer-collected.js'
 /**
  * A non-card method after its page fields: the collected values join the session (as if the
  * merchant had sent them) and the simulated APM connector takes over: the method's simulator
- * page, or at once for the vcard test brand (decisions.md 4).
+ * page, or at once for the vcard test brand (docs/rules.md#test-data).
  */
 export function handOverToMethod(
   page: PageContext,

@@ -5,7 +5,7 @@ import { type FormInput, fieldError, readBillingAndTerms, readExpiry, text } fro
 import type { Translate } from './i18n.js'
 
 export interface CardForm extends FormInput {
-  /** The body for payWithCard (decisions.md 6 shape). */
+  /** The body for payWithCard (docs/rules.md#beyond-the-interface shape). */
   card: Record<string, unknown>
   billing: Record<string, string>
 }

@@ -72,7 +72,7 @@ export function afterPayment(page: PageContext, session: Session, payment: Payme
   const step = stepPath(page, payment)
   if (step) return seeOther(step)
   if (payment.status === 'decline') {
-    // decisions.md 5: a Hosted Payment Fields payer goes back to return_url whatever the outcome.
+    // docs/rules.md#hosted-payment-fields: a Hosted Payment Fields payer goes back to return_url whatever the outcome.
     const back = session.hosted_fields && typeof session.request.return_url === 'string'
     if (back || typeof session.request.error_url === 'string') return handoff(page, session, 'error', payment)
     return seeOther(pagePath(page, sessionPagePath(session)))

@@ -55,7 +55,7 @@ export const hostedPagesModule: EngineModule = {
     route('GET', '/terms', (h) => h.generalTerms, 'General Terms & Conditions page'),
     route('GET', '/assets/hosted.js', (h) => h.hostedScript, "The hosted pages' client script"),
     route('GET', '/assets/hpf.js', (h) => h.hpfScript, "The Hosted Payment Fields' client script"),
-    // decisions.md 5: the platform's Hosted Payment Fields script and the frames it puts on the merchant's page.
+    // docs/rules.md#hosted-payment-fields: the platform's Hosted Payment Fields script and the frames it puts on the merchant's page.
     route(
       'GET',
       '/sdk/hosted-fields.js',

@@ -69,7 +69,7 @@ export const sessionByToken = pageSession
 
 /**
  * The Hosted Payment Fields page is opened with the session token the merchant got from
- * `/api/v1/session/token` (decisions.md §5: the fields' frames carry it), never with a page token.
+ * `/api/v1/session/token` (docs/rules.md#hosted-payment-fields: the fields' frames carry it), never with a page token.
  */
 export const hpfSessionByToken = (ctx: EngineContext, token: string): Session | undefined => {
   const session = token.length <= 200 ? ctx.store.findBy('sessions', 'token', token)[0] : undefined

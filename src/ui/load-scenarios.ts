@@ -2,7 +2,7 @@ import type { ControlClient } from './client.js'
 import { type Credentials, conformanceSource } from './conformance-source.js'
 import type { ScenarioSource } from './scenario-source.js'
 
-/** decisions.md §6 / README: the built-in demo merchant's documented credentials. */
+/** docs/rules.md#beyond-the-interface / README: the built-in demo merchant's documented credentials. */
 const DEMO: Credentials = { merchant_key: 'demo-merchant', password: 'demo-password-0123456789abcdef' }
 
 /**

@@ -9,7 +9,7 @@ import { checkoutSignatures, s2sApmSignatures, s2sCardSignatures } from '../../s
 import { createSandbox } from '../../src/library/create-sandbox.js'
 
 /**
- * decisions.md §2: "An optional base path (`--base-path /payment`) serves everything under a
+ * docs/rules.md#base-path: "An optional base path (`--base-path /payment`) serves everything under a
  * prefix, as white-label deployments do (new)"; issue 13 point 4: `/payment/post`,
  * `/payment/api/v1/session`, hosted pages and control API included, in `serve` and the library.
  */

@@ -40,7 +40,7 @@ const post = (path: string, timeoutMs = 1_000): OutboundRequest => ({
   timeoutMs,
 })
 
-// decisions.md §3: "Acknowledgement: Checkout: any 2xx. S2S: body `OK`. Anything else, a time-out (10 s)
+// docs/rules.md#acknowledgement: "Acknowledgement: Checkout: any 2xx. S2S: body `OK`. Anything else, a time-out (10 s)
 // or a refused connection is a failed attempt."
 describe('fetch transport', () => {
   it('sends the callback as given and resolves with the status and body of the answer', async () => {

@@ -42,7 +42,7 @@ describe('a sandbox whose disk fills up (express, lowdb store)', () => {
     file = join(root, `case-${n++}`, 'data.json')
     disk = createFaultyFiles()
     store = await createLowdbStore<Collections>({ file, indexes: STORE_INDEXES, files: disk.files })
-    // The merchant refuses the first callback: a retry is due a minute later (decisions.md §3).
+    // The merchant refuses the first callback: a retry is due a minute later (docs/rules.md#callbacks).
     const { transport } = recordingTransport(() =>
       ++attempts === 1 ? { status: 500, body: 'busy' } : { status: 200, body: 'OK' },
     )

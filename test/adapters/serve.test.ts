@@ -34,7 +34,7 @@ const problems = (fn: () => unknown): string[] => {
 }
 
 describe('loadConfig', () => {
-  // decisions.md §6: "Without a file, a documented demo merchant is built in."
+  // docs/rules.md#configuration: "Without a file, a documented demo merchant is built in."
   it('uses the demo merchant without a file, with every default filled in', () => {
     const { config, source, baseUrlGiven } = loadConfig()
     expect(source).toBe('demo')

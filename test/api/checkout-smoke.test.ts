@@ -17,7 +17,7 @@ const session = (extra: Record<string, unknown> = {}) => ({
 
 /** The Checkout module through HTTP: what a merchant's backend does against `paysandbox serve`. */
 describe('Checkout through express', () => {
-  // decisions.md §2: session: `{"redirect_url": "{base_url}/auth/<session token>"}`
+  // docs/rules.md#responses: session: `{"redirect_url": "{base_url}/auth/<session token>"}`
   it('creates a session and answers the hosted page address', async () => {
     const { app, store } = createTestApp()
     const r = await request(app).post('/api/v1/session').send(session()).expect(200)
@@ -28,7 +28,7 @@ describe('Checkout through express', () => {
   })
 
   // Authentication 1: "Every Checkout request carries ... a request signature in `hash`"
-  // decisions.md 2: a bad hash is the item `hash: Hash is not valid.` of a 400 answer
+  // docs/rules.md#errors: a bad hash is the item `hash: Hash is not valid.` of a 400 answer
   it('refuses a wrong hash with the platform envelope and stores nothing', async () => {
     const { app, store } = createTestApp()
     const r = await request(app)

@@ -14,7 +14,7 @@ const invalid = (...items: string[]) => ({
 })
 
 describe('control API: health and clock', () => {
-  // decisions.md §6: "Ready when `GET /sandbox/health` answers 200."
+  // docs/rules.md#control-api: "Ready when `GET /sandbox/health` answers 200."
   it('answers health with the time and the kind of clock', async () => {
     const { app } = createTestApp()
     const r = await request(app).get('/sandbox/health').expect(200)
@@ -22,7 +22,7 @@ describe('control API: health and clock', () => {
     expect(r.body).toEqual({ status: 'ok', now: '2026-11-02 10:00:00', clock: 'virtual' })
   })
 
-  // decisions.md §6: "`POST /sandbox/clock/advance` with `{"seconds": n}`"; §5: "expiry, retries and schedules follow it"
+  // docs/rules.md#control-api: "`POST /sandbox/clock/advance` with `{"seconds": n}`"; docs/rules.md#sessions: "expiry, retries and schedules follow it"
   it('advances the clock, runs what fell due in order, records the time and tells listeners', async () => {
     const { app, clock, store, gateway } = createTestApp()
     const ran: string[] = []
@@ -45,7 +45,7 @@ describe('control API: health and clock', () => {
     expect(now.body).toEqual({ mode: 'virtual', now: '2026-11-02 10:01:30', now_ms: START + 90_500 })
   })
 
-  // decisions.md §2: validation failures add errors[] with "field path, colon, message"
+  // docs/rules.md#errors: validation failures add errors[] with "field path, colon, message"
   it.each([
     [{}, 'seconds: This value should not be blank.'],
     [{ seconds: 0 }, 'seconds: This value should be greater than 0.'],
@@ -78,7 +78,7 @@ describe('control API: health and clock', () => {
 })
 
 describe('control API: reset and merchants', () => {
-  // decisions.md §6: "`POST /sandbox/reset`"; the merchants come from the configuration, not the store
+  // docs/rules.md#control-api: "`POST /sandbox/reset`"; the merchants come from the configuration, not the store
   it('clears every record, keeps the merchants and the clock', async () => {
     const { app, store, clock, gateway } = createTestApp()
     store.put('payments', samplePayment(1))
@@ -133,7 +133,7 @@ describe('control API: reset and merchants', () => {
     expect(r.text).not.toContain('password')
   })
 
-  // decisions.md §6: "Control API under `/sandbox/...`, never mixed into `/api/v1`"
+  // docs/rules.md#control-api: "Control API under `/sandbox/...`, never mixed into `/api/v1`"
   it('serves every control route under /sandbox/ and is part of DEFAULT_MODULES', () => {
     const { gateway } = createTestApp([controlModule])
     expect(gateway.routes()).toEqual([

@@ -2,7 +2,7 @@ import request from 'supertest'
 import { describe, expect, it } from 'vitest'
 import { createTestApp, samplePayment, sampleTransaction } from './app.js'
 
-/** decisions.md §6: the control API offers "whatever the CLI, the terminal UI and the scenario runner need". */
+/** docs/rules.md#control-api: the control API offers "whatever the CLI, the terminal UI and the scenario runner need". */
 function seeded() {
   const t = createTestApp()
   for (let i = 1; i <= 25; i++)
@@ -47,7 +47,7 @@ describe('GET /sandbox/payments', () => {
     expect(ids(paged.body)).toEqual(['pay-019', 'pay-017', 'pay-015'])
   })
 
-  // decisions.md §2: validation failures add errors[] in the form "field: message"
+  // docs/rules.md#errors: validation failures add errors[] in the form "field: message"
   it.each([
     ['per_page=0', 'per_page: This value should be a whole number from 1 to 100.'],
     ['per_page=101', 'per_page: This value should be a whole number from 1 to 100.'],

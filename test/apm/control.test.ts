@@ -4,7 +4,7 @@ import { followUp, sale, setup, snapshot } from '../s2s-apm/helpers.js'
 const outcome = (t: ReturnType<typeof setup>, id: string, body: unknown) =>
   t.call('POST', `/sandbox/payments/${encodeURIComponent(id)}/apm`, body as Record<string, unknown>)
 
-// decisions.md §4 (sandbox): the outcome is chosen "on the simulator page ... approve, decline, leave pending, or
+// docs/rules.md#simulated-connectors (sandbox): the outcome is chosen "on the simulator page ... approve, decline, leave pending, or
 // let it expire"; §6: the control API serves "payer actions" for the CLI, the terminal UI and the scenario runner.
 describe('POST /sandbox/payments/:id/apm', () => {
   it.each([

@@ -19,7 +19,7 @@ async function waiting(t: ReturnType<typeof setup>, overrides: Record<string, un
 const steps = (t: ReturnType<typeof setup>, id: string) =>
   t.transactions(id).map((tx) => [tx.type, tx.status, tx.decline_reason ?? null])
 
-describe('APM outcomes from the simulator page (decisions.md §4: approve, decline, leave pending, expire)', () => {
+describe('APM outcomes from the simulator page (docs/rules.md#simulated-connectors: approve, decline, leave pending, expire)', () => {
   it('approve: REDIRECT_RESULT approved settles; the page transaction closes; one SALE SUCCESS callback', async () => {
     const t = setup()
     const id = await waiting(t)
@@ -91,7 +91,7 @@ describe('APM outcomes from the simulator page (decisions.md §4: approve, decli
       ['sale', 'undefined', null],
     ])
     // Not a held authorization: no capture, no void.
-    // decisions.md 2: the platform's row 208003 as an errors[] item of the S2S ERROR envelope.
+    // docs/rules.md#business-codes: the platform's row 208003 as an errors[] item of the S2S ERROR envelope.
     const capture = await t.post(followUp('CAPTURE', id))
     expect(capture.body.errors).toEqual([
       {
@@ -125,7 +125,7 @@ describe('APM outcomes from the simulator page (decisions.md §4: approve, decli
     expect(steps(t, id).at(-1)).toEqual(['sale', 'fail', reason])
   })
 
-  it('works for DEBIT2VIRTUAL too: a debit from the payer through the brand (decisions.md §6)', async () => {
+  it('works for DEBIT2VIRTUAL too: a debit from the payer through the brand (docs/rules.md#beyond-the-interface)', async () => {
     const t = setup()
     const r = await t.post(debit2virtualForm({ brand: 'bts-ars', identifier: 'acct-1' }))
     expect(r.body).toMatchObject({ action: 'DEBIT2VIRTUAL', result: 'REDIRECT' })

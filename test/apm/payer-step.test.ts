@@ -183,7 +183,7 @@ describe('payerStep: crypto addresses', () => {
 })
 
 describe('payerStep of a payout', () => {
-  // decisions.md §6: CREDIT2VIRTUAL is the payout (DEBIT2VIRTUAL is now a debit from the payer).
+  // docs/rules.md#s2s-apm-actions: CREDIT2VIRTUAL is the payout (DEBIT2VIRTUAL is now a debit from the payer).
   it('works for CREDIT2VIRTUAL to a payout method (smlpz-out-india: no behaviour described)', async () => {
     const t = setup()
     const params = { paymentMethod: 'IMPS', cashAccount: '1', ifscCode: 'HDFC0000001' }

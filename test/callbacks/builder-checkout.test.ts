@@ -4,10 +4,10 @@ import { buildCheckout as build, session } from './build.js'
 import { PASSWORD, payment, transaction } from './harness.js'
 
 describe('Checkout callback content', () => {
-  // decisions.md §3: "Checkout callback fields always sent: id (payment id), order_number, order_amount,
+  // docs/rules.md#checkout-callback-fields: "Checkout callback fields always sent: id (payment id), order_number, order_amount,
   // order_currency, order_description, order_status, type ..., status ..., customer_ip, hash; the rest per
   // the interface and the merchant's Protocol Mapping (default off)."
-  // decisions.md §3: "When they apply: `reason` (failures), `card` (masked), `card_expiration_date`, … `date`,
+  // docs/rules.md#callbacks: "When they apply: `reason` (failures), `card` (masked), `card_expiration_date`, … `date`,
   // `customer_name`, `customer_email`, …"; Protocol Mapping groups stay off by default.
   it('sends the always-sent fields and those that apply, nothing mapped by default, signed with the notification hash', () => {
     const p = payment()
@@ -30,7 +30,7 @@ describe('Checkout callback content', () => {
       customer_email: 'doe@example.com',
       hash: checkoutSignatures.notification(p.id, p.order, PASSWORD),
     })
-    // decisions.md §1 by hand: sha1(md5(upper(payment_id + order.number + order.amount + order.currency + order.description + password)))
+    // docs/rules.md#signatures by hand: sha1(md5(upper(payment_id + order.number + order.amount + order.currency + order.description + password)))
     expect(body.hash).toMatch(/^[0-9a-f]{40}$/)
   })
 
@@ -54,7 +54,7 @@ describe('Checkout callback content', () => {
     })
   })
 
-  // Interface States: "Checkout callback `order_status` values seen: `3ds`, `settled`, `reversal`."; decisions.md §3
+  // Interface States: "Checkout callback `order_status` values seen: `3ds`, `settled`, `reversal`."; docs/rules.md#callbacks
   // (changed): "`status` on `type=3ds` and `type=redirect` callbacks is `success` (or `undefined`), never `waiting`".
   it('reports a pending 3DS or redirect step with status=success, never waiting', () => {
     const p = payment({ status: '3ds' })
@@ -72,7 +72,7 @@ describe('Checkout callback content', () => {
     expect(build(r, transaction(r, 'redirect', 'undefined'))).toMatchObject({ status: 'undefined' })
   })
 
-  // decisions.md §3: "`card_token` (purchase with `req_token`; every debit callback per the interface)".
+  // docs/rules.md#callbacks: "`card_token` (purchase with `req_token`; every debit callback per the interface)".
   it('sends card_token of a purchase made with req_token without any mapping, and not otherwise', () => {
     const saved = payment({ req_token: true, card_token: 'ct-req-1' })
     expect(build(saved, transaction(saved, 'sale'))).toMatchObject({ card_token: 'ct-req-1' })
@@ -80,7 +80,7 @@ describe('Checkout callback content', () => {
     expect(build(plain, transaction(plain, 'sale'))).not.toHaveProperty('card_token')
   })
 
-  // decisions.md §3: "`customer_name`, `customer_email`, `customer_country`, `customer_state`, `customer_city`,
+  // docs/rules.md#callbacks: "`customer_name`, `customer_email`, `customer_country`, `customer_state`, `customer_city`,
   // `customer_address` … when they apply"; "`digital_wallet`, `pan_type`".
   it('sends the payer fields the session gave, and the wallet of a wallet payment', () => {
     const p = payment({ session_id: 'sess-cust' })
@@ -123,7 +123,7 @@ describe('Checkout callback content', () => {
   })
 
   // Events: "Callbacks for `debit` carry `card_token` in every callback (including `settled`) and, when the
-  // payment used a `card_token`, the masked `card` and `card_expiration_date`"; decisions.md §3 sends the
+  // payment used a `card_token`, the masked `card` and `card_expiration_date`"; docs/rules.md#callbacks sends the
   // masked card whenever the payment has one.
   it('puts card_token in every debit callback, with the masked card', () => {
     const saved = payment({ operation: 'debit', card_token: 'ct-saved-1', session_id: 'sess-a' })

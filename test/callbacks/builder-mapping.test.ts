@@ -79,7 +79,7 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
   }
 
   const cases: [string, SandboxMerchantMapping, string[]][] = [
-    // decisions.md §3 (changed): "extended data as the flat fields `connector_name`, `rrn`, `approval_code`,
+    // docs/rules.md#extended-data: "extended data as the flat fields `connector_name`, `rrn`, `approval_code`,
     // `gateway_id`, `extra_gateway_id`, `merchant_name`, `mid_name`, `issuer_country`, `issuer_bank`" (sent when known).
     [
       'extended_data (flat fields)',
@@ -94,7 +94,7 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
     ],
     ['first_recurring_date', { callback_fields: { first_recurring_date: true } }, ['first_recurring_date']],
     ['card_token', { callback_fields: { card_token: true } }, ['card_token']],
-    // decisions.md §3: `card` and `card_expiration_date` are sent "when they apply", with no mapping: their flags add nothing.
+    // docs/rules.md#callbacks: `card` and `card_expiration_date` are sent "when they apply", with no mapping: their flags add nothing.
     ['card', { callback_fields: { card: true } }, []],
     ['card_expiration_date', { callback_fields: { card_expiration_date: true } }, []],
     [
@@ -146,7 +146,7 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
     ).toEqual([...added].sort())
   })
 
-  it('customer_ip is a flag of S2S only: Checkout sends it always (decisions.md §3)', () => {
+  it('customer_ip is a flag of S2S only: Checkout sends it always (docs/rules.md#callbacks)', () => {
     const { p, s } = fullPayment()
     const body = build(p, transaction(p, 'sale'), {
       mapping: { callback_fields: { customer_ip: true } },
@@ -195,7 +195,7 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
 type SandboxMerchantMapping = NonNullable<SandboxMerchant['protocol_mapping']>
 
 describe('Checkout callback: extended data recorded by the acquirer', () => {
-  // decisions.md §3 (changed): the flat fields carry the acquirer's values where the payment recorded them.
+  // docs/rules.md#extended-data: the flat fields carry the acquirer's values where the payment recorded them.
   it('sends the recorded issuer data flat, and nothing of it without the flag', () => {
     const p = payment({
       extended_data: { issuer_country: 'US', issuer_bank: 'Test Bank', approval_code: 'A1B2C3' },

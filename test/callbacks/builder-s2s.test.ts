@@ -37,7 +37,7 @@ const apm = (overrides: Partial<Payment> = {}) =>
     ...overrides,
   })
 
-// decisions.md §1: "CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS, callbacks | md5(upper(rev(payer_email) + password +
+// docs/rules.md#s2s-card-formulas: "CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS, callbacks | md5(upper(rev(payer_email) + password +
 // trans_id + rev(first6 + last4))) of the original payment"
 const cardHash = (p: Payment) =>
   s2sCardSignatures.transaction('doe@example.com', PASSWORD, p.id, { cardNumber: '4111111111111111' })
@@ -55,14 +55,14 @@ describe('S2S CARD callback', () => {
       trans_date: '2026-11-02 10:00:00',
       amount: '10.00',
       currency: 'USD',
-      // decisions.md §3: "`card_token`, `card`, `card_expiration_date` … when they apply".
+      // docs/rules.md#callbacks: "`card_token`, `card`, `card_expiration_date` … when they apply".
       card: '411111******1111',
       card_expiration_date: '01/2030',
       hash: cardHash(p),
     })
   })
 
-  // decisions.md §3: "`redirect_url`, `redirect_params`, `redirect_method` on 3DS and redirect callbacks".
+  // docs/rules.md#s2s-callback-fields: "`redirect_url`, `redirect_params`, `redirect_method` on 3DS and redirect callbacks".
   it('tells where the payer goes in a 3DS or redirect callback, as the SALE answer does', () => {
     const p = card({ status: '3ds', return_url: 'https://shop.example/3ds-back' })
     expect(build(p, transaction(p, '3ds', 'waiting'))).toMatchObject({
@@ -107,7 +107,7 @@ describe('S2S CARD callback', () => {
       status: 'REFUND',
       trans_id: settled.id,
       creditvoid_id: refund.id,
-      // decisions.md §3 (changed): "CREDITVOID adds `creditvoid_id` (interface), `creditvoid_date` and `amount`".
+      // docs/rules.md#s2s-callback-fields: "CREDITVOID adds `creditvoid_id` (interface), `creditvoid_date` and `amount`".
       creditvoid_date: '2026-11-02 10:00:00',
       amount: '4.00',
       hash: cardHash(settled),
@@ -136,7 +136,7 @@ describe('S2S CARD callback', () => {
     })
   })
 
-  // decisions.md §3: S2S CARD sends `card_token`, `card`, `card_expiration_date` "when they apply"; customer_ip is mapped.
+  // docs/rules.md#callbacks: S2S CARD sends `card_token`, `card`, `card_expiration_date` "when they apply"; customer_ip is mapped.
   it('carries the card fields whenever they apply, and customer_ip only when mapped', () => {
     const p = card({ card_token: 'ct-2' })
     const plain = build(p, transaction(p, 'sale'))

@@ -44,7 +44,7 @@ async function seeded(modules: EngineModule[] = [callbacksModule]) {
 }
 
 describe('control API: callbacks', () => {
-  // decisions.md §6: "`GET /sandbox/callbacks` (every delivery and its attempts)"
+  // docs/rules.md#control-api: "`GET /sandbox/callbacks` (every delivery and its attempts)"
   it('lists every delivery with its attempts, newest first, filtered by merchant, payment or order', async () => {
     const { t, a, c } = await seeded()
     const all = await t.call('GET', '/sandbox/callbacks')
@@ -135,7 +135,7 @@ describe('control API: callbacks', () => {
     })
   })
 
-  // decisions.md §3: "Every attempt is logged and can be replayed."
+  // docs/rules.md#callback-log: "Every attempt is logged and can be replayed."
   it('replays a delivery and answers the new delivery’s id', async () => {
     const { t, b } = await seeded()
     const id = (t.store.findBy('deliveries', 'payment_id', b.id)[0] as { id: string }).id

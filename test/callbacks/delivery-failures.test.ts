@@ -13,7 +13,7 @@ const one = (h: Harness) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('callback delivery: acknowledgement, failures, replay', () => {
-  // decisions.md §3: "Acknowledgement: Checkout: any 2xx. S2S: body `OK`. Anything else, a time-out (10 s) or a
+  // docs/rules.md#acknowledgement: "Acknowledgement: Checkout: any 2xx. S2S: body `OK`. Anything else, a time-out (10 s) or a
   // refused connection is a failed attempt."
   it.each<[string, 'checkout' | 's2s-card' | 's2s-apm', OutboundResponse, boolean]>([
     ['Checkout 204 with no body', 'checkout', { status: 204, body: '' }, true],
@@ -83,7 +83,7 @@ describe('callback delivery: acknowledgement, failures, replay', () => {
     expect(hung[0]?.attempts[0]?.latency_ms).toBeGreaterThanOrEqual(390)
   })
 
-  // decisions.md §3: "Every attempt is logged and can be replayed."
+  // docs/rules.md#callback-log: "Every attempt is logged and can be replayed."
   it('replays a delivery as a new one with the same fields, marked replay_of', async () => {
     const h = harness()
     const p = payment()

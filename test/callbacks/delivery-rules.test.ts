@@ -45,8 +45,8 @@ function recordingLogger() {
   return { logger, warnings }
 }
 
-describe('callback delivery rules (decisions.md §3)', () => {
-  // decisions.md §3: "Retries are per merchant: on by default …, off with `callbacks.retries: false` (the white-labels
+describe('callback delivery rules (docs/rules.md#callbacks)', () => {
+  // docs/rules.md#retries: "Retries are per merchant: on by default …, off with `callbacks.retries: false` (the white-labels
   // that document "delivered exactly once, no automatic retries")".
   it('sends exactly once for a merchant with callbacks.retries false, and retries the other merchant', async () => {
     const h = harness({
@@ -90,7 +90,7 @@ describe('callback delivery rules (decisions.md §3)', () => {
     expect(h.store.findBy('deliveries', 'payment_id', b.id)).toMatchObject([{ state: 'retrying' }])
   })
 
-  // decisions.md §3: "the merchant's `notification_url` (optional in the configuration; none and no `callback_url`
+  // docs/rules.md#callback-destination: "the merchant's `notification_url` (optional in the configuration; none and no `callback_url`
   // means no callbacks for that payment, ever)".
   it('sends no callback for a payment with neither a notification_url nor a callback_url', async () => {
     const h = harness({
@@ -108,7 +108,7 @@ describe('callback delivery rules (decisions.md §3)', () => {
     expect(deliveries(h).map((d) => d.payment_id)).toEqual([s2sOwnUrl.id])
   })
 
-  // decisions.md §3: "A replay goes out at once."
+  // docs/rules.md#callback-log: "A replay goes out at once."
   it('sends a replay at once, ahead of the merchant’s backlog and while the original is retrying', async () => {
     let hold: (() => void) | undefined
     const h = harness({
@@ -143,7 +143,7 @@ describe('callback delivery rules (decisions.md §3)', () => {
     }
   })
 
-  // decisions.md §3 (platform rule): "five time-outs within five minutes on one notification URL block it for 15
+  // docs/rules.md#url-blocking (platform rule): "five time-outs within five minutes on one notification URL block it for 15
   // minutes for every merchant that uses it; a successful delivery resets the counter. Blocked deliveries are logged
   // as such."
   it('blocks a URL for 15 minutes after 5 time-outs within 5 minutes, for every merchant on it, and says so', async () => {
@@ -218,7 +218,7 @@ describe('callback delivery rules (decisions.md §3)', () => {
     expect(callbacksOf(h.ctx).urls.states(h.clock.now())).toEqual([])
   })
 
-  // decisions.md §3 (URL blocking: "block it for 15 minutes") and issue 14 point 2 ("at-least-once across restarts"):
+  // docs/rules.md#callbacks (URL blocking: "block it for 15 minutes") and issue 14 point 2 ("at-least-once across restarts"):
   // the counters are stored with the attempts, so a restart with `--data` keeps the URL blocked for the rest of its
   // 15 minutes of sandbox time, and lifts the block after them.
   it('keeps a blocked URL blocked across a restart on a lowdb store until its 15 minutes pass', async () => {

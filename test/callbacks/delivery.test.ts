@@ -13,7 +13,7 @@ const one = (h: Harness) => {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('callback delivery', () => {
-  // decisions.md §3: "Sent as `POST`, `application/x-www-form-urlencoded; charset=utf-8`, flat keys"; "Destination:
+  // docs/rules.md#callback-format: "Sent as `POST`, `application/x-www-form-urlencoded; charset=utf-8`, flat keys"; "Destination:
   // the merchant's `notification_url`"; "Every attempt is logged".
   it('POSTs the callback form to the notification_url and logs the acknowledged attempt', async () => {
     const h = harness()
@@ -71,7 +71,7 @@ describe('callback delivery', () => {
     expect(h.sent).toHaveLength(0)
   })
 
-  // decisions.md §3 "Delivery": "each callback goes out when its transaction reaches a result, in the order they
+  // docs/rules.md#callbacks "Delivery": "each callback goes out when its transaction reaches a result, in the order they
   // were created, never waiting for an earlier one's acknowledgement".
   it('sends a payment’s callbacks in creation order without waiting for acknowledgements; payments go in parallel', async () => {
     let maxParallel = 0
@@ -100,7 +100,7 @@ describe('callback delivery', () => {
     expect(deliveries(h).every((d) => d.state === 'acknowledged')).toBe(true)
   })
 
-  // decisions.md §3: "never waiting for an earlier one's acknowledgement"; retries "at 1 min, 5 min, 15 min, 1 h,
+  // docs/rules.md#delivery: "never waiting for an earlier one's acknowledgement"; retries "at 1 min, 5 min, 15 min, 1 h,
   // 6 h, 24 h of sandbox time".
   it('retries a flaky merchant on the sandbox clock while the payment’s later callback goes out at once', async () => {
     let failures = 2
@@ -139,7 +139,7 @@ describe('callback delivery', () => {
     expect(h.sent.map((r) => parsed(r).type)).toEqual(['sale', 'refund', 'sale', 'sale'])
   })
 
-  // decisions.md §3: "Advancing the clock runs every attempt that falls due, not one per callback."
+  // docs/rules.md#retries: "Advancing the clock runs every attempt that falls due, not one per callback."
   it('runs every due attempt when the clock jumps, then marks the callback failed after the last retry', async () => {
     const h = harness({
       merchant: (r) => (parsed(r).type === 'sale' ? { status: 503, body: '' } : { status: 200, body: '' }),

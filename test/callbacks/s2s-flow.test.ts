@@ -24,7 +24,7 @@ describe('S2S CARD 3DS payment whose merchant never answers OK', () => {
         store: createMemoryStore<Collections>(STORE_INDEXES),
         clock,
         ids: createSeededIds('s2s-flow'),
-        // decisions.md §3: "S2S: the body `OK`. Anything else … is a failed attempt."
+        // docs/rules.md#acknowledgement: "S2S: the body `OK`. Anything else … is a failed attempt."
         transport: {
           send: async (request) => {
             sent.push(request)
@@ -54,7 +54,7 @@ describe('S2S CARD 3DS payment whose merchant never answers OK', () => {
       ['REDIRECT', '3DS'],
       ['SUCCESS', 'SETTLED'],
     ])
-    // decisions.md §3: "`redirect_url`, `redirect_params`, `redirect_method` on 3DS and redirect callbacks"; "`card`,
+    // docs/rules.md#s2s-callback-fields: "`redirect_url`, `redirect_params`, `redirect_method` on 3DS and redirect callbacks"; "`card`,
     // `card_expiration_date` … when they apply".
     expect(bodies[0]).toMatchObject({
       redirect_url: `http://sandbox.test/acs/${id}`,
@@ -69,7 +69,7 @@ describe('S2S CARD 3DS payment whose merchant never answers OK', () => {
       )
     expect(deliveries().map((d) => d.state)).toEqual(['retrying', 'retrying'])
 
-    // decisions.md §3: "Advancing the clock runs every attempt that falls due, not one per callback."
+    // docs/rules.md#retries: "Advancing the clock runs every attempt that falls due, not one per callback."
     await clock.advance(2 * 86_400_000)
     await callbacksOf(gateway.ctx).idle()
     expect(deliveries().map((d) => [d.state, d.attempts.length])).toEqual([

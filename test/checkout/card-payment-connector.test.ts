@@ -9,7 +9,7 @@ const card = (number: string, month: string, year = '2030'): StoredCard =>
 const sale = { held: false, moto: false }
 const held = { held: true, moto: false }
 
-describe('simulated card connector (decisions.md 4)', () => {
+describe('simulated card connector (docs/rules.md#test-data)', () => {
   // "the expiry month picks the outcome: 01 success (PENDING with auth), 02 decline, 03 authorization succeeds then
   // capture is declined, 05 3DS then success, 06 3DS then decline, 12 redirect then success"
   it.each([

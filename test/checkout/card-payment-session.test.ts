@@ -29,7 +29,7 @@ describe('session and endpoint rules', () => {
     expect(t.store.count('payments')).toBe(0)
   })
 
-  // Authentication 2 / decisions.md 6: header `Token`
+  // Authentication 2 / docs/rules.md#beyond-the-interface: header `Token`
   it('answers a missing or unknown Token and an expired session', async () => {
     const t = gatewayWith()
     const missing = await t.call('POST', '/api/v1/processing/purchase/card', CARD)

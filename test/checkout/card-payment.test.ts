@@ -19,15 +19,15 @@ const invalidWith = (...items: string[]) => ({
   errors: items.map((error_message) => ({ error_code: 100000, error_message })),
 })
 
-describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.md 4)', () => {
-  // decisions.md 4: "the expiry month picks the outcome: 01 success (PENDING with auth)"
+describe('POST /api/v1/processing/{purchase,debit}/card: test cards (docs/rules.md#test-data)', () => {
+  // docs/rules.md#test-cards: "the expiry month picks the outcome: 01 success (PENDING with auth)"
   it("01 settles a sale: amount captured on today's financial day, one sale transaction", async () => {
     const t = gatewayWith()
     const token = await hpfSession(t)
     const r = await pay(t, token)
     expect(r.status).toBe(200)
     expect(validate('checkout/hpf-card-payment-response', r.body).valid).toBe(true)
-    // decisions.md 5: `result` (success here), the payment id, and what return_url would receive
+    // docs/rules.md#hosted-payment-fields: `result` (success here), the payment id, and what return_url would receive
     expect(r.body).toEqual({
       result: 'success',
       payment_id: expect.any(String),
@@ -63,7 +63,7 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
     ).toEqual(['auth'])
   })
 
-  // decisions.md 4: "02 decline"
+  // docs/rules.md#test-cards: "02 decline"
   it('02 declines with a reason and a failed transaction', async () => {
     const t = gatewayWith()
     const r = await pay(t, await hpfSession(t), { card_exp_month: '02' })
@@ -82,7 +82,7 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
     expect(paymentOf(t, r.body.payment_id)?.amount_captured).toBe('0.00')
   })
 
-  // decisions.md 4: "03 authorization succeeds then capture is declined"; docs/engine.md: `scenario: 'capture-declined'`
+  // docs/rules.md#test-cards: "03 authorization succeeds then capture is declined"; docs/engine.md: `scenario: 'capture-declined'`
   it('03 authorizes a held payment and marks its capture to be declined; a sale of 03 is declined', async () => {
     const t = gatewayWith()
     const held = await pay(t, await hpfSession(t, { auth: true }), { card_exp_month: '03' })
@@ -92,7 +92,7 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
     expect(sold.body).toMatchObject({ status: 'decline', reason: 'Capture declined' })
   })
 
-  // decisions.md 4: "05 3DS then success, 06 3DS then decline"
+  // docs/rules.md#test-cards: "05 3DS then success, 06 3DS then decline"
   it.each(['05', '06'])('%s leaves the payment in 3ds with the ACS page to visit', async (month) => {
     const t = gatewayWith()
     const r = await pay(t, await hpfSession(t), { card_exp_month: month })
@@ -110,7 +110,7 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
     expect(txs.map((x) => [x.type, x.status])).toEqual([['3ds', 'waiting']])
   })
 
-  // decisions.md 4: "12 redirect then success (year 2039: redirect then decline)"
+  // docs/rules.md#test-cards: "12 redirect then success (year 2039: redirect then decline)"
   it.each(['2030', '2039'])('12/%s leaves the payment in redirect with the simulator page', async (year) => {
     const t = gatewayWith()
     const r = await pay(t, await hpfSession(t), { card_exp_month: '12', card_exp_year: year })
@@ -122,7 +122,7 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
     })
   })
 
-  // decisions.md 4: "`1111222233334444`: "Brand of card does not support.""
+  // docs/rules.md#test-cards: "`1111222233334444`: "Brand of card does not support.""
   it('1111222233334444 is declined: Brand of card does not support.', async () => {
     const t = gatewayWith()
     const r = await pay(t, await hpfSession(t), { card_number: '1111222233334444' })
@@ -148,7 +148,7 @@ describe('POST /api/v1/processing/{purchase,debit}/card: test cards (decisions.m
 })
 
 describe('card checks', () => {
-  // decisions.md 6 body; (sandbox) Luhn and expiry are field errors
+  // docs/rules.md#beyond-the-interface body; (sandbox) Luhn and expiry are field errors
   it('answers a bad check digit, an expired card and a missing security code as field errors', async () => {
     const t = gatewayWith()
     const token = await hpfSession(t)

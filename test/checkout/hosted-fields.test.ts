@@ -4,7 +4,7 @@ import { hostedPagesModule } from '../../src/pages/module.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'
 import { configWith, counts, messages, paymentOf, sessionByToken, tokenBody } from './session-helpers.js'
 
-// decisions.md 5: "the card data goes from the fields' frames into the session, never through the
+// docs/rules.md#hosted-payment-fields: "the card data goes from the fields' frames into the session, never through the
 // merchant. The payment request ... carries `with_hosted_fields: true`, `name`, and optionally
 // `email`, `billing_address`, `browser_info`, `birth_date`, `selected_language` — no card data.
 // It answers `{result: success|decline|redirect|waiting|undefined, payment_id, redirect_url?,
@@ -32,7 +32,7 @@ const PLATFORM_BODY = { with_hosted_fields: true, name: 'Jane Doe', email: 'jane
 const pay = (t: TestGateway, tok: string, body: Record<string, unknown> = PLATFORM_BODY, op = 'purchase') =>
   t.call('POST', `/api/v1/processing/${op}/card`, body, { Token: tok })
 
-describe('the fields put the card into the session (decisions.md 5)', () => {
+describe('the fields put the card into the session (docs/rules.md#sessions)', () => {
   it('keeps the collected card masked on the session, never the number or the code', async () => {
     const t = setup()
     const tok = await token(t)
@@ -67,7 +67,7 @@ describe('the fields put the card into the session (decisions.md 5)', () => {
     expect(counts(t)).toEqual(before)
   })
 
-  // decisions.md 2: "Hosted Payment Fields with a bad or expired Token: 401"
+  // docs/rules.md#errors: "Hosted Payment Fields with a bad or expired Token: 401"
   it('answers 401 for a token the session-token endpoint did not issue', async () => {
     const t = setup()
     const r = await collect(t, 'f'.repeat(32))
@@ -76,7 +76,7 @@ describe('the fields put the card into the session (decisions.md 5)', () => {
   })
 })
 
-describe('the payment request without card data (decisions.md 5)', () => {
+describe('the payment request without card data (docs/rules.md#sessions)', () => {
   it('refuses a payment before the fields sent the card', async () => {
     const t = setup()
     const tok = await token(t)
@@ -116,7 +116,7 @@ describe('the payment request without card data (decisions.md 5)', () => {
     })
   })
 
-  // decisions.md 5: "`return_url` (used after 3DS)"
+  // docs/rules.md#hosted-payment-fields: "`return_url` (used after 3DS)"
   it('05: result redirect with redirect_url to the ACS; return_url then receives the payer', async () => {
     const t = setup()
     const tok = await token(t)
@@ -142,7 +142,7 @@ describe('the payment request without card data (decisions.md 5)', () => {
     expect((await pay(t, tok, PLATFORM_BODY, 'debit')).body).toMatchObject({ result: 'success' })
   })
 
-  // decisions.md 7: "Cover at least ... card data sent in an HPF body"
+  // docs/rules.md#warnings-and-releases: "Cover at least ... card data sent in an HPF body"
   it('serves card data sent in the body with a Sandbox-Warning, and refuses it under strict', async () => {
     const t = setup()
     const tok = await token(t)
@@ -177,7 +177,7 @@ describe('the payment request without card data (decisions.md 5)', () => {
   })
 })
 
-describe('the script and the frames (decisions.md 5)', () => {
+describe('the script and the frames (docs/rules.md#sessions)', () => {
   it('serves /sdk/hosted-fields.js with the HostedFields API', async () => {
     const r = await setup().call('GET', '/sdk/hosted-fields.js')
     expect(r.status).toBe(200)

@@ -8,11 +8,11 @@ import {
   walletName,
 } from '../../src/core/checkout/methods.js'
 
-// decisions.md §2: "the catalogue's provider-named stand-ins carry their public identifiers as
+// docs/rules.md#business-codes: "the catalogue's provider-named stand-ins carry their public identifiers as
 // aliases: `wallet1` = `applepay`, `wallet2` = `googlepay` ... A merchant's configuration may add
 // aliases for the other stand-ins (`procA`, `bnplA`, …). An unknown identifier's error lists the
 // near matches."
-describe('method identifiers (decisions.md §2)', () => {
+describe('method identifiers (docs/rules.md#transport)', () => {
   it('takes applepay and googlepay for the device-wallet stand-ins', () => {
     expect(findMethod('applepay')?.id).toBe('wallet1')
     expect(findMethod('googlepay')?.id).toBe('wallet2')

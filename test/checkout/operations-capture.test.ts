@@ -23,7 +23,7 @@ describe('POST /api/v1/payment/capture', () => {
     const p = putAuthorized(t)
     const r = await t.call('POST', CAPTURE, bodies.capture(p.id))
     expect(r.status).toBe(200)
-    // decisions.md §2: capture: `{payment_id, status: "settled", trans_status: "SUCCESS", date}`
+    // docs/rules.md#responses: capture: `{payment_id, status: "settled", trans_status: "SUCCESS", date}`
     expect(r.body).toEqual({
       payment_id: p.id,
       status: 'settled',
@@ -89,7 +89,7 @@ describe('POST /api/v1/payment/capture', () => {
     expect(storeSnapshot(t)).toBe(before)
   })
 
-  // decisions.md §4: "03 authorization succeeds then capture is declined"
+  // docs/rules.md#test-cards: "03 authorization succeeds then capture is declined"
   it('answers a declined capture with trans_status FAIL and keeps the authorization held', async () => {
     const t = setup()
     const p = putAuthorized(t, { scenario: 'capture-declined' })

@@ -43,7 +43,7 @@ describe('POST /api/v1/payment/card/credit', () => {
     )
     expect(r.status).toBe(200)
     const id = r.body.payment_id as string
-    // decisions.md 2: "card credit: accepted only, the outcome comes as a `type=credit` callback"
+    // docs/rules.md#card-credit: "card credit: accepted only, the outcome comes as a `type=credit` callback"
     expect(r.body).toEqual({ payment_id: id, result: 'accepted' })
     expect(validate('checkout/credit-response', r.body).valid).toBe(true)
     expect(t.store.get('payments', id)).toMatchObject({

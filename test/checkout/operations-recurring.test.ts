@@ -50,7 +50,7 @@ describe('POST /api/v1/payment/recurring', () => {
     )
     expect(r.status).toBe(200)
     const id = r.body.payment_id as string
-    // decisions.md §2: recurring: `{status: "settled"|"declined", reason?, payment_id, date, schedule_id?, order}`
+    // docs/rules.md#responses: recurring: `{status: "settled"|"declined", reason?, payment_id, date, schedule_id?, order}`
     expect(r.body).toEqual({
       status: 'settled',
       payment_id: id,
@@ -94,7 +94,7 @@ describe('POST /api/v1/payment/recurring', () => {
     expect(t.store.get('payments', r.body.payment_id as string)?.operation).toBe('debit')
   })
 
-  // decisions.md §4: "02 decline"
+  // docs/rules.md#test-cards: "02 decline"
   it('declines when the stored card declines, with the reason', async () => {
     const t = setup()
     const initial = putRecurringInitial(t, { card: testCard('02') })
@@ -158,7 +158,7 @@ describe('POST /api/v1/payment/recurring', () => {
       order: { number: 'jpy-1', amount: '1000', currency: 'JPY', description: 'd' },
       amount_captured: '1000',
     })
-    // decisions.md 2 Amounts: JPY is sent as 100.00; a fraction JPY cannot carry is refused
+    // docs/rules.md#amounts: JPY is sent as 100.00; a fraction JPY cannot carry is refused
     const bad = await t.call(
       'POST',
       RECURRING,

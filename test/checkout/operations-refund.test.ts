@@ -23,7 +23,7 @@ describe('POST /api/v1/payment/refund', () => {
     t.gateway.ctx.events.subscribe((e) => events.push(e))
     const p = putPayment(t)
     const r = await t.call('POST', REFUND, bodies.refund(p.id))
-    // decisions.md §2: refund: `{payment_id, result: "accepted"}`
+    // docs/rules.md#responses: refund: `{payment_id, result: "accepted"}`
     expect(r.body).toEqual({ payment_id: p.id, result: 'accepted' })
     expect(validate('checkout/refund-response', r.body).valid).toBe(true)
     expect(t.store.get('payments', p.id)).toMatchObject({ status: 'refund', amount_refunded: '10.00' })

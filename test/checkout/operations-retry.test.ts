@@ -21,7 +21,7 @@ const NOT_ALLOWED = {
 }
 
 describe('POST /api/v1/payment/retry', () => {
-  // decisions.md §2: retry: `{payment_id, result: "accepted"}`
+  // docs/rules.md#responses: retry: `{payment_id, result: "accepted"}`
   it('charges a declined recurring payment again and settles it when the card now passes', async () => {
     const t = setup()
     const p = putPayment(t, {

@@ -51,7 +51,7 @@ const PATHS = Object.keys(VALID)
 // docs/engine.md: "Validate first, then authenticate, then look things up: a bad request, a wrong key
 // or hash, and an unknown id all change nothing."
 describe.each(PATHS)('%s', (path) => {
-  // decisions.md 2: a bad hash is the errors[] item `hash: Hash is not valid.` of a 400 answer
+  // docs/rules.md#errors: a bad hash is the errors[] item `hash: Hash is not valid.` of a 400 answer
   it('refuses a wrong hash with 400 and the item hash: Hash is not valid., changing nothing', async () => {
     const t = setup()
     const body = VALID[path]?.(t) ?? {}
@@ -67,7 +67,7 @@ describe.each(PATHS)('%s', (path) => {
     expect(storeSnapshot(t)).toBe(before)
   })
 
-  // decisions.md 2: an unknown merchant key is the item `merchant_key: This value is not correct.`
+  // docs/rules.md#errors: an unknown merchant key is the item `merchant_key: This value is not correct.`
   it('refuses an unknown merchant_key with 400 and the merchant_key item, changing nothing', async () => {
     const t = setup()
     const body = VALID[path]?.(t) ?? {}

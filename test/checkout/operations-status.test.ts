@@ -43,7 +43,7 @@ async function threeAttempts(t: TestGateway) {
 }
 
 describe('POST /api/v1/payment/status by payment_id', () => {
-  // decisions.md §2: status: `{payment_id, date, status, reason?, recurring_token?, schedule_id?, order, customer}`
+  // docs/rules.md#responses: status: `{payment_id, date, status, reason?, recurring_token?, schedule_id?, order, customer}`
   it('answers one record', async () => {
     const t = setup()
     const p = putRecurringInitial(t, { schedule_id: 'sched-1', moto_type: 'phone_moto' })
@@ -56,7 +56,7 @@ describe('POST /api/v1/payment/status by payment_id', () => {
       recurring_token: p.recurring?.token,
       schedule_id: 'sched-1',
       order: { number: p.order.number, amount: '10.00', currency: 'USD', description: 'Important gift' },
-      // decisions.md 2: customer{name, email}; the name on the card when the session gave none
+      // docs/rules.md#responses: customer{name, email}; the name on the card when the session gave none
       customer: { name: 'John Doe' },
       // 2.5: "`moto_type` is returned in the SALE response, the callback and the status response."
       moto_type: 'phone_moto',

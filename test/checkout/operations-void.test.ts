@@ -22,7 +22,7 @@ describe('POST /api/v1/payment/void', () => {
     const p = putPayment(t)
     const r = await t.call('POST', VOID, bodies.void(p.id, { parameters: { reason_code: 'R1' } }))
     expect(r.status).toBe(200)
-    // decisions.md §2: void: `{status: "SUCCESS"|"FAIL", payment_status, payment_id, date, order, reason?}`
+    // docs/rules.md#responses: void: `{status: "SUCCESS"|"FAIL", payment_status, payment_id, date, order, reason?}`
     expect(r.body).toEqual({
       status: 'SUCCESS',
       payment_status: 'void',

@@ -7,7 +7,7 @@ import { hostedPagesModule } from '../../src/pages/module.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'
 import { configWith, DEMO } from './session-helpers.js'
 
-// decisions.md (second edition) follows the platform's documents; this suite replays the
+// docs/rules.md follows the platform's documents; this suite replays the
 // examples those documents show (request bodies and the answers they print), written down in
 // fixtures/platform/checkout-examples.json with the source of each.
 
@@ -46,7 +46,7 @@ const setup = () =>
 
 const ORDER = { number: 'given-1', amount: '100.99', currency: 'USD', description: 'Important gift' }
 
-/** A Hosted Payment Fields session whose fields have sent the test card (decisions.md 4: 01 succeeds). */
+/** A Hosted Payment Fields session whose fields have sent the test card (docs/rules.md#test-cards: 01 succeeds). */
 async function collectedSession(t: TestGateway): Promise<string> {
   const created = await t.call('POST', '/api/v1/session/token', {
     merchant_key: DEMO.key,

@@ -7,7 +7,7 @@ import type { TestGateway } from '../helpers/engine.js'
 import { createOperationsGateway, MERCHANT, putPayment, sign } from '../helpers/payments.js'
 import { configWith, counts, gatewayWith, messages, sessionBody, sessionByToken } from './session-helpers.js'
 
-/** The request through the engine with its `Sandbox-Warning` header values (decisions.md §7). */
+/** The request through the engine with its `Sandbox-Warning` header values (docs/rules.md#warnings-and-releases). */
 async function send(t: TestGateway, path: string, body: Record<string, unknown>) {
   const response = await t.gateway.handle({
     method: 'POST',
@@ -29,7 +29,7 @@ const session = (t: TestGateway, overrides: Record<string, unknown>) =>
 
 const strictConfig = (): SandboxConfig => ({ ...configWith([{ id: 'demo-mid' }]), strict: true })
 
-describe('amounts per currency exponent (decisions.md §2 Amounts)', () => {
+describe('amounts per currency exponent (docs/rules.md#amounts)', () => {
   // "UGX, JPY, KRW and CLP, which the platform requires as `100.00`"
   it.each(['JPY', 'KRW', 'CLP', 'UGX'])('takes %s as 1000.00 without a warning', async (currency) => {
     const t = gatewayWith()
@@ -64,7 +64,7 @@ describe('amounts per currency exponent (decisions.md §2 Amounts)', () => {
     expect(r.warnings).toHaveLength(1)
     expect(r.warnings[0]).toMatch(/^order\.amount: /)
     expect(r.warnings[0]).toContain(documented)
-    expect(r.warnings[0]).toContain('decisions.md 2')
+    expect(r.warnings[0]).toContain('docs/rules.md#transport')
   })
 
   // An amount finer than the currency's minor unit is not an amount of that currency.
@@ -83,7 +83,7 @@ describe('amounts per currency exponent (decisions.md §2 Amounts)', () => {
     expect(counts(t)).toEqual(before)
   })
 
-  // decisions.md §7: "`serve --strict` refuses them instead."
+  // docs/rules.md#strict: "`serve --strict` refuses them instead."
   it('refuses a lenient amount under strict, naming what the platform documents', async () => {
     const t = gatewayWith(strictConfig())
     const before = counts(t)
@@ -93,7 +93,7 @@ describe('amounts per currency exponent (decisions.md §2 Amounts)', () => {
     expect(counts(t)).toEqual(before)
   })
 
-  // decisions.md §7: "Warnings go to the request log, the event stream and the console."
+  // docs/rules.md#warnings: "Warnings go to the request log, the event stream and the console."
   it('puts each warning on the event stream too', async () => {
     const t = gatewayWith()
     const seen: unknown[] = []
@@ -117,7 +117,7 @@ describe('amounts per currency exponent (decisions.md §2 Amounts)', () => {
   })
 })
 
-describe('booleans, numeric strings and card_token (decisions.md §2)', () => {
+describe('booleans, numeric strings and card_token (docs/rules.md#transport)', () => {
   // "Checkout takes JSON true/false; the strings "true"/"false"/"Y"/"N" are accepted with a warning."
   it.each([
     ['true', true],
@@ -180,7 +180,7 @@ describe('booleans, numeric strings and card_token (decisions.md §2)', () => {
   })
 })
 
-describe('validation messages (decisions.md §2 Errors)', () => {
+describe('validation messages (docs/rules.md#errors)', () => {
   it('names the valid values of a short list', async () => {
     const t = gatewayWith()
     const r = await session(t, { operation: 'payout' })

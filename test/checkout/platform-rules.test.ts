@@ -32,7 +32,7 @@ async function hpfToken(t: TestGateway, overrides: Record<string, unknown> = {})
   return String((await t.call('POST', '/api/v1/session/token', tokenBody(overrides))).body.token)
 }
 
-describe('method identifiers on the session (decisions.md §2)', () => {
+describe('method identifiers on the session (docs/rules.md#transport)', () => {
   it('takes applepay and googlepay as the device wallets', async () => {
     const t = gateway()
     const r = await t.call(
@@ -63,7 +63,7 @@ describe('method identifiers on the session (decisions.md §2)', () => {
   })
 })
 
-describe('PUT /api/v1/session/update as the platform answers it (decisions.md §5)', () => {
+describe('PUT /api/v1/session/update as the platform answers it (docs/rules.md#sessions)', () => {
   // "bad/missing Token → 403 and 'The response is an HTML page, not a JSON error.'"
   it('answers a missing, unknown or expired Token with 403 and an HTML page, changing nothing', async () => {
     const t = gateway()
@@ -74,7 +74,7 @@ describe('PUT /api/v1/session/update as the platform answers it (decisions.md §
       expect(r.headers['content-type']).toBe('text/html; charset=utf-8')
       expect(r.raw).toMatch(/^<!doctype html>/i)
     }
-    // The page token of a hosted page never authorizes the update (decisions.md §5).
+    // The page token of a hosted page never authorizes the update (docs/rules.md#sessions).
     const page = await t.call('POST', '/api/v1/session', sessionBody())
     const pageToken = String(page.body.redirect_url).split('/auth/')[1] as string
     expect((await update(t, pageToken, { order_amount: '5.00' })).status).toBe(403)
@@ -117,7 +117,7 @@ describe('PUT /api/v1/session/update as the platform answers it (decisions.md §
   })
 })
 
-describe('card credit (decisions.md §2: card_number or card_token, accepted only)', () => {
+describe('card credit (docs/rules.md#card-credit: card_number or card_token, accepted only)', () => {
   const CREDIT = '/api/v1/payment/card/credit'
   const order = {
     order_id: 'payout-9',
@@ -188,7 +188,7 @@ describe('card credit (decisions.md §2: card_number or card_token, accepted onl
   })
 })
 
-describe('release 6.6.5 (decisions.md §7; Versioning 6.7.0 row)', () => {
+describe('release 6.6.5 (docs/rules.md#warnings-and-releases; Versioning 6.7.0 row)', () => {
   const legacy = { release: '6.6.5' as const }
 
   // Errors: "Invalid identifier in a status lookup before 6.7.0 | 400 | 100000 | This value is not correct."

@@ -2,12 +2,12 @@ import { describe, expect, it } from 'vitest'
 import { releaseOf, releaseProblems } from '../../src/core/validation/releases.js'
 import { validate } from '../../src/core/validation/index.js'
 
-// decisions.md §7: "a merchant's `release` is `6.7.0` (default) or `6.6.5`. With `6.6.5` the
+// docs/rules.md#releases: "a merchant's `release` is `6.7.0` (default) or `6.6.5`. With `6.6.5` the
 // sandbox applies the rules the interface's 6.7.0 row changed ... the additions of 6.7.0 are
 // refused there." Versioning, 6.7.0 Additions: MOTO, trial periods, `customer.ip`, `size`,
 // `custom_data` on secondary requests, `auth` in Checkout, `parameters` on capture/void/refund.
 
-describe('releases (decisions.md §7)', () => {
+describe('releases (docs/rules.md#warnings-and-releases)', () => {
   it('defaults to 6.7.0; 6.6.5 only when the merchant is pinned to it', () => {
     expect(releaseOf(undefined)).toBe('6.7.0')
     expect(releaseOf({})).toBe('6.7.0')

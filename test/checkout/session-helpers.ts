@@ -9,7 +9,7 @@ import { checkoutSessionModule } from '../../src/core/checkout/module.js'
 export const DEMO = { key: 'demo-merchant', password: 'demo-password-0123456789abcdef' }
 export const OTHER = { key: 'other-merchant', password: 'other-password-0123456789' }
 
-/** A Luhn-valid test card whose expiry month 01 succeeds (decisions.md 4). */
+/** A Luhn-valid test card whose expiry month 01 succeeds (docs/rules.md#test-data). */
 export const CARD = {
   card_number: '4111111111111111',
   card_exp_month: '01',
@@ -21,7 +21,7 @@ const ORDER = { number: 'order-1', amount: '10.00', currency: 'USD', description
 
 /**
  * A signed session request. `order` fields merge into the default order; the hash is computed
- * over the final order (decisions.md 1) unless the overrides give one.
+ * over the final order (docs/rules.md#signatures) unless the overrides give one.
  */
 export function sessionBody(
   overrides: Record<string, unknown> = {},
@@ -38,7 +38,7 @@ export function sessionBody(
   }
 }
 
-/** A signed session-token request: the session request plus the `return_url` it requires (decisions.md 5). */
+/** A signed session-token request: the session request plus the `return_url` it requires (docs/rules.md#sessions). */
 export const tokenBody = (
   overrides: Record<string, unknown> = {},
   merchant: { key: string; password: string } = DEMO,
@@ -69,13 +69,13 @@ export async function hpfSession(
   overrides: Record<string, unknown> = {},
   merchant = DEMO,
 ): Promise<string> {
-  // decisions.md 5: the session-token request requires return_url (success_url is optional there).
+  // docs/rules.md#hosted-payment-fields: the session-token request requires return_url (success_url is optional there).
   const r = await t.call('POST', '/api/v1/session/token', tokenBody(overrides, merchant))
   if (r.status !== 200) throw new Error(`session/token answered ${r.status}: ${r.raw}`)
   return r.body.token as string
 }
 
-/** A Hosted Payment Fields card payment (decisions.md 6). */
+/** A Hosted Payment Fields card payment (docs/rules.md#beyond-the-interface). */
 export function pay(
   t: TestGateway,
   token: string,

@@ -11,7 +11,7 @@ import {
 } from './session-helpers.js'
 
 describe('POST /api/v1/session/token', () => {
-  // decisions.md 2: "session token: `{"token": "..."}`"; Endpoints: "used for Hosted Payment Fields"
+  // docs/rules.md#responses: "session token: `{"token": "..."}`"; Endpoints: "used for Hosted Payment Fields"
   it('answers the session token and stores a Hosted Payment Fields session', async () => {
     const t = gatewayWith()
     const r = await t.call('POST', '/api/v1/session/token', tokenBody({ operation: 'debit' }))
@@ -73,7 +73,7 @@ describe('POST /api/v1/session/token', () => {
     expect(messages(r.body)[0]).toMatch(/^auth: /)
   })
 
-  // decisions.md 5: "The session-token request requires `return_url` (used after 3DS); `success_url`, `cancel_url`, `error_url` are optional."
+  // docs/rules.md#hosted-payment-fields: "The session-token request requires `return_url` (used after 3DS); `success_url`, `cancel_url`, `error_url` are optional."
   it('requires return_url and takes a body without success_url', async () => {
     const t = gatewayWith()
     const { success_url: _ok, return_url: _back, ...bare } = tokenBody()

@@ -79,7 +79,7 @@ describe('PUT /api/v1/session/update', () => {
     expect(messages(amount.body)).toEqual([
       'order_amount: This value is not valid. This currency has 2 decimals: send them with a dot, for example 100.00.',
     ])
-    // decisions.md 2 Amounts: VND has no decimals; the session's 10.00 cannot stay when only the currency changes
+    // docs/rules.md#amounts: VND has no decimals; the session's 10.00 cannot stay when only the currency changes
     const currency = await update(t, token, { order_currency: 'VND', order_amount: '10.50' })
     expect(messages(currency.body)).toEqual([
       'order_amount: This value is not valid. This currency has no decimals: send an integer, for example 100.',
@@ -120,7 +120,7 @@ describe('PUT /api/v1/session/update', () => {
     })
   })
 
-  // Authentication 2: "`PUT /api/v1/session/update` authenticates with the header `Token`"; decisions.md 5:
+  // Authentication 2: "`PUT /api/v1/session/update` authenticates with the header `Token`"; docs/rules.md#sessions:
   // with a bad Token it answers "403 and an HTML page, as the platform answers"
   it('answers a missing, unknown or expired Token with 403 and an HTML page, changing nothing', async () => {
     const t = gatewayWith()

@@ -15,7 +15,7 @@ import {
 const tokenOf = (redirectUrl: unknown) => String(redirectUrl).split('/auth/')[1] as string
 
 describe('POST /api/v1/session', () => {
-  // decisions.md 2: session: `{"redirect_url": "{base_url}/auth/<session token>"}`; 5: "session_expiry is in minutes, 1 to 720, default 60"
+  // docs/rules.md#responses: session: `{"redirect_url": "{base_url}/auth/<session token>"}`; 5: "session_expiry is in minutes, 1 to 720, default 60"
   it('stores an open session and answers the hosted page address; no payment exists yet', async () => {
     const t = gatewayWith()
     const r = await t.call('POST', '/api/v1/session', sessionBody({ methods: ['card'] }))
@@ -35,7 +35,7 @@ describe('POST /api/v1/session', () => {
     expect(t.store.count('payments')).toBe(0)
   })
 
-  // decisions.md 5: "`session_expiry` is in minutes"; config sessions.default_expiry_minutes when absent
+  // docs/rules.md#session-expiry: "`session_expiry` is in minutes"; config sessions.default_expiry_minutes when absent
   it('takes session_expiry in minutes, else the configured default', async () => {
     const t = gatewayWith()
     const r = await t.call('POST', '/api/v1/session', sessionBody({ session_expiry: 5 }))
@@ -68,7 +68,7 @@ describe('POST /api/v1/session', () => {
   })
 
   // Authentication 1: "Every Checkout request carries the merchant credential `merchant_key` and a request signature in `hash`"
-  // decisions.md 2: both are errors[] items of a 400 answer
+  // docs/rules.md#errors: both are errors[] items of a 400 answer
   it('refuses an unknown merchant_key and a wrong hash with 400 and their items, changing nothing', async () => {
     const t = gatewayWith()
     const before = counts(t)
@@ -95,7 +95,7 @@ describe('POST /api/v1/session', () => {
     expect(counts(t)).toEqual(before)
   })
 
-  // decisions.md 1: session hash = sha1(md5(upper(order.number + order.amount + order.currency + order.description + password)))
+  // docs/rules.md#checkout-signatures: session hash = sha1(md5(upper(order.number + order.amount + order.currency + order.description + password)))
   it('checks the hash with the merchant named by merchant_key', async () => {
     const t = gatewayWith()
     const signedByOther = sessionBody({}, { key: DEMO.key, password: OTHER.password })
@@ -111,7 +111,7 @@ describe('session method rules (2.2)', () => {
     const r = await t.call('POST', '/api/v1/session', sessionBody({ methods: ['card', 'no-such-method'] }))
     expect(r.status).toBe(400)
     expect(r.body.error_message).toBe('Request data is invalid.')
-    // decisions.md 2: "An unknown identifier's error lists the near matches" (none are near here)
+    // docs/rules.md#method-identifiers: "An unknown identifier's error lists the near matches" (none are near here)
     expect(messages(r.body)).toEqual([
       'methods[1]: The value you selected is not a valid choice. The identifiers are those of the interface, section 2.2.',
     ])

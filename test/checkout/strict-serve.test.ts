@@ -4,7 +4,7 @@ import { silentLogger } from '../../src/core/ports/logger.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 import { DEMO } from './session-helpers.js'
 
-// decisions.md §7: "served and answered with one `Sandbox-Warning` response header per point ...
+// docs/rules.md#warnings: "served and answered with one `Sandbox-Warning` response header per point ...
 // `serve --strict` refuses them instead." Over real HTTP, as `paysandbox serve` runs.
 const running: RunningSandbox[] = []
 afterEach(async () => {
@@ -33,7 +33,7 @@ function lenientSession(s: RunningSandbox) {
   })
 }
 
-describe('serve and serve --strict (decisions.md §7)', () => {
+describe('serve and serve --strict (docs/rules.md#warnings-and-releases)', () => {
   it('serves a lenient request with one Sandbox-Warning header per point', async () => {
     const r = await lenientSession(await start())
     expect(r.status).toBe(200)

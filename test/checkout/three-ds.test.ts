@@ -29,7 +29,7 @@ function refusal(fn: () => unknown): string {
   throw new Error('expected a refusal')
 }
 
-describe('completeThreeDs (decisions.md 4: "05 3DS then success, 06 3DS then decline")', () => {
+describe('completeThreeDs (docs/rules.md#test-cards: "05 3DS then success, 06 3DS then decline")', () => {
   it('05 passed settles the payment and records the collector attributes', async () => {
     const t = gatewayWith()
     const id = await startThreeDs(t)
@@ -116,7 +116,7 @@ describe('completeThreeDs (decisions.md 4: "05 3DS then success, 06 3DS then dec
   })
 })
 
-describe('completeRedirect (decisions.md 4: "12 redirect then success (year 2039: redirect then decline)")', () => {
+describe('completeRedirect (docs/rules.md#test-cards: "12 redirect then success (year 2039: redirect then decline)")', () => {
   it.each([
     ['2030', 'settled', ''],
     ['2039', 'decline', 'Declined by processing.'],
@@ -147,7 +147,7 @@ describe('payWithCard as an engine operation (DESIGN.md: "The payer\'s actions .
   })
 })
 
-// Issue 6: "3DS ACS page: challenge with pass and fail, frictionless per test card". decisions.md 4
+// Issue 6: "3DS ACS page: challenge with pass and fail, frictionless per test card". docs/rules.md#test-data
 // names no frictionless card; the sandbox's is expiry month 07 (docs/engine.md).
 describe('frictionless 3DS (sandbox: expiry month 07)', () => {
   it('authenticates without a challenge: no ACS step, settled at once, the collector attributes say frictionless', async () => {

@@ -96,7 +96,7 @@ function tempConfig(data: unknown): string {
 }
 
 describe('paysandbox serve', () => {
-  // decisions.md §6: "Ready when `GET /sandbox/health` answers 200."
+  // docs/rules.md#control-api: "Ready when `GET /sandbox/health` answers 200."
   it('prints the banner, answers health, and stops cleanly on SIGTERM (exit 0)', async () => {
     const s = await start(['--port', '0'])
     expect(s.base).toMatch(/^http:\/\/localhost:\d+$/)
@@ -114,7 +114,7 @@ describe('paysandbox serve', () => {
     expect(s.err()).toContain('SIGTERM, stopping')
   })
 
-  // decisions.md §6: "`npm start` serves on port 8080 (`PORT` overrides it)"
+  // docs/rules.md#start: "`npm start` serves on port 8080 (`PORT` overrides it)"
   // bin/paysandbox.js runs the build's bundle (dist/cli/bundle): the pages' scripts are served
   // from src/pages as written, not from beside the bundle's chunks.
   it('serves the hosted pages and their client scripts from the bundled CLI', async () => {
@@ -151,7 +151,7 @@ describe('paysandbox serve', () => {
       methods: ['card'],
       order,
       success_url: 'https://merchant.example/success',
-      // decisions.md 5: the session-token request requires return_url.
+      // docs/rules.md#hosted-payment-fields: the session-token request requires return_url.
       return_url: 'https://merchant.example/return',
       hash: checkoutSignatures.session(order, PASSWORD),
     })
@@ -230,7 +230,7 @@ describe('paysandbox serve', () => {
     await s.stop()
   })
 
-  // decisions.md §6: "`npm start -- --port N --config FILE` ... do the same with options"; README
+  // docs/rules.md#start: "`npm start -- --port N --config FILE` ... do the same with options"; README
   // "exit codes": SIGINT or SIGTERM stops the server, exit 0. A CI step that kills `npm start`
   // must find the port free afterwards.
   it('runs through npm start, and SIGTERM to npm stops the server with exit 0', async () => {
@@ -250,7 +250,7 @@ describe('paysandbox serve', () => {
 
 // In-process: the option checks themselves (the process boundary is tested above).
 describe('serve options', () => {
-  // decisions.md §6: "`--port` overrides both"; README exit code 2 for a bad option value.
+  // docs/rules.md#start: "`--port` overrides both"; README exit code 2 for a bad option value.
   it('takes a whole port from 0 to 65535 and refuses anything else as a usage error', () => {
     expect(choosePort('0', undefined)).toBe(0)
     expect(choosePort('9000', '8000')).toBe(9000)

@@ -117,7 +117,7 @@ async function paidCheckout(month = '01', extra: Json = {}) {
 
 describe('reference merchant: Checkout hosted page', () => {
   it('marks the order paid on the signed settled callback and acknowledges it with 2xx', async () => {
-    // decisions.md §3: "Acknowledgement: Checkout: any 2xx."
+    // docs/rules.md#acknowledgement: "Acknowledgement: Checkout: any 2xx."
     const orderId = await paidCheckout('01')
     expect(await inspect(orderId)).toMatchObject({
       state: 'paid',
@@ -130,7 +130,7 @@ describe('reference merchant: Checkout hosted page', () => {
   })
 
   it('refuses a callback whose hash, amount or signature is wrong, and changes nothing', async () => {
-    // decisions.md §1: "callback and redirect `hash` | payment_id + order.number + order.amount + ..."
+    // docs/rules.md#checkout-signatures: "callback and redirect `hash` | payment_id + order.number + order.amount + ..."
     const orderId = await paidCheckout('02')
     expect((await inspect(orderId)).state).toBe('failed')
     const fields = deliveriesOf(orderId)[0]?.fields as Record<string, string>
@@ -221,7 +221,7 @@ describe('reference merchant: Checkout hosted page', () => {
   })
 
   it('sends amounts by the currency exponent as the platform requires (JPY as 1000.00, ISK as 1000)', async () => {
-    // decisions.md 2: exponent 0 is an integer, except UGX, JPY, KRW and CLP, required as `100.00`.
+    // docs/rules.md#amounts: exponent 0 is an integer, except UGX, JPY, KRW and CLP, required as `100.00`.
     const order = newOrder('1000', 'JPY')
     const started = await start(order)
     expect(started.redirect_url).toMatch(/\/auth\//)
@@ -245,7 +245,7 @@ describe('reference merchant: Hosted Payment Fields and S2S CARD', () => {
   })
 
   it('pays by S2S SALE, verifies the S2S callback hash and answers OK', async () => {
-    // decisions.md §3: "S2S: body `OK`."
+    // docs/rules.md#acknowledgement: "S2S: body `OK`."
     const order = newOrder()
     const started = await start(order, { flow: 's2s-card', card: testCard })
     expect(started).toMatchObject({ status: 'SETTLED' })
@@ -263,7 +263,7 @@ describe('reference merchant: Hosted Payment Fields and S2S CARD', () => {
 })
 
 describe('reference merchant: S2S APM', () => {
-  // decisions.md 1: S2S APM callbacks are signed md5(upper(values) + upper(password)), values reversed, keys sorted.
+  // docs/rules.md#s2s-apm-signatures: S2S APM callbacks are signed md5(upper(values) + upper(password)), values reversed, keys sorted.
   it('pays by S2S APM SALE, verifies the S2S APM callback hash and answers OK; a forged one is refused', async () => {
     const order = newOrder()
     const started = await start(order, { flow: 's2s-apm', brand: 'vcard', identifier: 'success@gmail.com' })

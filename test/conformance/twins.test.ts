@@ -58,7 +58,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
       'merchant-s2s-apm-callback-retried-and-duplicated',
     ],
     says: /\(the kit sent it again\) → attempt 1: HTTP 200 "OK"; its order changed: .*amount_paid "10\.00" → "20\.00"/,
-    section: /decisions\.md 3/,
+    section: /docs\/rules\.md#callbacks/,
   },
   'sha1-of-binary-md5': {
     scenarios: ['merchant-session-hash-sha1-over-hex-md5'],
@@ -93,7 +93,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   'non-2xx-ack': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-callback-retry'],
     says: /did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302/,
-    section: /decisions\.md 3/,
+    section: /docs\/rules\.md#callbacks/,
   },
   'never-captures-dms': {
     scenarios: ['merchant-dms-authorize-then-capture', 'merchant-dms-capture-declined'],
@@ -116,8 +116,8 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   's2s-ack-not-ok': {
     scenarios: ['merchant-s2s-callback-acknowledged-ok'],
-    says: /did not acknowledge #\d+ SALE .*: attempt 1: HTTP 200 ".*received.*\(decisions\.md 3: acknowledgement is the body OK\)/,
-    section: /decisions\.md 3/,
+    says: /did not acknowledge #\d+ SALE .*: attempt 1: HTTP 200 ".*received.*\(docs\/rules\.md#callbacks: acknowledgement is the body OK\)/,
+    section: /docs\/rules\.md#callbacks/,
   },
   'unicode-upper': {
     scenarios: ['merchant-hash-upper-ascii-only'],
@@ -137,7 +137,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   's2s-callback-hash-without-trans-id': {
     scenarios: ['merchant-s2s-callback-hash'],
     says: /did not acknowledge #0 SALE SUCCESS SETTLED: attempt 1: HTTP 400 "invalid hash"/,
-    section: /decisions\.md 1/,
+    section: /docs\/rules\.md#signatures/,
   },
   // Issue 16: the families a merchant written from the interface got wrong, and the kit missed.
   'no-amount-check': {
@@ -169,7 +169,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   'slow-callback-ack': {
     scenarios: ['merchant-callback-answered-in-time'],
     says: /attempt 1: no answer within 2 s \(time-out\)[\s\S]*a time-out is a failed attempt/,
-    section: /decisions\.md 3/,
+    section: /docs\/rules\.md#callbacks/,
   },
   // Issue 16: callbacks across all APIs; the S2S APM callback formula appends the password upper-cased.
   'apm-callback-password-as-is': {
@@ -179,7 +179,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
       'merchant-s2s-apm-callbacks-out-of-order',
     ],
     says: /^\d+\. expect\.callback_acknowledged: the merchant did not acknowledge #0 SALE REDIRECT REDIRECT: attempt 1: HTTP 400 "invalid hash"[\s\S]*rule: the callback's hash = md5\(upper\(every field[\s\S]*\+ upper\(password\)\)/,
-    section: /decisions\.md 1/,
+    section: /docs\/rules\.md#signatures/,
   },
   'amount-without-decimals': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-partial-refund'],
@@ -353,7 +353,7 @@ describe('merchant scenarios', () => {
       for (const step of scenario.steps)
         if (step.step.startsWith('expect.'))
           expect((step as { description?: string }).description, `${slug} ${step.step}`).toMatch(
-            /\(.*(decisions\.md|Events|States|Endpoints|Authentication|2\.1).*\)/,
+            /\(.*(docs\/rules\.md|Events|States|Endpoints|Authentication|2\.1).*\)/,
           )
     }
   })

@@ -11,7 +11,7 @@ import { sessionBody } from '../checkout/session-helpers.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'
 
 /**
- * POST /sandbox/merchants and DELETE /sandbox/merchants/:key (decisions.md 6: the control API
+ * POST /sandbox/merchants and DELETE /sandbox/merchants/:key (docs/rules.md#control-api: the control API
  * carries "whatever the CLI, the terminal UI and the scenario runner need"; issue 16 point 3: the
  * conformance kit creates the merchants its scenarios need on a running sandbox). Rows:
  * SANDBOX_MERCHANT_EXISTS, SANDBOX_MERCHANT_MID_EXISTS, SANDBOX_MERCHANT_NOT_FOUND,
@@ -75,7 +75,7 @@ describe('POST /sandbox/merchants', () => {
     const session = await t.call('POST', '/api/v1/session', sessionBody({}, KIT))
     expect(session.status, session.raw).toBe(200)
     expect(session.body.redirect_url).toMatch(/\/auth\//)
-    // The hash is checked with the created merchant's password (decisions.md 1).
+    // The hash is checked with the created merchant's password (docs/rules.md#signatures).
     const wrong = await t.call(
       'POST',
       '/api/v1/session',
@@ -125,7 +125,7 @@ describe('POST /sandbox/merchants', () => {
     expect((await t.call('POST', '/api/v1/session', sessionBody({}, KIT))).status).toBe(200)
   })
 
-  // decisions.md 2: validation failures answer "Request data is invalid." with one `path: message` item per field.
+  // docs/rules.md#errors: validation failures answer "Request data is invalid." with one `path: message` item per field.
   it.each([
     [{ password: undefined }, 'password: This value should not be blank.'],
     [{ password: 'short' }, 'password: This value is too short. It should have 8 characters or more.'],
@@ -197,7 +197,7 @@ describe('DELETE /sandbox/merchants/:key', () => {
     expect(await state(t)).toEqual(was)
   })
 
-  it('a reset keeps created merchants (decisions.md 6: merchants stay)', async () => {
+  it('a reset keeps created merchants (docs/rules.md#control-api: merchants stay)', async () => {
     const t = createTestGateway(DEFAULT_MODULES)
     await t.call('POST', '/sandbox/merchants', merchantBody())
     expect((await t.call('POST', '/api/v1/session', sessionBody({}, KIT))).status).toBe(200)

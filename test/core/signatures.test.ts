@@ -12,7 +12,7 @@ import {
 const md5 = (s: string) => createHash('md5').update(s).digest('hex')
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex')
 
-describe('primitives (decisions.md §1)', () => {
+describe('primitives (docs/rules.md#signatures)', () => {
   it('upper() changes ASCII a-z only', () => {
     expect(upper('abc-xyz_é1ß')).toBe('ABC-XYZ_é1ß')
   })
@@ -27,7 +27,7 @@ describe('primitives (decisions.md §1)', () => {
 })
 
 describe('S2S CARD', () => {
-  // decisions.md §1: "Known answer: payer_email doe@example.com, password 13a4822c5907ed235f3a068c76184fc3,
+  // docs/rules.md#known-answer: "Known answer: payer_email doe@example.com, password 13a4822c5907ed235f3a068c76184fc3,
   // card 4111111111111111 gives SALE hash 2702ae0c4f99506dc29b5615ba9ee3c0."
   it('reproduces the documented known-answer SALE hash', () => {
     expect(
@@ -56,7 +56,7 @@ describe('S2S CARD', () => {
     expect(s2sCardSignatures.createSchedule('pw1')).toBe(md5('1WP'))
     expect(s2sCardSignatures.schedule('s-1', 'pw')).toBe(md5('WP1-S'))
   })
-  // decisions.md §1 (changed): CARD2CARD is Formula 1 over the payer's e-mail and card.
+  // docs/rules.md#s2s-card-formulas: CARD2CARD is Formula 1 over the payer's e-mail and card.
   it('CARD2CARD signs with Formula 1 over the payer card', () => {
     expect(s2sCardSignatures.card2card('a@b.co', 'pw', '4111111111111111')).toBe(md5('OC.B@APW1111111114'))
     expect(s2sCardSignatures.card2card(undefined, 'pw', '4111111111111111')).toBe(md5('PW1111111114'))
@@ -99,7 +99,7 @@ describe('S2S APM', () => {
     expect(s2sApmSignatures.creditvoid('ab', 'pw')).toBe(md5('WPBA'))
   })
   // Interface, Authentication 6: the S2S APM callback signature "covers the whole callback body (so it includes creditvoid_id)"
-  // decisions.md §1 (changed): "then the password **upper-cased** appended"
+  // docs/rules.md#signature-conventions: "then the password **upper-cased** appended"
   it('signs callbacks over every field but hash, keys sorted, values reversed recursively', () => {
     const body = { trans_id: 'ab', creditvoid_id: 'cv1', hash: 'x', custom_data: { z: 'yz', a: 'ba' } }
     expect(s2sApmSignatures.callback(body, 'pw')).toBe(md5(`${upper('1vc' + 'ab' + 'zy' + 'ba')}PW`))

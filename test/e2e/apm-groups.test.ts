@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type E2e, startE2e } from './harness.js'
 
 // One method of each behaviour group (2.2.2, 2.2.3), end to end in chromium: a session offering it,
-// the hosted page, the method's simulator page (decisions.md §4 (sandbox): "the payer ... chooses
+// the hosted page, the method's simulator page (docs/rules.md#test-data (sandbox): "the payer ... chooses
 // the outcome on the simulator page it shows"), approve, and the merchant's success URL ("success_url
 // ... always receive payment_id, trans_id, order_id, hash", Events) plus its callback, acknowledged
 // by the stand-in merchant server. One browser serves every case.

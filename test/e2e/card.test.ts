@@ -13,7 +13,7 @@ afterAll(async () => {
 
 const payButton = /^Pay /
 
-describe('paying by card on the hosted page (decisions.md 4 test cards)', () => {
+describe('paying by card on the hosted page (docs/rules.md#test-data test cards)', () => {
   it('01: success lands on success_url with payment_id, trans_id, order_id and hash', async () => {
     const page = await e2e.page()
     await page.goto(await e2e.session())

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 import { type E2e, PASSWORD, startE2e } from './harness.js'
 
-// decisions.md 5: Hosted Payment Fields as the platform runs them, in a real browser (Debian's
+// docs/rules.md#hosted-payment-fields: Hosted Payment Fields as the platform runs them, in a real browser (Debian's
 // chromium through playwright-core): /sdk/hosted-fields.js on a merchant page, one frame per
 // field, collectIframesData() putting the card into the session, the payment request without card
 // data answering `result`, 3DS through return_url; /hpf/demo at 127.0.0.1 and localhost alike.
@@ -100,7 +100,7 @@ async function fillDemo(page: Page, expiry: string) {
 
 const store = () => e2e.sandbox.gateway.ctx.store
 
-describe('a merchant page on its own origin with /sdk/hosted-fields.js (decisions.md 5)', () => {
+describe('a merchant page on its own origin with /sdk/hosted-fields.js (docs/rules.md#sessions)', () => {
   it('puts the card into the session from the frames, pays without card data and answers result', async () => {
     const page = await e2e.page()
     await page.goto(`${shop.url}/checkout`)
@@ -113,7 +113,7 @@ describe('a merchant page on its own origin with /sdk/hosted-fields.js (decision
     await type(page, 'cvv', 'Security code', '123')
     await page.locator('#pay').click()
     await expect.poll(() => page.locator('#out').textContent()).toBe('success ')
-    // The merchant's payment request carried no card data (decisions.md 5)
+    // The merchant's payment request carried no card data (docs/rules.md#sessions)
     expect(shop.paymentBodies.at(-1)).not.toMatch(/card_number|4111/)
     const payment = store()
       .list('payments')
@@ -158,7 +158,7 @@ describe('a merchant page on its own origin with /sdk/hosted-fields.js (decision
   })
 })
 
-describe('/hpf/demo, the merchant page built only on the script (decisions.md 5)', () => {
+describe('/hpf/demo, the merchant page built only on the script (docs/rules.md#sessions)', () => {
   for (const host of ['127.0.0.1', 'localhost']) {
     it(`pays at ${host}: 01 succeeds, 02 declines with its message, 05 goes through 3DS back to the demo`, async () => {
       const base = e2e.url.replace('127.0.0.1', host)

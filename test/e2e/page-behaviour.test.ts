@@ -62,7 +62,7 @@ describe('language (2.1.3)', () => {
 })
 
 describe('expiry and url_target', () => {
-  // decisions.md 5: session_expiry in minutes on the sandbox clock; the interface: expiry_url.
+  // docs/rules.md#session-expiry: session_expiry in minutes on the sandbox clock; the interface: expiry_url.
   it('sends the payer to expiry_url once the session has expired', async () => {
     const page = await e2e.page()
     await page.goto(await e2e.session({ session_expiry: 2 }))

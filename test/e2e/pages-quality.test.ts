@@ -8,7 +8,7 @@ import { type E2e, fillCard, PASSWORD, startE2e } from './harness.js'
 // Issue 17 in chromium, one browser for the whole file: axe-core finds no WCAG 2.2 AA or
 // best-practice violation on any page type; Arabic keeps card numbers, dates and masked cards
 // left to right; the method choice is a radio group the arrow keys move; the countdown follows the
-// sandbox clock (decisions.md 5: session_expiry on the sandbox clock); nothing overflows a 320 px
+// sandbox clock (docs/rules.md#session-expiry: session_expiry on the sandbox clock); nothing overflows a 320 px
 // screen with long order values; no page asks for a missing favicon.
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8')
@@ -219,7 +219,7 @@ describe('the method choice is a radio group', () => {
   })
 })
 
-describe('the countdown follows the sandbox clock (decisions.md 5)', () => {
+describe('the countdown follows the sandbox clock (docs/rules.md#sessions)', () => {
   it('shows the new remaining time after a clock advance, without a reload', async () => {
     const page = await open(await e2e.session({ session_expiry: 5 }))
     const timer = page.locator('#expiry-timer')

@@ -92,7 +92,7 @@ async function hpfPayment(base: string, order: string, month: string): Promise<s
     order: o,
     custom_data: { ticket: 'SUP-1' },
     success_url: 'https://shop.example/ok',
-    // decisions.md 5: the session-token request requires return_url.
+    // docs/rules.md#hosted-payment-fields: the session-token request requires return_url.
     return_url: 'https://shop.example/return',
     hash: checkoutSignatures.session(o, 'demo-password-0123456789abcdef'),
   })

@@ -97,7 +97,7 @@ const signedAmount = (paymentId: string, amount: string) => ({
   hash: checkoutSignatures.amountOperation(paymentId, amount, DEMO.password),
 })
 
-// decisions.md §1, computed here with node:crypto: Formula 1 (SALE) and Formula 2 (CREDITVOID).
+// docs/rules.md#signatures, computed here with node:crypto: Formula 1 (SALE) and Formula 2 (CREDITVOID).
 const md5 = (text: string) => createHash('md5').update(text).digest('hex')
 const rev = (text: string) => [...text].reverse().join('')
 const EMAIL = 'doe@example.com'
@@ -325,7 +325,7 @@ describe('nesting beyond the documented depth (docs/architecture.md: 32 levels)'
   })
 })
 
-describe('a session paid through the API only with the API token (issue 11 point 2, decisions.md §5)', () => {
+describe('a session paid through the API only with the API token (issue 11 point 2, docs/rules.md#sessions)', () => {
   const card = { ...CARD }
 
   it('the page token from redirect_url cannot update the price or pay through the API', async () => {
@@ -343,7 +343,7 @@ describe('a session paid through the API only with the API token (issue 11 point
       { order_amount: '0.01' },
       { Token: pageToken },
     )
-    // decisions.md 5: a bad Token on the session update is a 403 HTML page, as the platform answers
+    // docs/rules.md#session-update: a bad Token on the session update is a 403 HTML page, as the platform answers
     expect(update.status).toBe(403)
     expect(update.headers['content-type']).toBe('text/html; charset=utf-8')
     const paid = await t.call('POST', '/api/v1/processing/purchase/card', card, { Token: pageToken })

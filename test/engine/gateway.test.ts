@@ -54,7 +54,7 @@ describe('gateway.handle', () => {
     const t = createTestGateway([echo], undefined, { checkResponses: false })
     const r = await t.call('POST', '/api/v1/echo', '{"a":', { 'content-type': 'application/json' })
     expect(r.status).toBe(400)
-    // decisions.md 2: on Checkout every refusal is an errors[] item under error_code 0
+    // docs/rules.md#errors: on Checkout every refusal is an errors[] item under error_code 0
     expect(r.body).toEqual({
       http_code: 400,
       error_code: 0,

@@ -23,7 +23,7 @@ describe('the session table', () => {
   it('has one row per (state, trigger, actor), each naming its source', () => {
     const keys = SESSION_TABLE.map((r) => `${r.from}/${r.trigger}/${r.actor}`)
     expect(new Set(keys).size).toBe(keys.length)
-    for (const row of SESSION_TABLE) expect(row.source).toMatch(/interface|decisions\.md|sandbox/)
+    for (const row of SESSION_TABLE) expect(row.source).toMatch(/interface|docs\/rules\.md|sandbox/)
   })
 
   it('lets only the payer pay or cancel, only the merchant update, only the clock expire', () => {
@@ -39,7 +39,7 @@ describe('the session table', () => {
   })
 })
 
-describe('sessions move as the table says (decisions.md §5)', () => {
+describe('sessions move as the table says (docs/rules.md#sessions)', () => {
   it('open → paying (3DS) → paid, and the merchant may no longer update it', async () => {
     const t = createTestGateway(DEFAULT_MODULES)
     const token = await hpfSession(t)
@@ -100,7 +100,7 @@ describe('sessions move as the table says (decisions.md §5)', () => {
       { order_amount: '1.00' },
       { Token: session?.token ?? '' },
     )
-    // decisions.md 5: a bad Token on the session update is a 403 HTML page
+    // docs/rules.md#session-update: a bad Token on the session update is a 403 HTML page
     expect(r.status).toBe(403)
   })
 })

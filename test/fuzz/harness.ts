@@ -22,7 +22,7 @@ export interface Endpoint {
   path: string
   contentType: string
   headers?: string[]
-  /** Other paths that take the same request (decisions.md 2: the S2S APM debits and payouts at /post). */
+  /** Other paths that take the same request (docs/rules.md#endpoints: the S2S APM debits and payouts at /post). */
   alsoAt?: string[]
 }
 
@@ -154,7 +154,7 @@ export async function createWorld(): Promise<FuzzWorld> {
   return world
 }
 
-/** A vcard SALE that succeeds at once (decisions.md §4: success@gmail.com). */
+/** A vcard SALE that succeeds at once (docs/rules.md#apm-test-brand: success@gmail.com). */
 async function apmSale(gateway: Gateway, auth: 'Y' | 'N'): Promise<string> {
   const order = {
     identifier: 'success@gmail.com',
@@ -238,7 +238,7 @@ async function sessionToken(gateway: Gateway, operation: string, number: string)
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined)
 const obj = (v: unknown) => (v && typeof v === 'object' ? (v as Record<string, string>) : {})
 
-/** The body aimed at the world's own merchant, payment and order, signed as decisions.md §1 says. */
+/** The body aimed at the world's own merchant, payment and order, signed as docs/rules.md#signatures says. */
 export function aim(
   world: FuzzWorld,
   schema: string,

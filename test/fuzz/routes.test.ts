@@ -41,7 +41,7 @@ const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; 
     schema: 'sandbox/payer-card-request',
     valid: { card_number: '4111111111111111', card_exp_month: '01', card_exp_year: '2030' },
   },
-  // decisions.md 5: the Hosted Payment Fields' card frame sends the fields into the session.
+  // docs/rules.md#hosted-payment-fields: the Hosted Payment Fields' card frame sends the fields into the session.
   'POST /sdk/hosted-fields/:token/collect': {
     schema: 'sandbox/hpf-collect-request',
     valid: { card_number: '4111111111111111', card_exp_month: '01', card_exp_year: '2030', card_cvv2: '123' },
@@ -58,7 +58,7 @@ const CONTROL: Record<string, { schema: string; valid: Record<string, unknown>; 
     schema: 'sandbox/fault-request',
     valid: { mode: 'error', match: { path: '/fuzz/none' } },
   },
-  // decisions.md 6 (sandbox): a merchant created through the control API, as the config file writes it.
+  // docs/rules.md#control-api (sandbox): a merchant created through the control API, as the config file writes it.
   'POST /sandbox/merchants': {
     schema: 'sandbox/merchant-create-request',
     valid: { key: 'fuzz-merchant', password: 'fuzz-password-0123', mids: [{ id: 'fuzz-mid' }] },
@@ -331,7 +331,7 @@ async function check(world: FuzzWorld, route: string, c: Case): Promise<string |
   if (!unchanged) return `HTTP ${response.status} but the state changed`
   // A page refuses with an HTML page; a path the router cannot even read gets the plain 404 envelope.
   if (PAGES.has(route) && (response.headers['content-type'] ?? '').startsWith('text/html')) return undefined
-  // decisions.md 5: the session update answers a bad Token with 403 and an HTML page, as the platform does.
+  // docs/rules.md#session-update: the session update answers a bad Token with 403 and an HTML page, as the platform does.
   const html = (response.headers['content-type'] ?? '').startsWith('text/html')
   if (route === 'PUT /api/v1/session/update' && response.status === 403 && html) return undefined
   let body: { http_code?: unknown; error_code?: unknown; error_message?: unknown }

@@ -6,7 +6,7 @@ import { createTestGateway, demoConfig, type TestGateway } from './engine.js'
 
 /**
  * Records put straight into a test gateway's store, so follow-up operations are tested without
- * the session flow; and the signatures of decisions.md §1 for the demo merchant.
+ * the session flow; and the signatures of docs/rules.md#signatures for the demo merchant.
  */
 
 export const MERCHANT = 'demo-merchant'
@@ -131,7 +131,7 @@ export function storeSnapshot(t: TestGateway): string {
   return JSON.stringify(collections.map((c) => t.store.list(c)))
 }
 
-/** Signatures of decisions.md §1 with the demo merchant's password (or another). */
+/** Signatures of docs/rules.md#signatures with the demo merchant's password (or another). */
 export const sign = {
   amount: (paymentId: string, amount?: string, password = PASSWORD) =>
     checkoutSignatures.amountOperation(paymentId, amount, password),

@@ -48,7 +48,7 @@ function endpoints(): Map<string, Endpoint> {
       registry.schema(id) as { 'x-endpoint'?: Record<string, string> & { alsoAt?: string[] } } | undefined
     )?.['x-endpoint']
     if (!x?.response || !x.path || !x.method) continue
-    // `alsoAt`: the S2S APM debits and payouts answered at /post too (decisions.md §2).
+    // `alsoAt`: the S2S APM debits and payouts answered at /post too (docs/rules.md#transport).
     for (const path of [x.path, ...(x.alsoAt ?? [])]) {
       const key = `${x.method} ${path}${x.action ? ` ${x.action}` : ''}`
       table.set(key, { response: x.response, ...(x.responseV2 ? { responseV2: x.responseV2 } : {}) })

@@ -20,7 +20,7 @@ afterEach(async () => {
 const json = async (r: Response) => (await r.json()) as Record<string, unknown>
 
 describe('createSandbox defaults', () => {
-  // decisions.md §6: "Without a file, a documented demo merchant is built in."
+  // docs/rules.md#configuration: "Without a file, a documented demo merchant is built in."
   it('serves the demo merchant on a virtual clock that stands still', async () => {
     const s = await make()
     expect(s.config.merchants.map((m) => m.key)).toEqual(['demo-merchant'])
@@ -76,7 +76,7 @@ describe('createSandbox config', () => {
         ],
       },
     })
-    // Authentication 1: an unknown merchant_key changes nothing (decisions.md 2: a 400 with the merchant_key item).
+    // Authentication 1: an unknown merchant_key changes nothing (docs/rules.md#errors: a 400 with the merchant_key item).
     await expect(createSession(s, 'o-1')).rejects.toThrow(/400.*merchant_key: This value is not correct\./)
     expect(s.config.merchants[0]?.key).toBe('my-shop')
   })
@@ -102,7 +102,7 @@ describe('createSandbox base URL', () => {
 })
 
 describe('sandbox.clock.advance', () => {
-  // decisions.md §5: "`session_expiry` is in minutes, 1 to 720, default 60 ... expiry ... follow[s] it"
+  // docs/rules.md#session-expiry: "`session_expiry` is in minutes, 1 to 720, default 60 ... expiry ... follow[s] it"
   it('moves time, and a session expires after 60 minutes', async () => {
     const s = await make()
     const early = await createSession(s, 'o-early')
@@ -142,7 +142,7 @@ describe('sandbox store, reset, listen and close', () => {
     }
   })
 
-  // decisions.md §6: "`POST /sandbox/reset`"
+  // docs/rules.md#control-api: "`POST /sandbox/reset`"
   it('reset() forgets every record', async () => {
     const s = await make()
     await s.payer.payCheckout(await createSession(s, 'o-reset'), card('01/2030'))

@@ -10,7 +10,7 @@ export const order = (number: string, amount = '10.00') => ({
   description: 'Library test',
 })
 
-/** A Checkout session request signed for the demo merchant (decisions.md §1 session formula). */
+/** A Checkout session request signed for the demo merchant (docs/rules.md#signatures session formula). */
 export function sessionRequest(number: string, extra: Record<string, unknown> = {}) {
   const o = order(number)
   return {

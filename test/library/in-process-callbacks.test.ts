@@ -16,7 +16,7 @@ const payOne = async (s: Sandbox, number: string, expiry = '01/2030') =>
   s.payer.payCheckout(await createSession(s, number), card(expiry))
 
 describe('callbacks delivered in-process to the merchant handler', () => {
-  // decisions.md §3: "Sent as `POST`, `application/x-www-form-urlencoded; charset=utf-8`"; destination: the
+  // docs/rules.md#callback-format: "Sent as `POST`, `application/x-www-form-urlencoded; charset=utf-8`"; destination: the
   // merchant's `notification_url`; "Acknowledgement: Checkout: any 2xx".
   it('hands the handler the Request it would get over HTTP, and a 2xx acknowledges it', async () => {
     const seen: { method: string; url: string; type: string | null; fields: URLSearchParams }[] = []
@@ -42,7 +42,7 @@ describe('callbacks delivered in-process to the merchant handler', () => {
     ])
   })
 
-  // decisions.md §3: "Retries (sandbox): after 1 min, 5 min, 15 min, 1 h, 6 h, 24 h of sandbox time"
+  // docs/rules.md#retries: "Retries (sandbox): after 1 min, 5 min, 15 min, 1 h, 6 h, 24 h of sandbox time"
   it('retries a refused callback on the sandbox clock', async () => {
     let answer = 500
     const s = await withMerchant(() => new Response('busy', { status: answer }))
@@ -74,7 +74,7 @@ describe('callbacks delivered in-process to the merchant handler', () => {
     expect(attempts[1]?.error).toMatch(/answered nothing \(undefined\); answer a Response/)
   })
 
-  // decisions.md §3: "a time-out (10 s) ... is a failed attempt" (config callbacks.timeout_seconds)
+  // docs/rules.md#acknowledgement: "a time-out (10 s) ... is a failed attempt" (config callbacks.timeout_seconds)
   it('fails an attempt the handler never answers, and tells the handler through request.signal', async () => {
     let aborted = false
     // A merchant that hangs still holds its request (undici follows the signal weakly).
@@ -123,7 +123,7 @@ describe('callbacks delivered in-process to the merchant handler', () => {
     expect(await transport.send(request)).toEqual({ status: 202, body: 'accepted' })
   })
 
-  // decisions.md §3: "Callbacks of one payment are delivered in order"
+  // docs/rules.md#callbacks: "Callbacks of one payment are delivered in order"
   it('delivers the 3DS waiting callback before the sale it ends in', async () => {
     const types: string[] = []
     const s = await withMerchant(async (request) => {
@@ -158,7 +158,7 @@ describe('S2S CARD callbacks in-process', () => {
       hash: signatures.s2sCard.payment(email, PASSWORD, { cardNumber: '4111111111111111' }),
     })
 
-  // decisions.md §3: "S2S: body `OK`. Anything else ... is a failed attempt."
+  // docs/rules.md#acknowledgement: "S2S: body `OK`. Anything else ... is a failed attempt."
   it('acknowledges only the body OK, and the callback verifies with the original payer and card', async () => {
     const bodies: string[] = []
     let answer = 'fine'

@@ -31,7 +31,7 @@ const invalid = (message: string) => ({
 })
 
 describe('msw handlers: the engine at any base URL, no port', () => {
-  // decisions.md §2: session: `{"redirect_url": "{base_url}/auth/<session token>"}`
+  // docs/rules.md#responses: session: `{"redirect_url": "{base_url}/auth/<session token>"}`
   it('answers every method and path under the base, relative to its path', async () => {
     const session = await fetch(`${BASE}/api/v1/session`, {
       method: 'POST',

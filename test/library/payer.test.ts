@@ -21,7 +21,7 @@ afterEach(() => sandbox.close())
 
 const kinds = () => received.map((f) => `${f.get('type')}/${f.get('order_status')}/${f.get('status')}`)
 
-describe('payer.payCheckout (decisions.md §4: the expiry month picks the outcome)', () => {
+describe('payer.payCheckout (docs/rules.md#test-cards: the expiry month picks the outcome)', () => {
   it.each([
     ['01/2030', 'settled', undefined],
     ['02/2030', 'decline', 'Declined by processing.'],
@@ -101,7 +101,7 @@ describe('payer helpers refuse what the engine refuses, with the answer the API 
     const s = await fresh()
     const paid = await s.payer.payCheckout(await createSession(s, 'o-done'), card('01/2030'))
     await expect(s.payer.passThreeDs(paid.payment_id)).rejects.toBeInstanceOf(SandboxError)
-    // decisions.md 2: on Checkout the refusal is an errors[] item under error_code 0
+    // docs/rules.md#errors: on Checkout the refusal is an errors[] item under error_code 0
     await expect(s.payer.completeRedirect('no-such-payment')).rejects.toMatchObject({
       body: {
         http_code: 400,
@@ -123,7 +123,7 @@ describe('payer helpers refuse what the engine refuses, with the answer the API 
   })
 })
 
-describe('payer APM helpers (decisions.md §4 (sandbox): "approve, decline, leave pending, or let it expire")', () => {
+describe('payer APM helpers (docs/rules.md#simulated-connectors (sandbox): "approve, decline, leave pending, or let it expire")', () => {
   const apmSale = (orderId: string) =>
     new URLSearchParams({
       action: 'SALE',

@@ -21,8 +21,8 @@ const apiOf = (file: string): Api =>
 /** The S2S CARD fixtures' original payment (fixtures/payloads/callbacks/README.md). */
 const original = { payerEmail: 'doe@example.com', card: { cardNumber: '4111111111111111' } }
 
-describe('signatures: computing every formula of decisions.md §1', () => {
-  // decisions.md §1: "Known answer: payer_email `doe@example.com`, password `13a4822c5907ed235f3a068c76184fc3`,
+describe('signatures: computing every formula of docs/rules.md#signatures', () => {
+  // docs/rules.md#known-answer: "Known answer: payer_email `doe@example.com`, password `13a4822c5907ed235f3a068c76184fc3`,
   // card `4111111111111111` gives SALE hash `2702ae0c4f99506dc29b5615ba9ee3c0`. Tests must include it."
   it('gives the known S2S CARD SALE answer', () => {
     const hash = signatures.s2sCard.payment('doe@example.com', '13a4822c5907ed235f3a068c76184fc3', {
@@ -72,7 +72,7 @@ describe('verifyCallback on the callback fixtures (every hash made with the demo
 })
 
 describe('verifyCallback and verifyRedirect on what a sandbox sends', () => {
-  // decisions.md §1: "callback and redirect `hash` | payment_id + order.number + order.amount + order.currency + order.description + password"
+  // docs/rules.md#checkout-signatures: "callback and redirect `hash` | payment_id + order.number + order.amount + order.currency + order.description + password"
   it('verifies a live Checkout callback and the success_url redirect of the same payment', async () => {
     const bodies: string[] = []
     const sandbox = await createSandbox({

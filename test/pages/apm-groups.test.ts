@@ -5,7 +5,7 @@ import { form, pagesGateway, payWith, text } from './apm-helpers.js'
 
 /**
  * One simulator page per behaviour group of the catalogue (2.2.2 "Behaviour groups"), reached as a
- * payer reaches it: the hosted page, the method, then `/apm/<payment_id>`. decisions.md §4
+ * payer reaches it: the hosted page, the method, then `/apm/<payment_id>`. docs/rules.md#test-data
  * (sandbox): "Every other method's simulated connector lets the payer (or a scenario) choose the
  * outcome on the simulator page it shows: approve, decline, leave pending, or let it expire."
  */

@@ -129,7 +129,7 @@ describe('device wallets (2.2.3)', () => {
       payment_id: paymentId,
       hash,
     })
-    // decisions.md 2: on Checkout the refusal is an errors[] item under error_code 0
+    // docs/rules.md#errors: on Checkout the refusal is an errors[] item under error_code 0
     const row = answerForm('WALLET_VIRTUAL_FLOW_CAPTURE', 'checkout')
     expect(r.status).toBe(row.http_code)
     expect(r.body).toMatchObject({

@@ -43,7 +43,7 @@ describe('card form errors', () => {
   })
 })
 
-describe('card outcomes (decisions.md 4: the expiry month picks the outcome)', () => {
+describe('card outcomes (docs/rules.md#test-cards: the expiry month picks the outcome)', () => {
   // Events: "`success_url` and `cancel_url` always receive `payment_id`, `trans_id`, `order_id`, `hash`"
   it('01 succeeds: 303 to success_url with the redirect parameters', async () => {
     const t = pagesGateway()
@@ -105,7 +105,7 @@ describe('card outcomes (decisions.md 4: the expiry month picks the outcome)', (
     expect(t.store.get('payments', id)?.status).toBe('decline')
   })
 
-  it('12 goes through the redirect page and back (decisions.md 4: "12 redirect then success")', async () => {
+  it('12 goes through the redirect page and back (docs/rules.md#test-cards: "12 redirect then success")', async () => {
     const t = pagesGateway()
     const step = (await pay(t, await openSession(t), { card_exp: '12/30' })).headers.location ?? ''
     expect(step).toMatch(/^\/redirect-sim\//)
@@ -128,7 +128,7 @@ describe('cancel, expiry and url_target', () => {
     expect((await pay(t, token)).headers.location).toBe(`${SHOP}/cancel?order_id=order-7`)
   })
 
-  // decisions.md 5: "`session_expiry` is in minutes ... expiry ... follow[s]" the sandbox clock.
+  // docs/rules.md#session-expiry: "`session_expiry` is in minutes ... expiry ... follow[s]" the sandbox clock.
   it('sends the payer to expiry_url once session_expiry has passed on the sandbox clock', async () => {
     const t = pagesGateway()
     const token = await openSession(t, { session_expiry: 5 })

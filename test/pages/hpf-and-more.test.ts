@@ -14,7 +14,7 @@ async function hpfToken(t: T, overrides: Record<string, unknown> = {}): Promise<
     operation: 'purchase',
     order,
     success_url: `${SHOP}/success`,
-    // decisions.md 5: the session-token request requires return_url
+    // docs/rules.md#hosted-payment-fields: the session-token request requires return_url
     return_url: `${SHOP}/return`,
     hash: checkoutSignatures.session(order, PASSWORD),
     ...overrides,
@@ -45,14 +45,14 @@ describe('Hosted Payment Fields (/hpf/<session token>)', () => {
     const challenged = await t.call('POST', `/hpf/${token}/pay`, form({ ...CARD, card_exp: '05/30' }))
     expect(challenged.headers.location).toMatch(/^\/acs\//)
     const passed = await t.call('POST', challenged.headers.location ?? '', 'result=pass')
-    // decisions.md 5: after 3DS the payer of Hosted Payment Fields comes back to return_url
+    // docs/rules.md#hosted-payment-fields: after 3DS the payer of Hosted Payment Fields comes back to return_url
     expect(passed.headers.location).toMatch(/^https:\/\/shop\.test\/return\?payment_id=/)
     const after = await t.call('GET', `/hpf/${token}`)
     expect(after.raw).toContain('Payment successful')
     expect(dataOf(after.raw).hpfResult).toMatchObject({ type: 'result', status: 'settled' })
   })
 
-  // decisions.md 5: the demo is a merchant page built only on /sdk/hosted-fields.js
+  // docs/rules.md#hosted-payment-fields: the demo is a merchant page built only on /sdk/hosted-fields.js
   it('serves a copyable demo page built on the HostedFields script, and makes a demo session token', async () => {
     const t = pagesGateway()
     const demo = await t.call('GET', '/hpf/demo')
@@ -127,7 +127,7 @@ describe('the rest of the pages', () => {
 })
 
 describe('non-card methods hand over to the simulated APM connector', () => {
-  // decisions.md 4: "identifier or e-mail `success@gmail.com` succeeds, `fail@gmail.com` declines".
+  // docs/rules.md#apm-test-brand: "identifier or e-mail `success@gmail.com` succeeds, `fail@gmail.com` declines".
   it('vcard answers at once by the payer e-mail', async () => {
     const t = pagesGateway()
     const ok = await openSession(t, { methods: ['vcard'], customer: { email: 'success@gmail.com' } })

@@ -89,7 +89,7 @@ describe('payer-facing method names', () => {
       assertNoJargon(shown, entry, `${id} hosted page`)
       const name = methodName(entry, translator('en'))
       expect(shown, id).toContain(`Continue with ${name}`)
-      if (entry.id === 'vcard') continue // answers at once (decisions.md 4): no simulator page
+      if (entry.id === 'vcard') continue // answers at once (docs/rules.md#test-data): no simulator page
       const sim = await payWith(t, id).catch(() => undefined)
       if (!sim) continue
       simulated += 1

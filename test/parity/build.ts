@@ -65,13 +65,13 @@ export const session = (number: string, extra: Record<string, unknown> = {}) => 
   methods: ['card'],
   order: order(number),
   success_url: 'https://shop.test/ok',
-  // decisions.md 5: the session-token request requires return_url (ignored by the hosted-page session)
+  // docs/rules.md#hosted-payment-fields: the session-token request requires return_url (ignored by the hosted-page session)
   return_url: 'https://shop.test/back',
   hash: checkout.session(order(number), PASSWORD),
   ...extra,
 })
 
-/** A Hosted Payment Fields card payment (decisions.md §6 body) on the session of `token`. */
+/** A Hosted Payment Fields card payment (docs/rules.md#beyond-the-interface body) on the session of `token`. */
 export function hpf(token: string | undefined, expiry: string, operation = 'purchase'): RequestSpec {
   const [month, year] = expiry.split('/')
   const card = { card_number: CARD, card_exp_month: month, card_exp_year: year, card_cvv2: '123' }

@@ -18,7 +18,7 @@ import {
 const { checkout } = signatures
 const JSON_TYPE = { 'content-type': 'application/json' }
 
-/** Every Checkout endpoint (Endpoints; decisions.md §2 paths), with its error cases. */
+/** Every Checkout endpoint (Endpoints; docs/rules.md#transport paths), with its error cases. */
 export const CHECKOUT_STEPS: Step[] = [
   {
     name: 'session',
@@ -28,7 +28,7 @@ export const CHECKOUT_STEPS: Step[] = [
   },
   {
     name: 'session: wrong hash',
-    status: 400, // decisions.md 2: the item hash: Hash is not valid.
+    status: 400, // docs/rules.md#errors: the item hash: Hash is not valid.
     request: () => post('/api/v1/session', session('p-x', { hash: 'f'.repeat(40) })),
   },
   {
@@ -77,7 +77,7 @@ export const CHECKOUT_STEPS: Step[] = [
     }),
   },
   {
-    // decisions.md 2: PUT /session/update with a bad or missing Token is a 403 HTML page.
+    // docs/rules.md#errors: PUT /session/update with a bad or missing Token is a 403 HTML page.
     name: 'session update: no Token',
     status: 403,
     request: () => ({ method: 'PUT', path: '/api/v1/session/update', body: { order_amount: '12.00' } }),

@@ -1,6 +1,6 @@
 import { get, hpf, keep, keepToken, post, type Step, session } from './build.js'
 
-/** The control API (decisions.md §6) and the payer actions it offers. */
+/** The control API (docs/rules.md#beyond-the-interface) and the payer actions it offers. */
 export const CONTROL_STEPS: Step[] = [
   { name: 'health', status: 200, request: () => get('/sandbox/health') },
   { name: 'APM page', status: 200, request: (s) => get(`/sandbox/payments/${s.apm}/apm`) },
@@ -43,7 +43,7 @@ export const CONTROL_STEPS: Step[] = [
     capture: keepToken('c2'),
   },
   {
-    // decisions.md 5: a hosted-page session's page token authorizes no API call; its payer pays on
+    // docs/rules.md#page-token: a hosted-page session's page token authorizes no API call; its payer pays on
     // the page, or through the control API as the console and the kit do.
     name: 'pay: redirect, as the payer on the page',
     status: 200,

@@ -9,7 +9,7 @@ const card = (month: string) =>
   })
 
 /**
- * The payer's hosted pages (decisions.md §5: "The hosted page lives at `{base_url}/auth/<session
+ * The payer's hosted pages (docs/rules.md#hosted-payment-fields: "The hosted page lives at `{base_url}/auth/<session
  * token>`"): HTML and form posts answered with 303. Their content is the pages' own tests'
  * business; here they must only read the same through both adapters.
  */
@@ -139,7 +139,7 @@ export const PAGE_STEPS: Step[] = [
     capture: keep('hpfPage', 'token'),
   },
   { name: 'HPF page', status: 200, request: (s) => get(`/hpf/${s.hpfPage}`) },
-  // decisions.md 5: the platform's script, one field's frame, the frames' collect
+  // docs/rules.md#sessions: the platform's script, one field's frame, the frames' collect
   { name: 'HostedFields script', status: 200, request: () => get('/sdk/hosted-fields.js') },
   { name: 'hosted field frame', status: 200, request: (s) => get(`/sdk/hosted-fields/${s.hpfPage}/card`) },
   { name: 'hosted field script', status: 200, request: () => get('/assets/hosted-field.js') },

@@ -14,7 +14,7 @@ import {
 
 const { s2sCard } = signatures
 
-/** S2S CARD at /post and /v2/post, S2S APM at /post-va (decisions.md §2). */
+/** S2S CARD at /post and /v2/post, S2S APM at /post-va (docs/rules.md#transport). */
 export const S2S_STEPS: Step[] = [
   {
     name: 'S2S SALE',
@@ -55,7 +55,7 @@ export const S2S_STEPS: Step[] = [
           name: 'Monthly',
           interval_length: '1',
           interval_unit: 'month',
-          // decisions.md 6: CREATE_SCHEDULE requires payments_count.
+          // docs/rules.md#schedules: CREATE_SCHEDULE requires payments_count.
           payments_count: '12',
           hash: s2sCard.createSchedule(PASSWORD),
         }),

@@ -55,7 +55,7 @@ describe('S2S APM CAPTURE', () => {
     expect(t.payment(held.trans_id).status).toBe('pending')
   })
 
-  // decisions.md §2: the platform's 208003 "Not acceptable to request the capture for payment not in pending status."
+  // docs/rules.md#business-codes: the platform's 208003 "Not acceptable to request the capture for payment not in pending status."
   it('refuses to capture a settled sale or twice', async () => {
     const t = setup()
     const settled = await sale(t)
@@ -150,7 +150,7 @@ describe('S2S APM CREDITVOID', () => {
     const t = setup()
     const held = await sale(t, { auth: 'Y' })
     const r = await t.post(followUp('CREDITVOID', held.trans_id, { amount: '5.00' }))
-    // decisions.md §2: "208009 partial reversal"
+    // docs/rules.md#business-codes: "208009 partial reversal"
     expect(r.body.errors).toEqual([
       {
         error_code: 208009,
@@ -182,7 +182,7 @@ describe('S2S APM CREDITVOID', () => {
     const settled = await sale(t)
     const before = await snapshot(t)
     const cases: [string, string][] = [
-      // decisions.md §2: "208006 refund above the payment"
+      // docs/rules.md#business-codes: "208006 refund above the payment"
       ['15.01', 'amount: Not acceptable to request the refund for amount bigger than payment amount.'],
       ['0.00', 'amount: This value should be greater than 0.'],
       [
@@ -208,7 +208,7 @@ describe('S2S APM CREDITVOID', () => {
 
 describe('S2S APM follow-up signatures', () => {
   // Authentication 3: "S2S APM CAPTURE, VOID and GET_TRANS_STATUS are signed with: md5 of the concatenation of the
-  // upper-cased, character-reversed `trans_id` and the merchant password"; decisions.md §1: CREDITVOID
+  // upper-cased, character-reversed `trans_id` and the merchant password"; docs/rules.md#signatures: CREDITVOID
   // md5(upper(rev(trans_id + password))).
   it('computes the formulas as written', () => {
     // upper(rev('abc-1')) is '1-CBA', then the password as it is.

@@ -55,7 +55,7 @@ export type ApmGateway = TestGateway & {
 
 /**
  * S2S APM, the APM control routes and the callbacks module, on a memory store and the virtual clock;
- * S2S CARD's `/post` too, where the APM debits and payouts are also accepted (decisions.md §2).
+ * S2S CARD's `/post` too, where the APM debits and payouts are also accepted (docs/rules.md#transport).
  */
 export function setup(options: SetupOptions = {}): ApmGateway {
   const t = createTestGateway(

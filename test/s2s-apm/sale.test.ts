@@ -3,11 +3,11 @@ import { validate } from '../../src/core/validation/index.js'
 import { callbackSigned, FAIL, fixture, KEY, saleForm, sale, setup, snapshot, SUCCESS } from './helpers.js'
 
 describe('S2S APM SALE with the test brand vcard', () => {
-  // decisions.md §4: "S2S APM test brand `vcard`: identifier or e-mail `success@gmail.com` succeeds".
+  // docs/rules.md#apm-test-brand: "S2S APM test brand `vcard`: identifier or e-mail `success@gmail.com` succeeds".
   it('settles at once for success@gmail.com, with a SALE callback', async () => {
     const t = setup()
     const r = await sale(t)
-    // decisions.md §2: S2S: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`.
+    // docs/rules.md#amounts: S2S: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`.
     expect(r).toEqual({
       action: 'SALE',
       result: 'SUCCESS',
@@ -41,7 +41,7 @@ describe('S2S APM SALE with the test brand vcard', () => {
     expect(callbackSigned(callback ?? {})).toBe(true)
   })
 
-  // decisions.md §4: "`fail@gmail.com` declines".
+  // docs/rules.md#apm-test-brand: "`fail@gmail.com` declines".
   it('declines at once for fail@gmail.com, with the reason', async () => {
     const t = setup()
     const r = await sale(t, { identifier: FAIL })
@@ -52,7 +52,7 @@ describe('S2S APM SALE with the test brand vcard', () => {
     expect(callback).toMatchObject({ result: 'DECLINED', status: 'DECLINED', decline_reason: 'Declined' })
   })
 
-  // decisions.md §4: "identifier or e-mail": the e-mail decides when the identifier does not.
+  // docs/rules.md#apm-test-brand: "identifier or e-mail": the e-mail decides when the identifier does not.
   it('uses payer_email when the identifier is neither test address, case aside', async () => {
     const t = setup()
     expect((await sale(t, { identifier: 'wallet-42', payer_email: 'Success@Gmail.com' })).status).toBe(
@@ -150,7 +150,7 @@ describe('S2S APM SALE auth', () => {
     const t = setup({ mids: [{ id: 'sms-only', payment_mode: 'SMS' }] })
     expect((await sale(t)).status).toBe('SETTLED')
     const r = await t.post(saleForm({ auth: 'Y', order_id: 'held' }))
-    // decisions.md §2: the platform's 204002
+    // docs/rules.md#business-codes: the platform's 204002
     expect(r.body.errors).toEqual([
       { error_code: 204002, error_message: 'Enabled merchant mappings or MIDs not found.' },
     ])
@@ -158,7 +158,7 @@ describe('S2S APM SALE auth', () => {
 })
 
 describe('S2S APM SALE: methods', () => {
-  // (sandbox) decisions.md §4: "Every other method's simulated connector lets the payer ... choose the outcome".
+  // (sandbox) docs/rules.md#simulated-connectors: "Every other method's simulated connector lets the payer ... choose the outcome".
   it('sends another brand to its simulator page in status REDIRECT, with a REDIRECT callback', async () => {
     const t = setup()
     const r = await sale(t, { brand: 'sepa' })
@@ -170,7 +170,7 @@ describe('S2S APM SALE: methods', () => {
     expect(callback).toMatchObject({ action: 'SALE', result: 'REDIRECT', status: 'REDIRECT' })
   })
 
-  // decisions.md §2 (Method identifiers): aliases resolve to the catalogue id; `brand` is echoed as sent.
+  // docs/rules.md#method-identifiers: aliases resolve to the catalogue id; `brand` is echoed as sent.
   it('resolves aliases and family members through the catalogue', async () => {
     const t = setup()
     const alias = await sale(t, { brand: 'intc-sdp' })
@@ -218,7 +218,7 @@ describe('S2S APM SALE: methods', () => {
     expect(t.payment(ok.trans_id).apm.parameters).toEqual({ crypto_type: 'BTC', bech32: 'true' })
   })
 
-  // decisions.md §3: "S2S requests may also carry `callback_url`".
+  // docs/rules.md#callback-destination: "S2S requests may also carry `callback_url`".
   it("sends the callbacks to the request's callback_url", async () => {
     const t = setup()
     await sale(t, { callback_url: 'https://merchant.example/apm-callbacks' })
@@ -228,7 +228,7 @@ describe('S2S APM SALE: methods', () => {
 })
 
 describe('S2S APM SALE: refusals', () => {
-  // decisions.md §1: SALE "md5(upper(rev(identifier + order_id + order_amount + order_currency + password)))".
+  // docs/rules.md#s2s-card-formulas: SALE "md5(upper(rev(identifier + order_id + order_amount + order_currency + password)))".
   it('refuses a wrong hash or a hash over other data, changing nothing', async () => {
     const t = setup()
     const before = await snapshot(t)
@@ -282,7 +282,7 @@ describe('S2S APM SALE: refusals', () => {
     )
   })
 
-  // decisions.md §2: "(also accept multipart/form-data)".
+  // docs/rules.md#endpoints: "(also accept multipart/form-data)".
   it('accepts the same SALE as multipart/form-data', async () => {
     const t = setup()
     const form = new FormData()

@@ -20,7 +20,7 @@ import {
 } from './helpers.js'
 
 describe('S2S APM GET_TRANS_STATUS', () => {
-  // Endpoints: "GET_TRANS_STATUS (by `trans_id`)"; decisions.md §2: "S2S statuses are uppercase".
+  // Endpoints: "GET_TRANS_STATUS (by `trans_id`)"; docs/rules.md#responses: "S2S statuses are uppercase".
   it('answers the payment status as it moves, dated by its last change, reading only', async () => {
     const t = setup()
     const held = await sale(t, { auth: 'Y', custom_data: { cart: '7' } })
@@ -66,8 +66,8 @@ describe('S2S APM GET_TRANS_STATUS', () => {
   })
 })
 
-describe('S2S APM DEBIT2VIRTUAL (decisions.md §6: a debit from the payer through the brand)', () => {
-  // decisions.md §6: "DEBIT2VIRTUAL is a debit from the payer through the brand (needs `payer_return_url`)".
+describe('S2S APM DEBIT2VIRTUAL (docs/rules.md#beyond-the-interface: a debit from the payer through the brand)', () => {
+  // docs/rules.md#s2s-apm-actions: "DEBIT2VIRTUAL is a debit from the payer through the brand (needs `payer_return_url`)".
   it('debits success@gmail.com at once: operation purchase, a sale transaction, a signed DEBIT2VIRTUAL callback', async () => {
     const t = setup()
     const r = await sale(t, {}, debit2virtualForm)
@@ -102,7 +102,7 @@ describe('S2S APM DEBIT2VIRTUAL (decisions.md §6: a debit from the payer throug
     })
   })
 
-  // platform-facts 5: "required `identifier, brand, payer_ip, payer_return_url`"; `return_url` stays an alias.
+  // S2S APM 3.6.2: "required `identifier, brand, payer_ip, payer_return_url`"; `return_url` stays an alias.
   it('requires payer_return_url, reading return_url as its alias', async () => {
     const t = setup()
     const { payer_return_url: _url, ...without } = debit2virtualForm()
@@ -121,7 +121,7 @@ describe('S2S APM DEBIT2VIRTUAL (decisions.md §6: a debit from the payer throug
     expect((await t.post(followUp('CREDITVOID', debit.trans_id))).body).toMatchObject({ result: 'ACCEPTED' })
   })
 
-  // decisions.md §2: "DEBIT2VIRTUAL, its `_CALC`/`_COMPLETE`, CREDIT2VIRTUAL and CREDIT2CRYPTO are also accepted at `/post`".
+  // docs/rules.md#responses: "DEBIT2VIRTUAL, its `_CALC`/`_COMPLETE`, CREDIT2VIRTUAL and CREDIT2CRYPTO are also accepted at `/post`".
   it('is also accepted at /post', async () => {
     const t = setup()
     const r = await t.post(debit2virtualForm({ order_id: 'AT-POST' }), '/post')
@@ -138,8 +138,8 @@ describe('S2S APM DEBIT2VIRTUAL (decisions.md §6: a debit from the payer throug
   })
 })
 
-describe('S2S APM DEBIT2VIRTUAL_CALC and DEBIT2VIRTUAL_COMPLETE (decisions.md §6)', () => {
-  // decisions.md §6: "DEBIT2VIRTUAL_CALC answers `PREPARE` with `commission`, `total_amount` and a `trans_id`
+describe('S2S APM DEBIT2VIRTUAL_CALC and DEBIT2VIRTUAL_COMPLETE (docs/rules.md#beyond-the-interface)', () => {
+  // docs/rules.md#s2s-apm-actions: "DEBIT2VIRTUAL_CALC answers `PREPARE` with `commission`, `total_amount` and a `trans_id`
   // that DEBIT2VIRTUAL_COMPLETE finishes". (sandbox) commission = order_amount x percent / 100, rounded half up.
   it('answers PREPARE with commission, total_amount (3 % by default) and a trans_id; no transaction, no callback', async () => {
     const t = setup()
@@ -229,8 +229,8 @@ describe('S2S APM DEBIT2VIRTUAL_CALC and DEBIT2VIRTUAL_COMPLETE (decisions.md §
   })
 })
 
-describe('S2S APM CREDIT2VIRTUAL and CREDIT2CRYPTO (decisions.md §6: payouts)', () => {
-  // decisions.md §1: "CREDIT2VIRTUAL, CREDIT2CRYPTO | md5(upper(rev(order_id + order_amount + order_currency)) + password)";
+describe('S2S APM CREDIT2VIRTUAL and CREDIT2CRYPTO (docs/rules.md#beyond-the-interface: payouts)', () => {
+  // docs/rules.md#s2s-apm-signatures: "CREDIT2VIRTUAL, CREDIT2CRYPTO | md5(upper(rev(order_id + order_amount + order_currency)) + password)";
   // their callbacks "md5(upper(rev(trans_id + order_id + status)) + password)".
   it('pays out to success@gmail.com, signed with the payout formulas, and cannot be refunded', async () => {
     const t = setup()
@@ -267,7 +267,7 @@ describe('S2S APM CREDIT2VIRTUAL and CREDIT2CRYPTO (decisions.md §6: payouts)',
     })
   })
 
-  // platform-facts 5: CREDIT2CRYPTO `order_currency` "from 3 to 6 characters"; sync result "INIT / UNDEFINED / DECLINED".
+  // S2S APM 3.6.2: CREDIT2CRYPTO `order_currency` "from 3 to 6 characters"; sync result "INIT / UNDEFINED / DECLINED".
   it('CREDIT2CRYPTO answers INIT (PENDING) and reports the final status by callback', async () => {
     const t = setup()
     const r = await t.post(payoutForm({}, 'credit2crypto-request.basic'))
@@ -280,7 +280,7 @@ describe('S2S APM CREDIT2VIRTUAL and CREDIT2CRYPTO (decisions.md §6: payouts)',
     expect(validate('s2s-apm/credit2crypto-response', r.body).errors).toEqual([])
     const [callback] = await t.callbacks()
     expect(callback).toMatchObject({ action: 'CREDIT2CRYPTO', result: 'SUCCESS', status: 'SETTLED' })
-    // an omitted order_amount drops out of the signature (decisions.md §1)
+    // an omitted order_amount drops out of the signature (docs/rules.md#signatures)
     const { order_amount: _a, ...noAmount } = payoutForm({ order_id: 'C-2' }, 'credit2crypto-request.basic')
     const hash = s2sApmSignatures.credit2virtual('C-2', undefined, 'BTC', PASSWORD)
     expect((await t.post({ ...noAmount, hash })).body).toMatchObject({
@@ -290,7 +290,7 @@ describe('S2S APM CREDIT2VIRTUAL and CREDIT2CRYPTO (decisions.md §6: payouts)',
   })
 })
 
-describe('S2S APM callback_url (decisions.md §3)', () => {
+describe('S2S APM callback_url (docs/rules.md#callbacks)', () => {
   // "S2S APM on SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, CREDIT2VIRTUAL, CREDIT2CRYPTO: at most 255 characters, a bad
   // URL is a 400, and it replaces the notification URL for every later callback of that payment".
   it('sends the callbacks of a payment to its callback_url and refuses one too long', async () => {

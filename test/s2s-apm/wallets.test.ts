@@ -3,9 +3,9 @@ import { validate } from '../../src/core/validation/index.js'
 import { callbackSigned, followUp, sale, setup, snapshot, type ApmGateway } from './helpers.js'
 
 /**
- * S2S APM CAPTURE of the device-wallet brands. platform-facts 5: CAPTURE "implemented for the
+ * S2S APM CAPTURE of the device-wallet brands. S2S APM 3.6.2: CAPTURE "implemented for the
  * wallet brands applepay and googlepay", "Only one partial capture is allowed. If omitted, the full
- * authorized amount is captured."; decisions.md §2 (Method identifiers): `wallet1` = `applepay`,
+ * authorized amount is captured."; docs/rules.md#method-identifiers: `wallet1` = `applepay`,
  * `wallet2` = `googlepay`. Interface 2.2.3 (Flow rules for both wallets): rule 2, the card flow
  * ("the decryption private key is set in the panel and the payment provider supports card flow"),
  * makes "capture in DMS mode" available; rules 1 and 3, the virtual flow, limit it.
@@ -46,7 +46,7 @@ async function heldWallet(t: ApmGateway, brand: string, overrides: Record<string
   return r
 }
 
-describe('S2S APM CAPTURE of a wallet brand in the card flow (2.2.3 rule 2; platform-facts 5)', () => {
+describe('S2S APM CAPTURE of a wallet brand in the card flow (2.2.3 rule 2; S2S APM 3.6.2)', () => {
   it('applepay: auth=Y holds, CAPTURE without amount settles the full authorization', async () => {
     const t = setup({ wallets: CARD_FLOW })
     const held = await heldWallet(t, 'applepay')
@@ -91,13 +91,13 @@ describe('S2S APM CAPTURE of a wallet brand in the card flow (2.2.3 rule 2; plat
       platformItem(208003, 'Not acceptable to request the capture for payment not in pending status.'),
     )
     expect(await snapshot(t)).toBe(before)
-    // The captured amount is what a refund can take back (decisions.md §2: 208006 above it).
+    // The captured amount is what a refund can take back (docs/rules.md#business-codes: 208006 above it).
     expect((await t.post(followUp('CREDITVOID', held.trans_id, { amount: '10.00' }))).body).toMatchObject({
       result: 'ACCEPTED',
     })
   })
 
-  // decisions.md §2: "208004 capture above the authorized amount"; a zero amount as the other APM amounts.
+  // docs/rules.md#amounts: "208004 capture above the authorized amount"; a zero amount as the other APM amounts.
   it('refuses an amount above the authorization (208004), zero or malformed, changing nothing', async () => {
     const t = setup({ wallets: CARD_FLOW })
     const held = await heldWallet(t, 'applepay')
@@ -166,8 +166,8 @@ describe('S2S APM CAPTURE of a wallet brand in the virtual flow (2.2.3 rules 1 a
   })
 })
 
-describe('S2S APM `brand` echoed as the merchant sent it (decisions.md §2, Method identifiers)', () => {
-  // decisions.md §2: "`wallet1` = `applepay`, `wallet2` = `googlepay` (... S2S `digital_wallet` values
+describe('S2S APM `brand` echoed as the merchant sent it (docs/rules.md#method-identifiers)', () => {
+  // docs/rules.md#method-identifiers: "`wallet1` = `applepay`, `wallet2` = `googlepay` (... S2S `digital_wallet` values
   // and APM brands)": the merchant's `applepay` is the platform's own identifier, so it comes back as sent.
   it('answers, statuses and callbacks say applepay; the engine keeps wallet1', async () => {
     const t = setup({ wallets: CARD_FLOW, mapping: { return_additional_parameters: ['brand'] } })

@@ -16,8 +16,8 @@ function transfer(overrides: Record<string, unknown> = {}): Record<string, unkno
 }
 
 describe('CARD2CARD', () => {
-  // platform-facts 4: "CARD2CARD: `payer_card_number/exp_month/exp_year/cvv2`, `payee_card_number` ...
-  // hash "See Appendix A, Formula 1""; decisions.md §1 Formula 1 over the payer's e-mail and card.
+  // S2S CARD 5.6.2: "CARD2CARD: `payer_card_number/exp_month/exp_year/cvv2`, `payee_card_number` ...
+  // hash "See Appendix A, Formula 1""; docs/rules.md#signatures Formula 1 over the payer's e-mail and card.
   it("takes the platform's field names and Formula 1 with the payer's e-mail", async () => {
     const t = setup()
     const withEmail = transfer({ payer_email: 'doe@example.com', order_id: 'O-mail' })
@@ -55,7 +55,7 @@ describe('CARD2CARD', () => {
     expect(r.body).toMatchObject({ action: 'CARD2CARD', result: 'SUCCESS', status: 'SETTLED' })
   })
 
-  // decisions.md §4: "Card `4601541833776519` succeeds as a CARD2CARD recipient."
+  // docs/rules.md#test-cards: "Card `4601541833776519` succeeds as a CARD2CARD recipient."
   it('moves the money to the test recipient and reports CARD2CARD', async () => {
     const t = setup()
     const r = await t.post(transfer())
@@ -87,7 +87,7 @@ describe('CARD2CARD', () => {
     expect(validate('s2s-card/card2card-response-v2', threeDs.body).valid).toBe(true)
   })
 
-  // decisions.md §4: "`1111222233334444`: "Brand of card does not support.""
+  // docs/rules.md#test-cards: "`1111222233334444`: "Brand of card does not support.""
   it('declines a recipient whose brand the acquirer refuses', async () => {
     const t = setup()
     const r = await t.post(transfer({ payee_card_number: '1111222233334444' }))

@@ -15,7 +15,7 @@ import {
 /**
  * Every row of the interface's Errors table that S2S CARD payment actions answer, run against the
  * engine and compared cell by cell ("Codes and messages in the interface's Errors table are exact
- * and must be reproduced to the character", decisions.md §2). The schedule rows are the schedule
+ * and must be reproduced to the character", docs/rules.md#transport). The schedule rows are the schedule
  * actions' (test/schedules); `size` is Checkout's. The table is read from the interface's Errors
  * section, kept verbatim in data/interface/errors.md (docs/interface-data.md).
  */

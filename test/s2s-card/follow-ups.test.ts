@@ -10,7 +10,7 @@ const errorOf = (message: string, code = 100000) => ({
   error_message: message,
 })
 /**
- * decisions.md §2: business refusals answer the platform's catalogue codes (208003 capture not in
+ * docs/rules.md#business-codes: business refusals answer the platform's catalogue codes (208003 capture not in
  * pending status, 208004 capture above the authorized amount, 208006 refund above the payment,
  * 208009 partial reversal) with their exact messages, as `errors[]` items of the S2S ERROR envelope.
  */
@@ -78,7 +78,7 @@ describe('CAPTURE', () => {
     expect(snapshot(t)).toBe(before)
   })
 
-  // decisions.md §4: "03 authorization succeeds then capture is declined"
+  // docs/rules.md#test-cards: "03 authorization succeeds then capture is declined"
   it('declines the capture of month 03 and leaves the authorization PENDING', async () => {
     const t = setup()
     const { trans_id } = await paid(t, { auth: 'Y', card_exp_month: '03' })

@@ -26,7 +26,7 @@ import {
   schedulesGateway,
 } from '../schedules/helpers.js'
 
-/** Known answers computed here with node:crypto, not the project's helpers (decisions.md §1). */
+/** Known answers computed here with node:crypto, not the project's helpers (docs/rules.md#signatures). */
 const md5 = (s: string) => createHash('md5').update(s).digest('hex')
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex')
 const rev = (s: string) => [...s].reverse().join('')
@@ -48,8 +48,8 @@ function credit(overrides: Record<string, unknown> = {}) {
   return { ...body, hash: 'hash' in overrides ? overrides.hash : hash }
 }
 
-describe('CREDIT2CARD (decisions.md §6; Formula 5 and 6 of §1)', () => {
-  // decisions.md §4: "Card `4601541833776519` succeeds as a CREDIT2CARD or CARD2CARD recipient."
+describe('CREDIT2CARD (docs/rules.md#beyond-the-interface; Formula 5 and 6 of docs/rules.md#signatures)', () => {
+  // docs/rules.md#test-cards: "Card `4601541833776519` succeeds as a CREDIT2CARD or CARD2CARD recipient."
   it('credits the test card: SETTLED, a CREDIT2CARD callback signed with Formula 6', async () => {
     const t = setup()
     const r = await t.post(credit())
@@ -68,7 +68,7 @@ describe('CREDIT2CARD (decisions.md §6; Formula 5 and 6 of §1)', () => {
     const [callback] = callbacksOf(t, id)
     expect(callback).toMatchObject({ action: 'CREDIT2CARD', result: 'SUCCESS', status: 'SETTLED' })
     expect(callback?.hash).toBe(md5(upper(`${PASSWORD}${id}${rev('460154' + '6519')}`)))
-    // GET_TRANS_STATUS of a CREDIT2CARD: Formula 6 (platform-facts 4), Formula 2 refused
+    // GET_TRANS_STATUS of a CREDIT2CARD: Formula 6 (S2S CARD 5.6.2), Formula 2 refused
     const formula6 = md5(upper(`${PASSWORD}${id}9156451064`))
     const status = await t.post({ action: 'GET_TRANS_STATUS', client_key: KEY, trans_id: id, hash: formula6 })
     expect(status.body).toMatchObject({ action: 'GET_TRANS_STATUS', result: 'SUCCESS', status: 'SETTLED' })
@@ -108,8 +108,8 @@ describe('CREDIT2CARD (decisions.md §6; Formula 5 and 6 of §1)', () => {
   })
 })
 
-describe('GET_TRANS_DETAILS (decisions.md §6)', () => {
-  // platform-facts 4: "adds `name`, `mail`, `ip`, `amount`, `currency`, `card`, `pan_type`, `transactions[]` with
+describe('GET_TRANS_DETAILS (docs/rules.md#beyond-the-interface)', () => {
+  // S2S CARD 5.6.2: "adds `name`, `mail`, `ip`, `amount`, `currency`, `card`, `pan_type`, `transactions[]` with
   // date, type (sale, 3ds, auth, capture, credit, chargeback, reversal, refund), status (success, waiting, fail), amount".
   it('answers the payment with its transactions, signed with Formula 2', async () => {
     const t = setup()
@@ -168,8 +168,8 @@ const recurring = (initial: { trans_id: string; recurring_token?: unknown }, amo
   hash: saleHash(),
 })
 
-describe('RETRY (decisions.md §6; soft decline of §4)', () => {
-  // decisions.md §4: "A soft decline for RETRY: a recurring payment whose amount ends in `.51` is softly declined";
+describe('RETRY (docs/rules.md#beyond-the-interface; soft decline of docs/rules.md#test-data)', () => {
+  // docs/rules.md#recurring-test-amounts: "A soft decline for RETRY: a recurring payment whose amount ends in `.51` is softly declined";
   // §2: "ACCEPTED for CREDITVOID and RETRY"; §1 Formula 1 for RETRY.
   it('retries a softly declined recurring payment: ACCEPTED, then SETTLED with a RECURRING_SALE callback', async () => {
     const t = setup()
@@ -209,7 +209,7 @@ describe('RETRY (decisions.md §6; soft decline of §4)', () => {
   })
 })
 
-describe('schedule actions under the platform names (decisions.md §6)', () => {
+describe('schedule actions under the platform names (docs/rules.md#beyond-the-interface)', () => {
   const create = (extra: Record<string, unknown>) => ({
     action: 'CREATE_SCHEDULE',
     client_key: KEY,
@@ -243,7 +243,7 @@ describe('schedule actions under the platform names (decisions.md §6)', () => {
     expect(info.body).toMatchObject({ payments_count: '3', day_of_month: '15', paused: 'N', delays: null })
   })
 
-  // decisions.md §6: "schedule actions also under the platform's names `PAUSE_SCHEDULE`, `RUN_SCHEDULE`";
+  // docs/rules.md#schedules: "schedule actions also under the platform's names `PAUSE_SCHEDULE`, `RUN_SCHEDULE`";
   // "`SCHEDULE_INFO` answers `paused` (`Y`/`N`)".
   it('PAUSE_SCHEDULE and RUN_SCHEDULE answer as sent and SCHEDULE_INFO reports paused Y/N', async () => {
     const t = setup()
@@ -265,7 +265,7 @@ describe('schedule actions under the platform names (decisions.md §6)', () => {
     expect(validate('s2s-card/schedule-info-response', (await act('SCHEDULE_INFO')).body).errors).toEqual([])
   })
 
-  // decisions.md §6: "`DESCHEDULE` takes `recurring_token`" (platform-facts 4: "needs `recurring_token` + `schedule_id`").
+  // docs/rules.md#schedules: "`DESCHEDULE` takes `recurring_token`" (S2S CARD 5.6.2: "needs `recurring_token` + `schedule_id`").
   it('DESCHEDULE finds the chain by recurring_token alone', async () => {
     const t = schedulesGateway()
     const id = await createSchedule(t, { interval_length: '1', interval_unit: 'month' })
@@ -280,8 +280,8 @@ describe('schedule actions under the platform names (decisions.md §6)', () => {
   })
 })
 
-describe('DEBIT payer fields and callback_url (decisions.md §1, §3)', () => {
-  // platform-facts 4: "DEBIT: card data required, payer fields optional"; §1: payer_email drops out of Formula 1.
+describe('DEBIT payer fields and callback_url (docs/rules.md#signatures and docs/rules.md#callbacks)', () => {
+  // S2S CARD 5.6.2: "DEBIT: card data required, payer fields optional"; §1: payer_email drops out of Formula 1.
   it('takes a DEBIT without payer_first_name, payer_last_name, payer_email, payer_phone', async () => {
     const t = setup()
     const { payer_first_name, payer_last_name, payer_email, payer_phone, ...rest } = saleForm({
@@ -293,7 +293,7 @@ describe('DEBIT payer fields and callback_url (decisions.md §1, §3)', () => {
     expect(r.body).toMatchObject({ action: 'DEBIT', result: 'SUCCESS' })
   })
 
-  // decisions.md §3: "`callback_url` ... at most 255 characters, a bad URL is a 400, and it replaces the
+  // docs/rules.md#callback-destination: "`callback_url` ... at most 255 characters, a bad URL is a 400, and it replaces the
   // notification URL for every later callback of that payment".
   it('sends every later callback of the payment to callback_url; refuses one above 255 characters or not a URL', async () => {
     const t = setup()
@@ -318,7 +318,7 @@ describe('DEBIT payer fields and callback_url (decisions.md §1, §3)', () => {
   })
 })
 
-describe('SHA256 mode per merchant (decisions.md §1)', () => {
+describe('SHA256 mode per merchant (docs/rules.md#signatures)', () => {
   it('a merchant whose Protocol Mapping enables it signs requests and callbacks with sha256', async () => {
     const t = setup({ mapping: { use_sha256: true } })
     const md5Hash = saleHash()
@@ -334,9 +334,9 @@ describe('SHA256 mode per merchant (decisions.md §1)', () => {
   })
 })
 
-describe('SALE with a device wallet token (2.2.3; decisions.md §1 Formula 8)', () => {
+describe('SALE with a device wallet token (2.2.3; docs/rules.md#signatures Formula 8)', () => {
   // 2.2.3: "the merchant must obtain the wallet payment token and send it in the SALE request";
-  // decisions.md §1: "8 | SALE with `digital_wallet` + `payment_token` | rev(payer_email) + password".
+  // docs/rules.md#s2s-card-formulas: "8 | SALE with `digital_wallet` + `payment_token` | rev(payer_email) + password".
   it('pays without card data, signed with Formula 8, and reports digital_wallet', async () => {
     const t = setup()
     const { card_number, card_exp_month, card_exp_year, card_cvv2, ...noCard } = saleForm()

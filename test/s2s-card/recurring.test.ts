@@ -64,7 +64,7 @@ describe('recurring_init=Y', () => {
 })
 
 describe('RECURRING_SALE', () => {
-  // decisions.md §6: "S2S secondary payments take `recurring_first_trans_id` and `recurring_token`"
+  // docs/rules.md#s2s-card-actions: "S2S secondary payments take `recurring_first_trans_id` and `recurring_token`"
   it("charges the initial payment's card with no card data, and this request's custom_data comes back in its callback", async () => {
     const t = setup()
     const initial = await initialSale(t, { custom_data: { from: 'initial' } })
@@ -97,7 +97,7 @@ describe('RECURRING_SALE', () => {
     expect(callback?.['custom_data[from]']).toBeUndefined()
   })
 
-  // decisions.md §6: "`recurring_init_trans_id` is accepted as an alias"
+  // docs/rules.md#beyond-the-interface: "`recurring_init_trans_id` is accepted as an alias"
   it('accepts recurring_init_trans_id as the alias of recurring_first_trans_id', async () => {
     const t = setup()
     const initial = await initialSale(t)

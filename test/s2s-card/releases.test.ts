@@ -8,7 +8,7 @@ import { createTestGateway } from '../helpers/engine.js'
 import { s2s, scheduleConfig, schedulesGateway } from '../schedules/helpers.js'
 
 /**
- * decisions.md §7: "With `6.6.5` the sandbox applies the rules the interface's 6.7.0 row changed:
+ * docs/rules.md#releases: "With `6.6.5` the sandbox applies the rules the interface's 6.7.0 row changed:
  * `delays` accepted on schedules, ..., the S2S CARD payer address fields required, and SMS as the
  * default payment mode". The same requests, a 6.7.0 (default) merchant against a 6.6.5 one.
  */
@@ -49,10 +49,10 @@ function sale(extra: Record<string, string> = {}, address = true): Record<string
   }
 }
 
-// decisions.md §1 Formula 1 (rev(payer_email) + password + rev(first6 + last4)), with node:crypto.
+// docs/rules.md#signatures Formula 1 (rev(payer_email) + password + rev(first6 + last4)), with node:crypto.
 const formula1 = md5(`${rev(EMAIL)}${DEMO.password}${rev('4111111111')}`.toUpperCase())
 
-describe('S2S CARD for a merchant pinned to release 6.6.5 (decisions.md §7)', () => {
+describe('S2S CARD for a merchant pinned to release 6.6.5 (docs/rules.md#warnings-and-releases)', () => {
   it('accepts `delays` on CREATE_SCHEDULE, which 6.7.0 refuses with "Parameter is deprecated."', async () => {
     const body = {
       action: 'CREATE_SCHEDULE',
@@ -87,7 +87,7 @@ describe('S2S CARD for a merchant pinned to release 6.6.5 (decisions.md §7)', (
     expect(current.body).toMatchObject({ result: 'SUCCESS', status: 'PENDING' })
     const legacy = await s2s(schedulesGateway(configFor('6.6.5')), body)
     expect(legacy.status).toBe(400)
-    // decisions.md §2: the platform's 204002 row on S2S.
+    // docs/rules.md#business-codes: the platform's 204002 row on S2S.
     expect(legacy.body.errors).toEqual([
       { error_code: 204002, error_message: 'Enabled merchant mappings or MIDs not found.' },
     ])
@@ -97,7 +97,7 @@ describe('S2S CARD for a merchant pinned to release 6.6.5 (decisions.md §7)', (
   })
 })
 
-describe('Checkout follow-ups for a merchant pinned to release 6.6.5 (decisions.md §7)', () => {
+describe('Checkout follow-ups for a merchant pinned to release 6.6.5 (docs/rules.md#warnings-and-releases)', () => {
   // Versioning, 6.7.0 additions: "`parameters` on capture/void/refund", "`custom_data` on secondary requests".
   it('refuses `parameters` on a refund, which 6.7.0 added, and takes the same refund without it', async () => {
     for (const release of ['6.7.0', '6.6.5'] as const) {

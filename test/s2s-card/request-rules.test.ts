@@ -34,7 +34,7 @@ describe('request rules beyond the schema', () => {
     expect(snapshot(t)).toBe(before)
   })
 
-  // decisions.md §2: the platform's catalogue "205005 Card token is invalid or not found." (platform-facts 1).
+  // docs/rules.md#business-codes: the platform's catalogue "205005 Card token is invalid or not found." (the platform's error catalogue in S2S CARD 5.6.2).
   it("refuses a card_token that is unknown or another merchant's with 205005", async () => {
     const t = setup()
     const noCard = {

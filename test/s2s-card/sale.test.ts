@@ -19,7 +19,7 @@ const SOLD = {
 }
 
 describe('SALE at POST /post', () => {
-  // decisions.md §2: "S2S: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`"
+  // docs/rules.md#amounts: "S2S: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`"
   it('settles a sale with test month 01 and answers the S2S body, valid against its schema', async () => {
     const t = setup()
     const r = await t.post(saleForm())
@@ -36,7 +36,7 @@ describe('SALE at POST /post', () => {
     expect(payment.financial_day).toBe('2026-11-02')
   })
 
-  // decisions.md §2: "S2S CARD: `POST {base_url}/post`, form-urlencoded (also accept multipart/form-data)"
+  // docs/rules.md#endpoints: "S2S CARD: `POST {base_url}/post`, form-urlencoded (also accept multipart/form-data)"
   it('accepts the same form as multipart/form-data, bracket fields included', async () => {
     const t = setup()
     const fields = saleForm({ custom_data: undefined })
@@ -55,7 +55,7 @@ describe('SALE at POST /post', () => {
     expect(t.payment(r.body.trans_id).custom_data).toEqual({ ref: 'A-1' })
   })
 
-  // decisions.md §4: "02 decline"; §2: `decline_reason` where relevant
+  // docs/rules.md#test-cards: "02 decline"; docs/rules.md#transport: `decline_reason` where relevant
   it('declines with month 02, with decline_reason', async () => {
     const t = setup()
     const r = await t.post(saleForm({ card_exp_month: '02' }))
@@ -74,14 +74,14 @@ describe('SALE at POST /post', () => {
     expect(r.body).toMatchObject({ result: 'DECLINED', decline_reason: 'Capture declined' })
   })
 
-  // decisions.md §4: "`1111222233334444`: "Brand of card does not support.""
+  // docs/rules.md#test-cards: "`1111222233334444`: "Brand of card does not support.""
   it('declines the unsupported-brand test card', async () => {
     const t = setup()
     const r = await t.post(saleForm({ card_number: '1111222233334444' }))
     expect(r.body).toMatchObject({ result: 'DECLINED', decline_reason: 'Brand of card does not support.' })
   })
 
-  // decisions.md §4: "05 3DS then success, 06 3DS then decline"; §2: REDIRECT "with `redirect_url`,
+  // docs/rules.md#test-cards: "05 3DS then success, 06 3DS then decline"; docs/rules.md#transport: REDIRECT "with `redirect_url`,
   // `redirect_params`, `redirect_method`"
   it('sends month 05 to the ACS page, and the 3DS result settles it', async () => {
     const t = setup()
@@ -115,7 +115,7 @@ describe('SALE at POST /post', () => {
     expect(t.payment(r.body.trans_id).status).toBe('decline')
   })
 
-  // decisions.md §4: "12 redirect then success (year 2039: redirect then decline)"
+  // docs/rules.md#test-cards: "12 redirect then success (year 2039: redirect then decline)"
   it.each([
     ['2030', 'settled'],
     ['2039', 'decline'],
@@ -129,7 +129,7 @@ describe('SALE at POST /post', () => {
     expect(t.payment(id).status).toBe(status)
   })
 
-  // decisions.md §4: "01 success (PENDING with auth)": a hold that went through 3DS or a redirect is held too.
+  // docs/rules.md#test-cards: "01 success (PENDING with auth)": a hold that went through 3DS or a redirect is held too.
   it.each([
     ['05', completeThreeDsPass],
     ['12', completeRedirect],
@@ -141,7 +141,7 @@ describe('SALE at POST /post', () => {
     expect(t.payment(r.body.trans_id)).toMatchObject({ status: 'pending', auth: true })
   })
 
-  // decisions.md §2: "`POST {base_url}/v2/post` answers `redirect_params` as an array of `{name, value}`"
+  // docs/rules.md#responses: "`POST {base_url}/v2/post` answers `redirect_params` as an array of `{name, value}`"
   it('answers redirect_params as {name, value} pairs on /v2/post', async () => {
     const t = setup()
     const r = await t.post(saleForm({ card_exp_month: '05' }), '/v2/post')
@@ -169,7 +169,7 @@ describe('SALE at POST /post', () => {
     const t = setup({ mids: [{ id: 'dms', payment_mode: 'DMS' }] })
     const before = snapshot(t)
     const r = await t.post(saleForm())
-    // decisions.md §2: the platform's 204002 "Enabled merchant mappings or MIDs not found."
+    // docs/rules.md#business-codes: the platform's 204002 "Enabled merchant mappings or MIDs not found."
     expect(r.body).toEqual({
       result: 'ERROR',
       http_code: 400,
@@ -211,7 +211,7 @@ describe('SALE at POST /post', () => {
     expect(r.descriptor).toBe('SHOP*TICKETS')
   })
 
-  // decisions.md §3: "S2S requests may also carry `callback_url`"
+  // docs/rules.md#callback-destination: "S2S requests may also carry `callback_url`"
   it("sends the callbacks to the request's callback_url", async () => {
     const t = setup()
     const { trans_id } = await paid(t, { callback_url: 'https://merchant.example.com/s2s-cb' })

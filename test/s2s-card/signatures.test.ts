@@ -23,8 +23,8 @@ const HASH_INVALID = {
   error_message: 'Hash is not valid.',
 }
 
-describe('S2S CARD signatures (decisions.md §1)', () => {
-  // decisions.md §1: "Known answer: payer_email `doe@example.com`, password `13a4822c5907ed235f3a068c76184fc3`, card
+describe('S2S CARD signatures (docs/rules.md#signatures)', () => {
+  // docs/rules.md#known-answer: "Known answer: payer_email `doe@example.com`, password `13a4822c5907ed235f3a068c76184fc3`, card
   // `4111111111111111` gives SALE hash `2702ae0c4f99506dc29b5615ba9ee3c0`. Tests must include it."
   it('reproduces the known-answer SALE hash, and a merchant with that password is served with it', async () => {
     const password = '13a4822c5907ed235f3a068c76184fc3'
@@ -46,7 +46,7 @@ describe('S2S CARD signatures (decisions.md §1)', () => {
     expect(snapshot(t)).toBe(before)
   })
 
-  // decisions.md §1: "with `card_token`: md5(upper(rev(payer_email) + password + rev(card_token)))"
+  // docs/rules.md#s2s-card-formulas: "with `card_token`: md5(upper(rev(payer_email) + password + rev(card_token)))"
   it('signs a token payment over the card_token, and the saved card pays', async () => {
     const t = setup()
     const saved = await paid(t, { req_token: 'Y' })
@@ -67,7 +67,7 @@ describe('S2S CARD signatures (decisions.md §1)', () => {
     expect(wrong.body).toEqual(HASH_INVALID)
   })
 
-  // decisions.md §1: "| CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS, callbacks | md5(upper(rev(payer_email) + password
+  // docs/rules.md#s2s-card-formulas: "| CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS, callbacks | md5(upper(rev(payer_email) + password
   // + trans_id + rev(first6 + last4))) of the original payment |"
   it.each(['CAPTURE', 'VOID', 'CREDITVOID', 'GET_TRANS_STATUS'])(
     "%s is signed over the trans_id and the original payment's e-mail and card digits",
@@ -95,7 +95,7 @@ describe('S2S CARD signatures (decisions.md §1)', () => {
     expect(delivery?.fields.hash).toBe(transHash(trans_id))
   })
 
-  // decisions.md §1: Formula 1 "CARD2CARD (payer's card) (changed)"; without payer_email it drops out.
+  // docs/rules.md#s2s-card-formulas: Formula 1 "CARD2CARD (payer's card) (changed)"; without payer_email it drops out.
   it("signs CARD2CARD with Formula 1 over the payer's card", async () => {
     const t = setup()
     const body = { ...fixture('card2card-request.basic'), client_key: KEY }

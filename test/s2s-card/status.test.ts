@@ -12,7 +12,7 @@ const byOrder = (orderId: string, extra: Record<string, unknown> = {}) => ({
 })
 
 describe('GET_TRANS_STATUS', () => {
-  // S2S CARD actions: "GET_TRANS_STATUS (by `trans_id`)"; decisions.md §2: "S2S statuses are uppercase."
+  // S2S CARD actions: "GET_TRANS_STATUS (by `trans_id`)"; docs/rules.md#responses: "S2S statuses are uppercase."
   it('answers the payment status, also after a refund, and changes nothing', async () => {
     const t = setup()
     const { trans_id } = await paid(t)
@@ -119,7 +119,7 @@ describe('GET_TRANS_STATUS_BY_ORDER', () => {
     expect(validate('s2s-card/get-trans-status-by-order-response', r.body).valid).toBe(true)
   })
 
-  // decisions.md §1: "| GET_TRANS_STATUS_BY_ORDER | md5(upper(rev(payer_email) + password + order_id + rev(first6 + last4))) |"
+  // docs/rules.md#s2s-card-formulas: "| GET_TRANS_STATUS_BY_ORDER | md5(upper(rev(payer_email) + password + order_id + rev(first6 + last4))) |"
   it('accepts the hash of any payment of the order, and refuses another', async () => {
     const t = setup()
     await paid(t, { payer_email: 'first@example.com', hash: saleHash('first@example.com') })

@@ -18,8 +18,8 @@ const DEPRECATED = {
 const info = async (t: ReturnType<typeof schedulesGateway>, id: string) =>
   (await scheduleAction(t, 'SCHEDULE_INFO', id)).body
 
-describe('CREATE_SCHEDULE and SCHEDULE_INFO (2.3, decisions.md §6)', () => {
-  // decisions.md §6: "`SCHEDULE_INFO` answers the schedule's fields, its state (running, paused) and `delays: null`."
+describe('CREATE_SCHEDULE and SCHEDULE_INFO (2.3, docs/rules.md#beyond-the-interface)', () => {
+  // docs/rules.md#schedules: "`SCHEDULE_INFO` answers the schedule's fields, its state (running, paused) and `delays: null`."
   it('creates a running schedule and answers its fields as sent, its state and delays: null', async () => {
     const t = schedulesGateway()
     const r = await s2s(t, {
@@ -49,7 +49,7 @@ describe('CREATE_SCHEDULE and SCHEDULE_INFO (2.3, decisions.md §6)', () => {
       trial_payments_count: '2',
       trial_amount: '0',
       state: 'running',
-      // decisions.md §6: "`SCHEDULE_INFO` answers `paused` (`Y`/`N`)"
+      // docs/rules.md#schedules: "`SCHEDULE_INFO` answers `paused` (`Y`/`N`)"
       paused: 'N',
       delays: null,
     })
@@ -65,7 +65,7 @@ describe('CREATE_SCHEDULE and SCHEDULE_INFO (2.3, decisions.md §6)', () => {
     expect(answer).not.toHaveProperty('first_payment_day_of_week')
   })
 
-  // decisions.md §1: "CREATE_SCHEDULE | md5(upper(rev(password)))"
+  // docs/rules.md#s2s-card-formulas: "CREATE_SCHEDULE | md5(upper(rev(password)))"
   it('refuses a wrong hash and an unknown client_key, creating nothing', async () => {
     const t = schedulesGateway()
     const before = storeSnapshot(t)
@@ -229,7 +229,7 @@ describe('unknown schedule_id (Errors)', () => {
     expect((await info(t, id)).name).toBe('Plan')
   })
 
-  // decisions.md §1: "other schedule actions | md5(upper(rev(schedule_id + password)))"
+  // docs/rules.md#s2s-card-formulas: "other schedule actions | md5(upper(rev(schedule_id + password)))"
   it('checks the hash over schedule_id + password before looking the schedule up', async () => {
     const t = schedulesGateway()
     const id = await createSchedule(t, MONTHLY)

@@ -32,8 +32,8 @@ export const s2s = (t: TestGateway, fields: Record<string, string>) =>
   t.call('POST', '/post', new URLSearchParams(fields).toString())
 
 /**
- * CREATE_SCHEDULE signed for the merchant (decisions.md §1: md5(upper(rev(password)))). decisions.md
- * §6: `payments_count` is required (120 here unless the test names one) and `interval_unit` is `day`
+ * CREATE_SCHEDULE signed for the merchant (docs/rules.md#s2s-card-formulas: md5(upper(rev(password)))).
+ * docs/rules.md#schedules: `payments_count` is required (120 here unless the test names one) and `interval_unit` is `day`
  * or `month`: a test's week of N is sent as 7N days.
  */
 export async function createSchedule(
@@ -53,7 +53,7 @@ export async function createSchedule(
   return r.body.schedule_id as string
 }
 
-/** decisions.md §6: no `week` unit on the platform; a week is 7 days. */
+/** docs/rules.md#schedules: no `week` unit on the platform; a week is 7 days. */
 export function inDays(params: Record<string, string>): Record<string, string> {
   if (params.interval_unit !== 'week') return params
   return {

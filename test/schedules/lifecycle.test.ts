@@ -109,7 +109,7 @@ describe('DELETE_SCHEDULE and DESCHEDULE', () => {
     expect((await scheduleAction(t, 'DESCHEDULE', id, pair(first))).body).toEqual(INCORRECT)
   })
 
-  it('accepts the alias recurring_init_trans_id (decisions.md §6)', async () => {
+  it('accepts the alias recurring_init_trans_id (docs/rules.md#beyond-the-interface)', async () => {
     const t = schedulesGateway()
     const id = await createSchedule(t, WEEKLY)
     const initial = await initialPayment(t, { schedule_id: id })
@@ -143,7 +143,7 @@ describe('UPDATE_SCHEDULE on running chains', () => {
     const id = await createSchedule(t, MONTHLY)
     const initial = await initialPayment(t, { schedule_id: id })
     await advanceTo(t, at(2026, 12, 3))
-    // decisions.md §6: `day` or `month` only; a week is 7 days.
+    // docs/rules.md#beyond-the-interface: `day` or `month` only; a week is 7 days.
     await scheduleAction(t, 'UPDATE_SCHEDULE', id, { interval_unit: 'day', interval_length: '7' })
     await advanceTo(t, at(2026, 12, 17))
     expect(when(secondaries(t, initial.id))).toEqual([

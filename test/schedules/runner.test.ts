@@ -53,7 +53,7 @@ describe('scheduled payments on the virtual clock (POST /sandbox/clock/advance)'
     expect(secondaries(t, initial.id)).toHaveLength(13)
   })
 
-  // decisions.md §6: "`payments_count` (optional; unlimited when absent)".
+  // docs/rules.md#schedules: "`payments_count` (optional; unlimited when absent)".
   it('stops after payments_count payments: the chain is completed', async () => {
     const t = schedulesGateway()
     const id = await createSchedule(t, { interval_length: '10', interval_unit: 'day', payments_count: '3' })
@@ -99,7 +99,7 @@ describe('month ends and leap years (sandbox definition: keep the day, clamp to 
     ])
   })
 
-  // decisions.md §6: CREATE_SCHEDULE takes `day_of_month`, which fixes the day of a monthly schedule.
+  // docs/rules.md#schedules: CREATE_SCHEDULE takes `day_of_month`, which fixes the day of a monthly schedule.
   it('day_of_month 20 on a monthly schedule: Dec 20, Jan 20, Feb 20 after a payment on Nov 2', async () => {
     const t = schedulesGateway()
     const id = await createSchedule(t, { ...MONTHLY, day_of_month: '20' })

@@ -44,7 +44,7 @@ describe('callback and redirect fixtures', () => {
     expectValid(schemaFor(file), load(file), file.startsWith('s2s-') ? 'bracket' : 'dot')
   })
 
-  // decisions.md 1: "callback and redirect `hash` | payment_id + order.number + order.amount + order.currency + order.description + password"
+  // docs/rules.md#checkout-signatures: "callback and redirect `hash` | payment_id + order.number + order.amount + order.currency + order.description + password"
   it.each(files.filter((f) => f.startsWith('checkout-')))(
     '%s carries the Checkout notification hash',
     (file) => {
@@ -59,7 +59,7 @@ describe('callback and redirect fixtures', () => {
     },
   )
 
-  // decisions.md 1: "CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS, callbacks | md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4))) of the original payment"
+  // docs/rules.md#s2s-card-formulas: "CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS, callbacks | md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4))) of the original payment"
   it.each(files.filter((f) => f.startsWith('s2s-card-')))('%s carries the S2S CARD callback hash', (file) => {
     const b = load(file) as Record<string, string>
     const card = { cardNumber: '4111111111111111' }
@@ -78,7 +78,7 @@ describe('callback and redirect fixtures', () => {
 })
 
 describe('Checkout callback', () => {
-  // decisions.md 3: "Checkout callback fields always sent: `id` (payment id), `order_number`, `order_amount`,
+  // docs/rules.md#checkout-callback-fields: "Checkout callback fields always sent: `id` (payment id), `order_number`, `order_amount`,
   // `order_currency`, `order_description`, `order_status`, `type` ..., `status` ..., `customer_ip`, `hash`"
   it.each([
     'id',
@@ -108,13 +108,13 @@ describe('Checkout callback', () => {
     expectInvalidAt(CHECKOUT, { ...settled, order_status: 'reversal' }, 'type', 'type=refund')
   })
 
-  // decisions.md 2: "Checkout statuses are lowercase: prepare, settled, pending, 3ds, redirect, decline, refund,
+  // docs/rules.md#responses: "Checkout statuses are lowercase: prepare, settled, pending, 3ds, redirect, decline, refund,
   // reversal, void, chargeback."
   it.each(['captured', 'SETTLED', 'declined', ''])('refuses order_status %j', (value) => {
     expectInvalidAt(CHECKOUT, { ...settled, order_status: value }, 'order_status')
   })
 
-  // decisions.md 3: "`type` (sale, 3ds, redirect, capture, refund, void, chargeback, debit, credit, recurring),
+  // docs/rules.md#checkout-callback-fields: "`type` (sale, 3ds, redirect, capture, refund, void, chargeback, debit, credit, recurring),
   // `status` (success, fail, waiting, undefined)"
   it('accepts every listed type and status and refuses others', () => {
     for (const type of [
@@ -135,7 +135,7 @@ describe('Checkout callback', () => {
     expectInvalidAt(CHECKOUT, { ...settled, status: 'declined' }, 'status')
   })
 
-  // decisions.md 3: "flat keys (`order_number`, not `order.number`)"
+  // docs/rules.md#callback-format: "flat keys (`order_number`, not `order.number`)"
   it('refuses nested order keys', () => {
     const nested = withField(settled, 'order_number', undefined) as Body
     nested.order = { number: 'ORDER-1001' }
@@ -143,13 +143,13 @@ describe('Checkout callback', () => {
     expectInvalidAt(CHECKOUT, nested, 'order_number')
   })
 
-  // docs/schemas.md: "S2S bodies are forms: every value is a string" (callbacks are forms too, decisions.md 3)
+  // docs/schemas.md: "S2S bodies are forms: every value is a string" (callbacks are forms too, docs/rules.md#callbacks)
   it('refuses a non-string value', () => {
     expectInvalidAt(CHECKOUT, { ...settled, order_amount: 10 }, 'order_amount', 'type string')
   })
 
   // 2.1.1: "currency | ISO 4217 alphabetic code"; amounts as the merchant sent them, with the currency's decimals.
-  // decisions.md 2 Amounts: a fraction VND cannot carry (JPY's 10.00 is the platform's own form)
+  // docs/rules.md#amounts: a fraction VND cannot carry (JPY's 10.00 is the platform's own form)
   it('refuses an amount whose decimals do not match the currency', () => {
     expectInvalidAt(
       CHECKOUT,
@@ -210,7 +210,7 @@ describe('Checkout callback', () => {
   })
 
   // 2.1: "`custom_data` | object | Free-form object stored with the transaction and returned in the callback";
-  // decisions.md 3: "nested values in bracket notation"
+  // docs/rules.md#callback-format: "nested values in bracket notation"
   it('accepts nested custom_data of strings and refuses other values', () => {
     expectValid(CHECKOUT, { ...settled, custom_data: { a: '1', b: { c: '2' }, d: ['x', 'y'] } })
     expectInvalidAt(CHECKOUT, { ...settled, custom_data: { a: 1 } }, 'custom_data.a')
@@ -221,7 +221,7 @@ describe('Checkout callback', () => {
     expectInvalidAt(CHECKOUT, { ...settled, creditvoid_id: 'x' }, 'creditvoid_id', 'not expected')
   })
 
-  // decisions.md 1: Checkout hash is sha1 hex.
+  // docs/rules.md#checkout-signatures: Checkout hash is sha1 hex.
   it('refuses a hash that is not 40 lowercase hex characters', () => {
     expectInvalidAt(CHECKOUT, { ...settled, hash: cardSale.hash }, 'hash')
     expectInvalidAt(CHECKOUT, { ...settled, hash: String(settled.hash).toUpperCase() }, 'hash')
@@ -256,18 +256,18 @@ describe('S2S CARD callback', () => {
     expectInvalidAt(S2S_CARD, { ...cardCreditvoid, status: 'SETTLED' }, 'status', 'REFUND or REVERSAL')
   })
 
-  // decisions.md 2: "S2S statuses are uppercase"
+  // docs/rules.md#responses: "S2S statuses are uppercase"
   it('refuses a lowercase status', () => {
     expectInvalidAt(S2S_CARD, { ...cardSale, status: 'settled' }, 'status')
   })
 
-  // decisions.md 2: "plus `recurring_token`, `card_token`, `decline_reason` where relevant"
+  // docs/rules.md#transport: "plus `recurring_token`, `card_token`, `decline_reason` where relevant"
   it('refuses a DECLINED result without decline_reason', () => {
     const declined = load('s2s-card-sale-declined.json')
     expectInvalidAt(S2S_CARD, withField(declined, 'decline_reason', undefined), 'decline_reason')
   })
 
-  // decisions.md 2: "`result` is SUCCESS, DECLINED, REDIRECT ..., ACCEPTED (CREDITVOID) or ERROR": the last two
+  // docs/rules.md#errors: "`result` is SUCCESS, DECLINED, REDIRECT ..., ACCEPTED (CREDITVOID) or ERROR": the last two
   // are synchronous answers.
   it.each(['ACCEPTED', 'ERROR', 'success'])('refuses result %j in a callback', (result) => {
     expectInvalidAt(S2S_CARD, { ...cardSale, result }, 'result')

@@ -47,7 +47,7 @@ describe('checkout request schemas declare their endpoint', () => {
     expect(registry.schema(endpoint.response), endpoint.response).toBeDefined()
   })
   // Authentication 2: "`PUT /api/v1/session/update` authenticates with the header `Token`"; the Hosted Payment
-  // Fields payments carry it too (decisions.md §6).
+  // Fields payments carry it too (docs/rules.md#beyond-the-interface).
   it.each(['session-update', 'hpf-purchase-card', 'hpf-debit-card'])(
     '%s declares the Token header',
     (name) => {

@@ -70,7 +70,7 @@ describe('checkout session update (Endpoints: PUT /api/v1/session/update)', () =
   })
   // 2.1.1 amount: "string (decimal, dot separator)"; decimals of the currency (docs/schemas.md).
   it('checks order_amount against order_currency when both are sent', () => {
-    // decisions.md 2 Amounts: finer than the minor unit is refused; fewer decimals pass (with a warning in a request)
+    // docs/rules.md#amounts: finer than the minor unit is refused; fewer decimals pass (with a warning in a request)
     expectInvalidAt(UPDATE, { order_amount: '15.005', order_currency: 'EUR' }, 'order_amount', '2 decimals')
     expectInvalidAt(UPDATE, { order_amount: '15.50', order_currency: 'JPY' }, 'order_amount', 'no minor unit')
     expectValid(UPDATE, { order_amount: '15.00', order_currency: 'JPY' })
@@ -88,15 +88,15 @@ describe('checkout session update (Endpoints: PUT /api/v1/session/update)', () =
   })
   // 2.1: recurring_init "boolean"; parameters: "value is that method's parameter object."
   it('refuses flags sent as strings and method parameters that are not objects', () => {
-    // decisions.md 2 Booleans: "true"/"false"/"Y"/"N" are read as booleans (with a warning); other strings are refused
+    // docs/rules.md#booleans: "true"/"false"/"Y"/"N" are read as booleans (with a warning); other strings are refused
     expectInvalidAt(UPDATE, { recurring_init: 'yes' }, 'recurring_init', 'of type boolean')
     expectInvalidAt(UPDATE, { parameters: { card: 1 } }, 'parameters.card')
   })
 })
 
-describe('Hosted Payment Fields card payment (Endpoints; decisions.md §6)', () => {
+describe('Hosted Payment Fields card payment (Endpoints; docs/rules.md#beyond-the-interface)', () => {
   const card = fixture('hpf-purchase-card-request.minimal')
-  // decisions.md §6: "JSON {card_number, card_exp_month, card_exp_year, card_cvv2, card_holder?, payer_email?,
+  // docs/rules.md#beyond-the-interface: "JSON {card_number, card_exp_month, card_exp_year, card_cvv2, card_holder?, payer_email?,
   // browser_info?}" (Luhn and expiry in the past are the engine's checks).
   it.each([
     ['12 digits', chars(12, '4'), true],
@@ -110,7 +110,7 @@ describe('Hosted Payment Fields card payment (Endpoints; decisions.md §6)', () 
     if (ok) expectValid(PURCHASE, data)
     else expectInvalidAt(PURCHASE, data, 'card_number', 'This value is not a valid card number.')
   })
-  // decisions.md §6: card_exp_month (two digits, 01 to 12).
+  // docs/rules.md#beyond-the-interface: card_exp_month (two digits, 01 to 12).
   it.each([
     ['01', true],
     ['12', true],
@@ -122,7 +122,7 @@ describe('Hosted Payment Fields card payment (Endpoints; decisions.md §6)', () 
     if (ok) expectValid(PURCHASE, data)
     else expectInvalidAt(PURCHASE, data, 'card_exp_month', '01 to 12')
   })
-  // decisions.md §6: card_exp_year (four digits).
+  // docs/rules.md#beyond-the-interface: card_exp_year (four digits).
   it.each([
     ['2030', true],
     ['30', false],
@@ -132,7 +132,7 @@ describe('Hosted Payment Fields card payment (Endpoints; decisions.md §6)', () 
     if (ok) expectValid(PURCHASE, data)
     else expectInvalidAt(PURCHASE, data, 'card_exp_year', 'four digits')
   })
-  // decisions.md §6: card_cvv2 (3 or 4 digits).
+  // docs/rules.md#beyond-the-interface: card_cvv2 (3 or 4 digits).
   it.each([
     ['123', true],
     ['1234', true],
@@ -144,7 +144,7 @@ describe('Hosted Payment Fields card payment (Endpoints; decisions.md §6)', () 
     if (ok) expectValid(PURCHASE, data)
     else expectInvalidAt(PURCHASE, data, 'card_cvv2', '3 or 4 digits')
   })
-  // decisions.md 5: the payment request carries no card data (the fields put it into the session); the
+  // docs/rules.md#sessions: the payment request carries no card data (the fields put it into the session); the
   // card the frames send is checked by its own schema, where every field is required.
   it('takes a payment body without card data, and requires every card field when the frames send one', () => {
     expectValid(PURCHASE, { with_hosted_fields: true, name: 'Jane Doe', email: 'jane@shop.example' })
@@ -160,11 +160,11 @@ describe('Hosted Payment Fields card payment (Endpoints; decisions.md §6)', () 
   it('accepts a payment without card_cvv2 (MOTO sessions)', () => {
     expectValid(PURCHASE, withField(card, 'card_cvv2', undefined))
   })
-  // decisions.md §6: "JSON {card_number, card_exp_month, ...}": card fields are strings (leading zeros matter).
+  // docs/rules.md#beyond-the-interface: "JSON {card_number, card_exp_month, ...}": card fields are strings (leading zeros matter).
   it('refuses card fields sent as numbers', () => {
     expectInvalidAt(PURCHASE, withField(card, 'card_exp_month', 1), 'card_exp_month', 'of type string')
   })
-  // decisions.md §6: "payer_email?" (an e-mail address when sent).
+  // docs/rules.md#beyond-the-interface: "payer_email?" (an e-mail address when sent).
   it('refuses an invalid payer_email', () => {
     expectInvalidAt(PURCHASE, withField(card, 'payer_email', 'doe@'), 'payer_email')
   })

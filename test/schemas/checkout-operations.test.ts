@@ -17,7 +17,7 @@ describe('checkout credit (POST /api/v1/payment/card/credit)', () => {
       expectInvalidAt(CREDIT, withField(credit, field, undefined), field, 'This value should not be blank.')
     },
   )
-  // decisions.md 2: "Identify the card either by card_number or by a card_token"
+  // docs/rules.md#card-credit: "Identify the card either by card_number or by a card_token"
   it('takes the card by card_token or by card_number with its expiry, one of the two', () => {
     const byNumber = {
       ...withField(credit, 'card_token', undefined),
@@ -50,9 +50,9 @@ describe('checkout credit (POST /api/v1/payment/card/credit)', () => {
 })
 
 describe('checkout capture, void, refund, retry', () => {
-  // Endpoints: "POST {base_url}/api/v1/payment/capture | DMS capture. Body: not shown." (decisions.md §1 fields)
+  // Endpoints: "POST {base_url}/api/v1/payment/capture | DMS capture. Body: not shown." (docs/rules.md#signatures fields)
   const capture = fixture('capture-request.partial')
-  // decisions.md §1: "capture, refund | payment_id + amount + password"; Authentication 1: merchant_key and hash.
+  // docs/rules.md#checkout-signatures: "capture, refund | payment_id + amount + password"; Authentication 1: merchant_key and hash.
   it.each(['merchant_key', 'payment_id', 'hash'])('refuses a capture without %s', (field) => {
     expectInvalidAt('checkout/capture-request', withField(capture, field, undefined), field)
   })
@@ -78,7 +78,7 @@ describe('checkout capture, void, refund, retry', () => {
     )
     expect(error.section).toBe('2.7')
   })
-  // decisions.md §1: "void, retry, status by payment_id | payment_id + password".
+  // docs/rules.md#checkout-signatures: "void, retry, status by payment_id | payment_id + password".
   it.each(['merchant_key', 'payment_id', 'hash'])('refuses a void without %s', (field) => {
     expectInvalidAt(
       'checkout/void-request',
@@ -86,14 +86,14 @@ describe('checkout capture, void, refund, retry', () => {
       field,
     )
   })
-  // decisions.md §1: "capture, refund | payment_id + amount + password" (amount optional: full refund when absent).
+  // docs/rules.md#checkout-signatures: "capture, refund | payment_id + amount + password" (amount optional: full refund when absent).
   it('accepts a refund without amount and refuses a malformed one', () => {
     const refund = fixture('refund-request.partial')
     expectValid('checkout/refund-request', withField(refund, 'amount', undefined))
     expectInvalidAt('checkout/refund-request', withField(refund, 'amount', '0.1.9'), 'amount')
     expectInvalidAt('checkout/refund-request', withField(refund, 'amount', 0.19), 'amount', 'of type string')
   })
-  // decisions.md §1: "void, retry, status by payment_id | payment_id + password".
+  // docs/rules.md#checkout-signatures: "void, retry, status by payment_id | payment_id + password".
   it.each(['merchant_key', 'payment_id', 'hash'])('refuses a retry without %s', (field) => {
     expectInvalidAt(
       'checkout/retry-request',
@@ -114,7 +114,7 @@ describe('checkout recurring (2.3)', () => {
       expectInvalidAt(RECURRING, withField(recurring, field, undefined), field)
     },
   )
-  // decisions.md §1: "recurring | ... + order.number + order.amount + order.description + password".
+  // docs/rules.md#checkout-signatures: "recurring | ... + order.number + order.amount + order.description + password".
   it.each(['number', 'amount', 'description'])('refuses an order without %s', (field) => {
     expectInvalidAt(RECURRING, withField(recurring, `order.${field}`, undefined), `order.${field}`)
   })
@@ -148,7 +148,7 @@ describe('checkout status lookup (Endpoints, Limits, Errors)', () => {
   })
   // Endpoints: "`size` (1 to 100)": a count.
   it('refuses a size that is not an integer', () => {
-    // decisions.md 2: a numeric string ("10") is read as the number; other strings are refused
+    // docs/rules.md#booleans: a numeric string ("10") is read as the number; other strings are refused
     expectInvalidAt(STATUS, withField(byOrder, 'size', 'ten'), 'size', 'of type integer')
     expectInvalidAt(STATUS, withField(byOrder, 'size', 2.5), 'size', 'of type integer')
   })

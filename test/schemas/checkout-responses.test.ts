@@ -5,22 +5,22 @@ import { expectInvalidAt, expectValid, withField } from '../helpers/schema.js'
 const fixture = (name: string): Record<string, unknown> =>
   JSON.parse(readFileSync(new URL(`../../fixtures/payloads/checkout/${name}.json`, import.meta.url), 'utf8'))
 
-describe('checkout responses: statuses and dates (decisions.md §2)', () => {
-  // decisions.md §2: "Checkout statuses are lowercase: prepare, settled, pending, 3ds, redirect, decline, refund,
+describe('checkout responses: statuses and dates (docs/rules.md#transport)', () => {
+  // docs/rules.md#responses: "Checkout statuses are lowercase: prepare, settled, pending, 3ds, redirect, decline, refund,
   // reversal, void, chargeback."
   const payment = fixture('hpf-card-payment-response.settled')
-  // decisions.md §2: "Checkout statuses are lowercase: prepare, settled, pending, 3ds, redirect, decline, ..."
+  // docs/rules.md#responses: "Checkout statuses are lowercase: prepare, settled, pending, 3ds, redirect, decline, ..."
   it.each(['prepare', 'settled', 'pending', 'decline', 'refund', 'reversal', 'void', 'chargeback'])(
     'accepts status %s',
     (status) => {
       expectValid('checkout/hpf-card-payment-response', withField(payment, 'status', status))
     },
   )
-  // decisions.md §2: "Checkout statuses are lowercase" (S2S statuses are uppercase).
+  // docs/rules.md#responses: "Checkout statuses are lowercase" (S2S statuses are uppercase).
   it.each(['SETTLED', 'declined', 'success'])('refuses status %s', (status) => {
     expectInvalidAt('checkout/hpf-card-payment-response', withField(payment, 'status', status), 'status')
   })
-  // decisions.md §2: "Date-times in responses: `YYYY-MM-DD HH:MM:SS` UTC."
+  // docs/rules.md#identifiers: "Date-times in responses: `YYYY-MM-DD HH:MM:SS` UTC."
   it.each(['2026-03-01T12:30:00Z', '2026-03-01 12:30', '2026-13-01 12:30:00', '2026-03-01 24:00:00'])(
     'refuses date %s',
     (date) => {
@@ -35,8 +35,8 @@ describe('checkout responses: statuses and dates (decisions.md §2)', () => {
   )
 })
 
-describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
-  // decisions.md §2: "session: `{"redirect_url": "{base_url}/auth/<session token>"}`".
+describe('checkout responses: one per endpoint (docs/rules.md#transport and docs/rules.md#beyond-the-interface)', () => {
+  // docs/rules.md#responses: "session: `{"redirect_url": "{base_url}/auth/<session token>"}`".
   it('refuses a session redirect_url that is not a hosted page address', () => {
     const session = fixture('session-response.ok')
     expectInvalidAt(
@@ -51,7 +51,7 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
     )
     expectInvalidAt('checkout/session-response', {}, 'redirect_url')
   })
-  // decisions.md §2: "session token: `{"token": "..."}`".
+  // docs/rules.md#responses: "session token: `{"token": "..."}`".
   it('refuses a session-token answer without token', () => {
     expectInvalidAt('checkout/session-token-response', { token: '' }, 'token')
   })
@@ -61,7 +61,7 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
     expectInvalidAt('checkout/session-update-response', withField(update, 'token', undefined), 'token')
     expectInvalidAt('checkout/session-update-response', withField(update, 'result', 'ok'), 'result')
   })
-  // decisions.md §6: "the answer carries `payment_id` and `status` (and `redirect_url` when 3DS is needed)".
+  // docs/rules.md#beyond-the-interface: "the answer carries `payment_id` and `status` (and `redirect_url` when 3DS is needed)".
   it.each(['3ds', 'redirect'])('requires redirect_url with status %s', (status) => {
     const payment = withField(fixture('hpf-card-payment-response.3ds'), 'status', status)
     expectValid('checkout/hpf-card-payment-response', payment)
@@ -71,7 +71,7 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
       'redirect_url',
     )
   })
-  // decisions.md §2: "capture: `{payment_id, status: "settled", trans_status: "SUCCESS", date}`".
+  // docs/rules.md#responses: "capture: `{payment_id, status: "settled", trans_status: "SUCCESS", date}`".
   it('ties a successful capture to status settled and a failed one to a reason', () => {
     const ok = fixture('capture-response.settled')
     expectInvalidAt('checkout/capture-response', withField(ok, 'status', 'pending'), 'status')
@@ -79,13 +79,13 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
     const fail = fixture('capture-response.fail')
     expectInvalidAt('checkout/capture-response', withField(fail, 'reason', undefined), 'reason')
   })
-  // decisions.md §2: "refund and retry: `{payment_id, result: "accepted"}`".
+  // docs/rules.md#responses: "refund and retry: `{payment_id, result: "accepted"}`".
   it.each(['refund', 'retry'])('refuses a %s answer with another result', (op) => {
     const answer = fixture(`${op}-response.accepted`)
     expectInvalidAt(`checkout/${op}-response`, withField(answer, 'result', 'ACCEPTED'), 'result')
     expectInvalidAt(`checkout/${op}-response`, withField(answer, 'payment_id', undefined), 'payment_id')
   })
-  // decisions.md §2: "void: `{status: "SUCCESS"|"FAIL", payment_status, payment_id, date, order, reason?}`".
+  // docs/rules.md#responses: "void: `{status: "SUCCESS"|"FAIL", payment_status, payment_id, date, order, reason?}`".
   it('checks the void answer', () => {
     const ok = fixture('void-response.success')
     expectInvalidAt('checkout/void-response', withField(ok, 'status', 'success'), 'status')
@@ -99,7 +99,7 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
     const fail = fixture('void-response.fail')
     expectInvalidAt('checkout/void-response', withField(fail, 'reason', undefined), 'reason')
   })
-  // decisions.md §2: "recurring: `{status: "settled"|"declined", reason?, payment_id, date, schedule_id?, order}`".
+  // docs/rules.md#responses: "recurring: `{status: "settled"|"declined", reason?, payment_id, date, schedule_id?, order}`".
   it('checks the recurring answer', () => {
     const ok = fixture('recurring-response.settled')
     expectValid('checkout/recurring-response', withField(ok, 'schedule_id', undefined))
@@ -108,7 +108,7 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
     expectInvalidAt('checkout/recurring-response', withField(declined, 'reason', undefined), 'reason')
     expectInvalidAt('checkout/recurring-response', withField(ok, 'order', undefined), 'order')
   })
-  // decisions.md 2: "card credit: accepted only, the outcome comes as a `type=credit` callback"
+  // docs/rules.md#card-credit: "card credit: accepted only, the outcome comes as a `type=credit` callback"
   it('checks the credit answer', () => {
     const ok = fixture('credit-response.accepted')
     expectValid('checkout/credit-response', ok)
@@ -117,10 +117,10 @@ describe('checkout responses: one per endpoint (decisions.md §2, §6)', () => {
   })
 })
 
-describe('checkout status answer (decisions.md §2, Endpoints)', () => {
+describe('checkout status answer (docs/rules.md#transport, Endpoints)', () => {
   const STATUS = 'checkout/status-response'
   const single = fixture('status-response.single')
-  // decisions.md §2: "status: `{payment_id, date, status, reason?, recurring_token?, schedule_id?, order, customer}`".
+  // docs/rules.md#responses: "status: `{payment_id, date, status, reason?, recurring_token?, schedule_id?, order, customer}`".
   it.each(['payment_id', 'date', 'status', 'order', 'customer'])('refuses a record without %s', (field) => {
     expectInvalidAt(STATUS, withField(single, field, undefined), field)
   })

@@ -19,7 +19,7 @@ describe('checkout session request: required fields (2.1)', () => {
       expectInvalidAt(SESSION, withField(minimal, field, undefined), field, 'This value should not be blank.')
     },
   )
-  // 2.1.1: number, amount, currency, description (all four enter the session signature, decisions.md §1).
+  // 2.1.1: number, amount, currency, description (all four enter the session signature, docs/rules.md#signatures).
   it.each(['number', 'amount', 'currency', 'description'])('refuses an order without %s', (field) => {
     expectInvalidAt(SESSION, withField(minimal, `order.${field}`, undefined), `order.${field}`)
   })
@@ -69,7 +69,7 @@ describe('checkout session request: order amount and currency (2.1.1)', () => {
     expectValid(SESSION, order(amount, currency))
   })
   // docs/schemas.md: "AmountMatchesCurrency ... so the decimals match the currency's ISO 4217 minor unit."
-  // decisions.md 2 Amounts: JPY as 100.00, and fewer decimals (10 USD) pass with a warning; finer than the minor unit is refused
+  // docs/rules.md#amounts: JPY as 100.00, and fewer decimals (10 USD) pass with a warning; finer than the minor unit is refused
   it.each([
     ['100.50', 'JPY', 'no minor unit'],
     ['10.001', 'USD', '2 decimals'],
@@ -153,19 +153,19 @@ describe('checkout session request: methods, parameters and URLs (2.1)', () => {
   })
 })
 
-describe('checkout session request: session_expiry (2.1, decisions.md §5)', () => {
-  // 2.1 session_expiry: "Session lifetime. Unit of measure: not shown." decisions.md §5: "in minutes, 1 to 720".
+describe('checkout session request: session_expiry (2.1, docs/rules.md#sessions)', () => {
+  // 2.1 session_expiry: "Session lifetime. Unit of measure: not shown." docs/rules.md#session-expiry: "in minutes, 1 to 720".
   it.each([1, 60, 720])('accepts %i minutes', (minutes) => {
     expectValid(SESSION, withField(minimal, 'session_expiry', minutes))
   })
-  // decisions.md §5: "`session_expiry` is in minutes, 1 to 720, default 60."
+  // docs/rules.md#session-expiry: "`session_expiry` is in minutes, 1 to 720, default 60."
   it.each([
     [0, 'greater than or equal to 1'],
     [721, 'less than or equal to 720'],
   ])('refuses %i minutes', (minutes, message) => {
     expectInvalidAt(SESSION, withField(minimal, 'session_expiry', minutes), 'session_expiry', message)
   })
-  // decisions.md §5: "in minutes" (whole minutes).
+  // docs/rules.md#session-expiry: "in minutes" (whole minutes).
   it('refuses a fractional number of minutes', () => {
     expectInvalidAt(SESSION, withField(minimal, 'session_expiry', 30.5), 'session_expiry', 'of type integer')
   })
@@ -271,7 +271,7 @@ describe('checkout session request: customer and billing_address (2.1.2, 2.1.3)'
 })
 
 describe('checkout session request: validation report', () => {
-  // decisions.md §2: messages in the form "order.amount: This value should be greater than 0." (path, colon, message).
+  // docs/rules.md#amounts: messages in the form "order.amount: This value should be greater than 0." (path, colon, message).
   it('reports every problem of one request with its path', () => {
     const data = withField(withField(order('10,00', 'usd'), 'session_expiry', 0), 'url_target', '_new')
     const lines = validate(SESSION, data).errors.map(formatFieldError)

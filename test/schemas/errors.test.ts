@@ -85,7 +85,7 @@ describe('the interface Errors table', () => {
     for (const r of rows) expect([r.http, r.code, r.message].every((c) => c.length > 0)).toBe(true)
   })
 
-  // "Codes and messages in the interface's Errors table are exact and must be reproduced to the character." (decisions.md 2)
+  // "Codes and messages in the interface's Errors table are exact and must be reproduced to the character." (docs/rules.md#transport)
   it.each(rows.map((r) => [r.condition, r] as const))(
     'row "%s" has catalogue entries that reproduce it',
     (_, row) => {
@@ -204,7 +204,7 @@ describe('error catalogue', () => {
     expect(byId('REQUEST_BODY_MALFORMED').http_code).toBe(400)
   })
 
-  // "Error responses carry `http_code`, `error_code` and `error_message`." (Errors); decisions.md 2: "validation
+  // "Error responses carry `http_code`, `error_code` and `error_message`." (Errors); docs/rules.md#errors: "validation
   // failures add `errors: [{error_code, error_message}]`"
   it.each(entries.map((e) => [e.id, e] as const))('%s makes a valid error response', (_, e) => {
     const envelope =
@@ -266,7 +266,7 @@ describe('error response envelope', () => {
       found,
       `${file}: no catalogue entry with this http_code, error_code and error_message`,
     ).toBeDefined()
-    // decisions.md 2: messages in the form "order.amount: This value should be greater than 0."
+    // docs/rules.md#amounts: messages in the form "order.amount: This value should be greater than 0."
     for (const item of (body.errors ?? []) as { error_message: string }[]) {
       expect(item.error_message).toMatch(/^[a-z_][a-z0-9_.[\]]*: \S/)
     }
@@ -279,7 +279,7 @@ describe('error response envelope', () => {
     expectInvalidAt('errors/error-response', withField(ok, field, undefined), field)
   })
 
-  // decisions.md 2: "`result` is SUCCESS, DECLINED, REDIRECT ..., ACCEPTED (CREDITVOID) or ERROR": an error is ERROR.
+  // docs/rules.md#errors: "`result` is SUCCESS, DECLINED, REDIRECT ..., ACCEPTED (CREDITVOID) or ERROR": an error is ERROR.
   it('refuses a result other than ERROR and a success HTTP code', () => {
     expectInvalidAt('errors/error-response', { ...ok, result: 'DECLINED' }, 'result')
     expectInvalidAt('errors/error-response', { ...ok, http_code: 200 }, 'http_code')

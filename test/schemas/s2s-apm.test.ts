@@ -35,7 +35,7 @@ describe('S2S APM example payloads and endpoints', () => {
     expect(fixtures.map(baseOf)).toContain(file.replace('.schema.json', ''))
   })
   // Endpoints: "S2S APM actions: SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS."
-  // decisions.md §2: "S2S APM: `POST {base_url}/post-va`, form-urlencoded."
+  // docs/rules.md#endpoints: "S2S APM: `POST {base_url}/post-va`, form-urlencoded."
   it('has one request schema per action, each a form posted to /post-va', () => {
     const registry = schemaRegistry()
     const requests = schemaFiles.filter((f) => f.endsWith('-request.schema.json'))
@@ -88,8 +88,8 @@ describe('S2S APM SALE', () => {
   it('still refuses a non-string auth (form values are strings)', () => {
     refusedOnlyAt(SALE, withField(sale, 'auth', { value: 'Y' }), 'auth')
   })
-  // decisions.md §1: SALE signature "md5(upper(rev(identifier + order_id + order_amount + order_currency + password)))";
-  // decisions.md §4: "S2S APM test brand `vcard`: identifier or e-mail `success@gmail.com` succeeds".
+  // docs/rules.md#s2s-card-formulas: SALE signature "md5(upper(rev(identifier + order_id + order_amount + order_currency + password)))";
+  // docs/rules.md#apm-test-brand: "S2S APM test brand `vcard`: identifier or e-mail `success@gmail.com` succeeds".
   // payer_ip: the platform's S2S APM convention (schema description); the other payer_* fields are optional.
   it.each([
     'brand',
@@ -139,7 +139,7 @@ describe('S2S APM DEBIT2VIRTUAL_CALC and follow-up actions', () => {
     refusedOnlyAt(`s2s-apm/${name}-request`, withField(body, 'trans_id', undefined), 'trans_id')
     refusedOnlyAt(`s2s-apm/${name}-request`, withField(body, 'hash', ''), 'hash')
   })
-  // Endpoints: "With `auth=Y`: SALE holds, CAPTURE ... settles, CREDITVOID releases." decisions.md §1: CREDITVOID
+  // Endpoints: "With `auth=Y`: SALE holds, CAPTURE ... settles, CREDITVOID releases." docs/rules.md#signatures: CREDITVOID
   // signature md5(upper(rev(trans_id + password))) — the amount is not signed and is optional.
   it('CREDITVOID accepts no amount (full) and a partial amount', () => {
     const partial = fixture('creditvoid-request.partial')
@@ -147,7 +147,7 @@ describe('S2S APM DEBIT2VIRTUAL_CALC and follow-up actions', () => {
     valid('s2s-apm/creditvoid-request', withField(partial, 'amount', undefined))
     refusedOnlyAt('s2s-apm/creditvoid-request', withField(partial, 'amount', '5,00'), 'amount')
   })
-  // Events: CREDITVOID (S2S CARD and S2S APM) "always carry `creditvoid_id`"; decisions.md §2: "ACCEPTED (CREDITVOID)".
+  // Events: CREDITVOID (S2S CARD and S2S APM) "always carry `creditvoid_id`"; docs/rules.md#responses: "ACCEPTED (CREDITVOID)".
   it('an ACCEPTED CREDITVOID answer carries creditvoid_id', () => {
     const accepted = fixture('creditvoid-response.accepted')
     refusedOnlyAt(
@@ -156,7 +156,7 @@ describe('S2S APM DEBIT2VIRTUAL_CALC and follow-up actions', () => {
       'creditvoid_id',
     )
   })
-  // decisions.md §2: S2S statuses are uppercase; REDIRECT needs redirect_url, redirect_params, redirect_method.
+  // docs/rules.md#responses: S2S statuses are uppercase; REDIRECT needs redirect_url, redirect_params, redirect_method.
   it('the SALE answer checks status, redirect and date forms', () => {
     const redirect = fixture('sale-response.redirect')
     refusedOnlyAt('s2s-apm/sale-response', withField(redirect, 'redirect_url', undefined), 'redirect_url')

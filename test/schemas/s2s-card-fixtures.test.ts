@@ -72,7 +72,7 @@ describe('S2S CARD request schemas declare their endpoint', () => {
       ].sort(),
     )
   })
-  // decisions.md §2: "S2S CARD: `POST {base_url}/post`, form-urlencoded".
+  // docs/rules.md#endpoints: "S2S CARD: `POST {base_url}/post`, form-urlencoded".
   it.each(requests)('%s posts a form to /post with its action as a const', (file) => {
     const endpoint = endpointOf(file)
     expect(endpoint.method).toBe('POST')
@@ -81,12 +81,12 @@ describe('S2S CARD request schemas declare their endpoint', () => {
     expect(endpoint.summary.length).toBeGreaterThan(0)
     expect(file).toBe(`${endpoint.action.toLowerCase().replaceAll('_', '-')}-request.schema.json`)
     const properties = (registry.schema(`s2s-card/${file}`)?.properties ?? {}) as Record<string, unknown>
-    // PAUSE and RUN also take the platform's PAUSE_SCHEDULE / RUN_SCHEDULE (decisions.md §6): an enum, the interface's name first.
+    // PAUSE and RUN also take the platform's PAUSE_SCHEDULE / RUN_SCHEDULE (docs/rules.md#beyond-the-interface): an enum, the interface's name first.
     const action = properties.action as { const?: string; enum?: string[] } | undefined
     expect(action?.const ?? action?.enum?.[0]).toBe(endpoint.action)
     expect(registry.schema(endpoint.response), endpoint.response).toBeDefined()
   })
-  // decisions.md §2: "`POST {base_url}/v2/post` answers `redirect_params` as an array of `{name, value}`".
+  // docs/rules.md#responses: "`POST {base_url}/v2/post` answers `redirect_params` as an array of `{name, value}`".
   it.each(['sale', 'auth', 'debit', 'card2card'])('%s declares its /v2/post response variant', (name) => {
     const endpoint = endpointOf(`${name}-request.schema.json`)
     expect(endpoint.responseV2).toBe(`s2s-card/${name}-response-v2.schema.json`)

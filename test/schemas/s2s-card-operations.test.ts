@@ -18,7 +18,7 @@ describe('S2S CARD RECURRING_SALE and RECURRING_DEBIT (2.3)', () => {
     ['s2s-card/recurring-sale-request', fixture('recurring-sale-request.basic')],
     ['s2s-card/recurring-debit-request', fixture('recurring-debit-request.basic')],
   ] as const
-  // decisions.md §6: "S2S secondary payments take `recurring_first_trans_id` and `recurring_token` (the platform's
+  // docs/rules.md#s2s-card-actions: "S2S secondary payments take `recurring_first_trans_id` and `recurring_token` (the platform's
   // names); `recurring_init_trans_id` is accepted as an alias."
   it.each(cases)(
     '%s accepts recurring_init_trans_id as the alias of recurring_first_trans_id',
@@ -165,8 +165,8 @@ describe('S2S CARD AUTH, DEBIT and CARD2CARD', () => {
       body = withField(body, field, undefined)
     valid(`s2s-card/${name.split('.')[0]}`, body)
   })
-  // platform-facts 4: CARD2CARD "`payer_card_number/exp_month/exp_year/cvv2`, `payee_card_number`, `payer_ip`,
-  // `term_url_3ds` required"; decisions.md §1: Formula 1 over the payer's card.
+  // S2S CARD 5.6.2: CARD2CARD "`payer_card_number/exp_month/exp_year/cvv2`, `payee_card_number`, `payer_ip`,
+  // `term_url_3ds` required"; docs/rules.md#s2s-card-formulas: Formula 1 over the payer's card.
   const c2c = fixture('card2card-request.basic')
   it.each([
     'payer_card_number',
@@ -184,7 +184,7 @@ describe('S2S CARD AUTH, DEBIT and CARD2CARD', () => {
       'should not be blank',
     )
   })
-  // decisions.md §4: "Card `4601541833776519` succeeds as a CARD2CARD recipient."
+  // docs/rules.md#test-cards: "Card `4601541833776519` succeeds as a CARD2CARD recipient."
   it('CARD2CARD checks the recipient card number form', () => {
     valid('s2s-card/card2card-request', c2c)
     expect(c2c.payee_card_number).toBe('4601541833776519')
@@ -198,8 +198,8 @@ describe('S2S CARD AUTH, DEBIT and CARD2CARD', () => {
 
 describe('S2S CARD DESCHEDULE (2.3)', () => {
   const body = fixture('deschedule-request.basic')
-  // 2.3: "Schedule actions (S2S CARD): ... DESCHEDULE"; decisions.md §6: "`DESCHEDULE` takes `recurring_token`"
-  // (platform-facts 4: "DESCHEDULE needs `recurring_token` + `schedule_id`"): the initial payment's id is optional.
+  // 2.3: "Schedule actions (S2S CARD): ... DESCHEDULE"; docs/rules.md#schedules: "`DESCHEDULE` takes `recurring_token`"
+  // (S2S CARD 5.6.2: "DESCHEDULE needs `recurring_token` + `schedule_id`"): the initial payment's id is optional.
   it('requires schedule_id and recurring_token; the initial trans id is optional', () => {
     refusedOnlyAt('s2s-card/deschedule-request', withField(body, 'schedule_id', undefined), 'schedule_id')
     refusedOnlyAt(

@@ -16,19 +16,19 @@ const refusedOnlyAt = (schema: string, data: unknown, path: string, message?: st
 const SALE = 's2s-card/sale-response'
 const success = fixture('sale-response.success')
 
-describe('S2S CARD payment answers (decisions.md §2)', () => {
-  // decisions.md §2: "S2S: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`".
+describe('S2S CARD payment answers (docs/rules.md#transport)', () => {
+  // docs/rules.md#amounts: "S2S: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`".
   it.each(['status', 'order_id', 'trans_id', 'trans_date', 'descriptor', 'amount', 'currency'])(
     'a SUCCESS answer needs %s',
     (field) => {
       refusedOnlyAt(SALE, withField(success, field, undefined), field, 'should not be blank')
     },
   )
-  // decisions.md §2: "`result` is SUCCESS, DECLINED, REDIRECT (...), ACCEPTED (CREDITVOID) or ERROR."
+  // docs/rules.md#responses: "`result` is SUCCESS, DECLINED, REDIRECT (...), ACCEPTED (CREDITVOID) or ERROR."
   it.each(['success', 'OK', 'UNDEFINED'])('refuses result %s', (result) => {
     refusedOnlyAt(SALE, withField(success, 'result', result), 'result')
   })
-  // decisions.md §2: "S2S statuses are uppercase." States: "`PENDING`..., `SETTLED`, `REVERSAL`, `REFUND`".
+  // docs/rules.md#responses: "S2S statuses are uppercase." States: "`PENDING`..., `SETTLED`, `REVERSAL`, `REFUND`".
   it.each([
     'PREPARE',
     'PENDING',
@@ -49,14 +49,14 @@ describe('S2S CARD payment answers (decisions.md §2)', () => {
   it.each(['settled', 'DECLINE', 'SUCCESS', 'SECURE3D'])('refuses status %s', (status) => {
     refusedOnlyAt(SALE, withField(success, 'status', status), 'status', 'not a valid choice')
   })
-  // decisions.md §2: "Date-times in responses: `YYYY-MM-DD HH:MM:SS` UTC."
+  // docs/rules.md#identifiers: "Date-times in responses: `YYYY-MM-DD HH:MM:SS` UTC."
   it.each(['2026-03-01T12:00:00Z', '2026-03-01 12:00', '01-03-2026 12:00:00', '2026-03-01 25:00:00'])(
     'refuses trans_date %s',
     (date) => {
       refusedOnlyAt(SALE, withField(success, 'trans_date', date), 'trans_date', 'not a valid datetime')
     },
   )
-  // decisions.md §2: "plus `recurring_token`, `card_token`, `decline_reason` where relevant".
+  // docs/rules.md#transport: "plus `recurring_token`, `card_token`, `decline_reason` where relevant".
   it('needs decline_reason on a DECLINED answer', () => {
     const declined = fixture('sale-response.declined')
     valid(SALE, declined)
@@ -70,7 +70,7 @@ describe('S2S CARD payment answers (decisions.md §2)', () => {
     expect(status.moto_type).toBe('phone_moto')
     refusedOnlyAt('s2s-card/get-trans-status-response', withField(status, 'moto_type', 'MOTO'), 'moto_type')
   })
-  // Errors table: error responses carry `error_code` and `error_message`; decisions.md §2: result ERROR.
+  // Errors table: error responses carry `error_code` and `error_message`; docs/rules.md#errors: result ERROR.
   it('accepts an ERROR answer without payment fields but needs its message', () => {
     const error = fixture('sale-response.error')
     valid(SALE, error)
@@ -78,15 +78,15 @@ describe('S2S CARD payment answers (decisions.md §2)', () => {
   })
 })
 
-describe('S2S CARD REDIRECT answers on /post and /v2/post (decisions.md §2)', () => {
+describe('S2S CARD REDIRECT answers on /post and /v2/post (docs/rules.md#transport)', () => {
   const redirect = fixture('sale-response.redirect')
   const redirectV2 = fixture('sale-response-v2.redirect')
-  // decisions.md §2: "REDIRECT (with `redirect_url`, `redirect_params`, `redirect_method`)".
+  // docs/rules.md#responses: "REDIRECT (with `redirect_url`, `redirect_params`, `redirect_method`)".
   it.each(['redirect_url', 'redirect_params', 'redirect_method'])('a REDIRECT answer needs %s', (field) => {
     refusedOnlyAt(SALE, withField(redirect, field, undefined), field)
     refusedOnlyAt('s2s-card/sale-response-v2', withField(redirectV2, field, undefined), field)
   })
-  // decisions.md §2: "`POST {base_url}/v2/post` answers `redirect_params` as an array of `{name, value}`."
+  // docs/rules.md#responses: "`POST {base_url}/v2/post` answers `redirect_params` as an array of `{name, value}`."
   it('/post answers redirect_params as an object, /v2/post as an array of {name, value}', () => {
     valid(SALE, redirect)
     valid('s2s-card/sale-response-v2', redirectV2)
@@ -122,7 +122,7 @@ describe('S2S CARD REDIRECT answers on /post and /v2/post (decisions.md §2)', (
 
 describe('S2S CARD CREDITVOID, status and schedule answers', () => {
   // Events: "CREDITVOID callbacks ... always carry `creditvoid_id`, the id of the refund or reversal transaction;
-  // `trans_id` stays the original payment id." decisions.md §2: "ACCEPTED (CREDITVOID)".
+  // `trans_id` stays the original payment id." docs/rules.md#responses: "ACCEPTED (CREDITVOID)".
   it('an ACCEPTED CREDITVOID answer carries creditvoid_id and trans_id', () => {
     const accepted = fixture('creditvoid-response.accepted')
     valid('s2s-card/creditvoid-response', accepted)
@@ -148,14 +148,14 @@ describe('S2S CARD CREDITVOID, status and schedule answers', () => {
       'card_expiration_date',
     )
   })
-  // decisions.md §6: "`SCHEDULE_INFO` answers the schedule's fields, its state (running, paused) and `delays: null`."
+  // docs/rules.md#schedules: "`SCHEDULE_INFO` answers the schedule's fields, its state (running, paused) and `delays: null`."
   it('SCHEDULE_INFO answers its state running or paused', () => {
     const info = fixture('schedule-info-response.success')
     valid('s2s-card/schedule-info-response', withField(info, 'state', 'paused'))
     refusedOnlyAt('s2s-card/schedule-info-response', withField(info, 'state', 'PAUSED'), 'state')
     refusedOnlyAt('s2s-card/schedule-info-response', withField(info, 'state', undefined), 'state')
   })
-  // decisions.md §6: "CREATE_SCHEDULE ... answers `schedule_id`".
+  // docs/rules.md#schedules: "CREATE_SCHEDULE ... answers `schedule_id`".
   it('CREATE_SCHEDULE answers schedule_id', () => {
     const created = fixture('create-schedule-response.success')
     refusedOnlyAt(

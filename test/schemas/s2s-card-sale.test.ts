@@ -140,7 +140,7 @@ describe('S2S CARD SALE: card data or card_token', () => {
       refusedOnlyAt(SALE, withField(sale, field, undefined), field, 'should not be blank')
     },
   )
-  // decisions.md §6 names the card fields card_number, card_exp_month, card_exp_year, card_cvv2 (forms: schema descriptions).
+  // docs/rules.md#beyond-the-interface names the card fields card_number, card_exp_month, card_exp_year, card_cvv2 (forms: schema descriptions).
   it.each([
     ['card_number', '4111 1111 1111 1111'],
     ['card_number', '41111111111'],
@@ -153,7 +153,7 @@ describe('S2S CARD SALE: card data or card_token', () => {
   ])('refuses %s = %s', (field, value) => {
     refusedOnlyAt(SALE, withField(sale, field, value), field)
   })
-  // decisions.md §4: "`1111222233334444`: "Brand of card does not support."" — the engine's answer, not the schema's.
+  // docs/rules.md#test-cards: "`1111222233334444`: "Brand of card does not support."" — the engine's answer, not the schema's.
   it('lets the unsupported-brand test card through to the engine', () => {
     valid(SALE, withField(sale, 'card_number', '1111222233334444'))
   })
@@ -172,7 +172,7 @@ describe('S2S CARD SALE: payer fields (2.1.3, 6.7.0)', () => {
   it('accepts a SALE with none of the address fields', () => {
     valid(SALE, fixture('sale-request.no-address'))
   })
-  // decisions.md §1: the SALE signature is md5(upper(rev(payer_email) + password + ...)): the e-mail is needed.
+  // docs/rules.md#s2s-card-formulas: the SALE signature is md5(upper(rev(payer_email) + password + ...)): the e-mail is needed.
   it.each(['payer_email', 'payer_ip', 'payer_first_name', 'payer_last_name', 'payer_phone', 'term_url_3ds'])(
     'requires %s',
     (field) => {
@@ -227,7 +227,7 @@ describe('S2S CARD SALE: order, flags and signature', () => {
   it('accepts nested parameters and custom_data', () => {
     valid(SALE, fixture('sale-request.auth-recurring-init'))
   })
-  // Authentication: every request carries the signature; decisions.md §1 gives the S2S CARD formulas.
+  // Authentication: every request carries the signature; docs/rules.md#signatures gives the S2S CARD formulas.
   it.each(['client_key', 'hash', 'order_id', 'order_amount', 'order_currency', 'order_description'])(
     'requires %s',
     (field) => {

@@ -43,8 +43,8 @@ describe('S2S CARD schedules: the retired delays parameter (Errors, 6.7.0)', () 
   })
 })
 
-describe('S2S CARD CREATE_SCHEDULE: interval (2.3, decisions.md §6)', () => {
-  // decisions.md §6: "takes `interval_unit` `day` or `month` (no `week`)".
+describe('S2S CARD CREATE_SCHEDULE: interval (2.3, docs/rules.md#beyond-the-interface)', () => {
+  // docs/rules.md#schedules: "takes `interval_unit` `day` or `month` (no `week`)".
   it.each(['day', 'month'])('accepts interval_unit %s', (unit) => {
     valid(CREATE, withField(create, 'interval_unit', unit))
   })
@@ -64,7 +64,7 @@ describe('S2S CARD CREATE_SCHEDULE: interval (2.3, decisions.md §6)', () => {
   it.each(['name', 'interval_length', 'interval_unit', 'hash', 'client_key'])('requires %s', (field) => {
     refusedOnlyAt(CREATE, withField(create, field, undefined), field, 'should not be blank')
   })
-  // decisions.md §6: "`CREATE_SCHEDULE` requires `payments_count`"; `day_of_month` 1..31.
+  // docs/rules.md#schedules: "`CREATE_SCHEDULE` requires `payments_count`"; `day_of_month` 1..31.
   it('requires payments_count, refuses a zero count, takes day_of_month 1..31', () => {
     refusedOnlyAt(
       CREATE,

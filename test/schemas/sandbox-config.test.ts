@@ -43,7 +43,7 @@ function withDefaults(config: unknown): Record<string, unknown> {
 }
 
 describe('sandbox configuration fixtures', () => {
-  // decisions.md 6: "Without a file, a documented demo merchant is built in."
+  // docs/rules.md#configuration: "Without a file, a documented demo merchant is built in."
   it('demo.json is valid and holds the documented demo merchant', () => {
     expectValid(CONFIG, demo)
     const [merchant] = demo.merchants as { key: string; password: string }[]
@@ -63,7 +63,7 @@ describe('defaults', () => {
   const mapping = merchant.protocol_mapping as Record<string, Record<string, unknown>>
 
   // Versioning 6.7.0: "Payment Mode gains `SMS/DMS` as the new default"
-  // decisions.md 6: "moto": false, "card_on_file": false, "zero_amount": false, "override_link_target": null
+  // docs/rules.md#configuration: "moto": false, "card_on_file": false, "zero_amount": false, "override_link_target": null
   it('gives a MID the 6.7.0 payment mode and every attribute off', () => {
     expect(firstMid).toEqual({
       id: 'mid-1',
@@ -75,8 +75,8 @@ describe('defaults', () => {
     })
   })
 
-  // decisions.md 3: retries "on by default at 1 min, 5 min, 15 min, 1 h, 6 h, 24 h"; "a time-out (10 s)"
-  // decisions.md 5: "`session_expiry` is in minutes, 1 to 720, default 60"
+  // docs/rules.md#retries: retries "on by default at 1 min, 5 min, 15 min, 1 h, 6 h, 24 h"; "a time-out (10 s)"
+  // docs/rules.md#session-expiry: "`session_expiry` is in minutes, 1 to 720, default 60"
   it('gives the sandbox options their documented values', () => {
     expect(filled.callbacks).toEqual({
       retries: true,
@@ -139,12 +139,12 @@ describe('sandbox configuration rules', () => {
     )
   })
 
-  // decisions.md 6: merchants have key, password, mids.
+  // docs/rules.md#configuration: merchants have key, password, mids.
   it.each(['key', 'password', 'mids'])('refuses a merchant without %s', (field) => {
     expectInvalidAt(CONFIG, withField(minimal, `merchants.0.${field}`, undefined), `merchants[0].${field}`)
   })
 
-  // decisions.md 3: "the merchant's `notification_url` (optional in the configuration; none and no `callback_url`
+  // docs/rules.md#callback-destination: "the merchant's `notification_url` (optional in the configuration; none and no `callback_url`
   // means no callbacks for that payment, ever)"; "Retries are per merchant … off with `callbacks.retries: false`".
   it('accepts a merchant without notification_url, and callbacks.retries per merchant and sandbox-wide', () => {
     expectValid(CONFIG, withField(minimal, 'merchants.0.notification_url', undefined))
@@ -159,7 +159,7 @@ describe('sandbox configuration rules', () => {
     )
   })
 
-  // decisions.md 5: "`session_expiry` is in minutes, 1 to 720"
+  // docs/rules.md#session-expiry: "`session_expiry` is in minutes, 1 to 720"
   it('refuses a default session expiry outside 1..720 minutes', () => {
     expectInvalidAt(
       CONFIG,
@@ -173,7 +173,7 @@ describe('sandbox configuration rules', () => {
     )
   })
 
-  // decisions.md 5: "The sandbox clock is virtual: it can be advanced"
+  // docs/rules.md#session-expiry: "The sandbox clock is virtual: it can be advanced"
   it('refuses an unknown clock mode and unknown keys', () => {
     expectInvalidAt(CONFIG, { ...minimal, clock: { mode: 'frozen' } }, 'clock.mode')
     expectInvalidAt(CONFIG, { ...minimal, port: 8080 }, 'port', 'not expected')

@@ -117,7 +117,7 @@ describe('scenario format', () => {
     )
   })
 
-  // decisions.md 2: S2S requests are `action`-based ("POST {base_url}/post"); Checkout requests have paths.
+  // docs/rules.md#endpoints: S2S requests are `action`-based ("POST {base_url}/post"); Checkout requests have paths.
   it('needs an action for S2S calls and a path for Checkout calls', () => {
     const s2s = { step: 'gateway.call', api: 's2s-card', body: { trans_id: 'x' } }
     expectInvalidAt(kindSchema('gateway.call'), s2s, 'action')
@@ -132,7 +132,7 @@ describe('scenario format', () => {
     )
   })
 
-  // decisions.md 4: outcomes of the test card; 3DS pass or fail; APM approve, decline, pending, expire.
+  // docs/rules.md#test-cards: outcomes of the test card; 3DS pass or fail; APM approve, decline, pending, expire.
   it('every step kind has one branch with its own title', () => {
     const titles = scenarioSchema.$defs.Step.oneOf.map((b) => (b as { title?: string }).title)
     expect(titles.every((t) => t?.startsWith('Scenario') && t.endsWith('Step'))).toBe(true)

@@ -4,7 +4,7 @@ import { checkoutSignatures, s2sApmSignatures, s2sCardSignatures } from '../../s
 import { callbackHash, verifyCallback } from '../../src/library/signatures.js'
 
 /**
- * Known answers for every formula of decisions.md §1, each computed here independently of the
+ * Known answers for every formula of docs/rules.md#signatures, each computed here independently of the
  * project's helpers: node:crypto directly, the reversal and PHP strtoupper written out below, the
  * formula's input spelled as a literal string where it is short enough to read.
  */
@@ -21,8 +21,8 @@ const CARD = '4111111111111111'
 const TRANS = '8d9e4ac2-5c4e-4b2e-9b1a-3f1f0c2d7e10'
 const SHA = { password: PASSWORD, sha256: true }
 
-describe('S2S CARD formulas (decisions.md §1)', () => {
-  // decisions.md §1: "Known answer ... gives SALE hash `2702ae0c4f99506dc29b5615ba9ee3c0`. Tests must include it."
+describe('S2S CARD formulas (docs/rules.md#signatures)', () => {
+  // docs/rules.md#known-answer: "Known answer ... gives SALE hash `2702ae0c4f99506dc29b5615ba9ee3c0`. Tests must include it."
   it('Formula 1 reproduces the platform known answer 2702ae0c4f99506dc29b5615ba9ee3c0', () => {
     const input = `${strrev(EMAIL)}${PASSWORD}${strrev('411111' + '1111')}`
     expect(md5(strtoupper(input))).toBe('2702ae0c4f99506dc29b5615ba9ee3c0')
@@ -31,7 +31,7 @@ describe('S2S CARD formulas (decisions.md §1)', () => {
     )
   })
 
-  // decisions.md §1: "An optional field the merchant did not send drops out ... (for example payer_email on DEBIT)".
+  // docs/rules.md#signature-conventions: "An optional field the merchant did not send drops out ... (for example payer_email on DEBIT)".
   it('Formula 1 without payer_email drops the e-mail, and with card_token reverses the token', () => {
     expect(s2sCardSignatures.payment(undefined, PASSWORD, { cardNumber: CARD })).toBe(
       md5(strtoupper(`${PASSWORD}1111111114`)),
@@ -52,7 +52,7 @@ describe('S2S CARD formulas (decisions.md §1)', () => {
     expect(s2sCardSignatures.schedule('sch-1', PASSWORD)).toBe(md5(strtoupper(strrev(`sch-1${PASSWORD}`))))
   })
 
-  // decisions.md §1: "5 | CREDIT2CARD (new) | password + rev(first6 + last4); with card_token: password + rev(card_token)"
+  // docs/rules.md#s2s-card-formulas: "5 | CREDIT2CARD (new) | password + rev(first6 + last4); with card_token: password + rev(card_token)"
   it('Formula 5: CREDIT2CARD over the password and the recipient card or token', () => {
     expect(s2sCardSignatures.credit2card(PASSWORD, { cardNumber: '4601541833776519' })).toBe(
       md5(strtoupper(`${PASSWORD}${strrev('4601546519')}`)),
@@ -78,7 +78,7 @@ describe('S2S CARD formulas (decisions.md §1)', () => {
     expect(s2sCardSignatures.wallet(EMAIL, PASSWORD)).toBe(md5(strtoupper(`moc.elpmaxe@eod${PASSWORD}`)))
   })
 
-  // decisions.md §1 "SHA256 mode (new) ... every md5 above replaced by sha256"
+  // docs/rules.md#signatures "SHA256 mode (new) ... every md5 above replaced by sha256"
   it('SHA256 mode replaces md5 by sha256 in every S2S CARD formula', () => {
     expect(s2sCardSignatures.payment(EMAIL, SHA, { cardNumber: CARD })).toBe(
       sha256(strtoupper(`moc.elpmaxe@eod${PASSWORD}1111111114`)),
@@ -93,7 +93,7 @@ describe('S2S CARD formulas (decisions.md §1)', () => {
   })
 })
 
-describe('S2S APM formulas (decisions.md §1)', () => {
+describe('S2S APM formulas (docs/rules.md#signatures)', () => {
   it('SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC: rev of the whole concatenation; identifier drops out when not sent', () => {
     expect(s2sApmSignatures.payment('success@gmail.com', 'O-1', '10.00', 'USD', 'pw')).toBe(
       md5(strtoupper(strrev('success@gmail.comO-110.00USDpw'))),
@@ -107,13 +107,13 @@ describe('S2S APM formulas (decisions.md §1)', () => {
     expect(s2sApmSignatures.transaction('t-1a', 'pw')).toBe(md5('A1-Tpw'))
   })
 
-  // decisions.md §1 "CREDIT2VIRTUAL, CREDIT2CRYPTO (new) | md5(upper(rev(order_id + order_amount + order_currency)) + password)"
+  // docs/rules.md#signatures "CREDIT2VIRTUAL, CREDIT2CRYPTO (new) | md5(upper(rev(order_id + order_amount + order_currency)) + password)"
   it('CREDIT2VIRTUAL and CREDIT2CRYPTO, an omitted amount dropping out', () => {
     expect(s2sApmSignatures.credit2virtual('o-1', '5.00', 'usd', 'pw')).toBe(md5('DSU00.51-Opw'))
     expect(s2sApmSignatures.credit2virtual('o-1', undefined, 'btc', 'pw')).toBe(md5('CTB1-Opw'))
   })
 
-  // decisions.md §1 "callbacks (changed) | ... md5(upper(values) + upper(password))"; platform-facts 3
+  // docs/rules.md#signatures "callbacks (changed) | ... md5(upper(values) + upper(password))"; the platform's callback pages
   // quotes the worked string "ELASSSECCUS22.923321523PASSWORD".
   it('callbacks: keys sorted, values reversed, upper-cased, then the UPPER-CASED password', () => {
     const body = { status: 'success', order_id: '325123', amount: '329.22', action: 'sale', hash: 'ignored' }
@@ -135,7 +135,7 @@ describe('S2S APM formulas (decisions.md §1)', () => {
   })
 })
 
-describe('Checkout formulas and SHA256 mode (decisions.md §1)', () => {
+describe('Checkout formulas and SHA256 mode (docs/rules.md#signatures)', () => {
   it('sha1(md5(upper)) by default, sha1(sha256(upper)) in SHA256 mode', () => {
     const order = { number: 'o-1', amount: '10.00', currency: 'USD', description: 'Tea' }
     expect(checkoutSignatures.session(order, 'pw')).toBe(sha1(md5('O-110.00USDTEAPW')))
@@ -148,7 +148,7 @@ describe('Checkout formulas and SHA256 mode (decisions.md §1)', () => {
   })
 })
 
-describe('library verification of S2S APM callbacks (decisions.md §1)', () => {
+describe('library verification of S2S APM callbacks (docs/rules.md#signatures)', () => {
   it("accepts a callback signed as the platform documents, refuses the old formula's hash", () => {
     const fields = { action: 'SALE', result: 'SUCCESS', status: 'SETTLED', order_id: 'o-1', trans_id: 't-1' }
     const values = ['SALE', 'o-1', 'SUCCESS', 'SETTLED', 't-1'].map(strrev).join('') // action, order_id, result, status, trans_id

@@ -96,7 +96,7 @@ describe('confirm dialog', () => {
     expect(t.store.get('payments', id)?.status).toBe('pending')
   })
 
-  // decisions.md §4 (sandbox): the payer "choose[s] the outcome on the simulator page: approve, decline, leave pending, or let it expire"
+  // docs/rules.md#simulated-connectors (sandbox): the payer "choose[s] the outcome on the simulator page: approve, decline, leave pending, or let it expire"
   it('lets an APM payment waiting on its simulator page expire, as the payer would', async () => {
     const t = supportGateway()
     const sale = await t.call(

@@ -19,7 +19,7 @@ export function inProcessClient(t: TestGateway) {
 }
 
 /**
- * A Hosted Payment Fields card payment of the demo merchant with the test card of decisions.md §4
+ * A Hosted Payment Fields card payment of the demo merchant with the test card of docs/rules.md#test-data
  * whose expiry month picks the outcome; answers the payment id.
  */
 export async function cardPayment(
@@ -44,7 +44,7 @@ export async function cardPayment(
     methods: ['card'],
     order,
     success_url: 'https://shop.example/ok',
-    // decisions.md 5: the session-token request requires return_url.
+    // docs/rules.md#hosted-payment-fields: the session-token request requires return_url.
     return_url: 'https://shop.example/return',
     ...(options.auth ? { auth: true } : {}),
     ...(options.custom_data ? { custom_data: options.custom_data } : {}),
@@ -66,7 +66,7 @@ export async function cardPayment(
   return paid.body.payment_id as string
 }
 
-/** An S2S CARD SALE (decisions.md §2: form-urlencoded at /post); answers the trans_id. */
+/** An S2S CARD SALE (docs/rules.md#endpoints: form-urlencoded at /post); answers the trans_id. */
 export async function s2sSale(t: TestGateway, extra: Record<string, string> = {}): Promise<string> {
   const card = '4111111111111111'
   const form = new URLSearchParams({

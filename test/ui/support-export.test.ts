@@ -22,7 +22,7 @@ const counts = (t: ReturnType<typeof supportGateway>) =>
     t.store.count(c),
   )
 
-// decisions.md §3: "Every attempt is logged and can be replayed"; engine rule: "Never a full number ... in the store"
+// docs/rules.md#callback-log: "Every attempt is logged and can be replayed"; engine rule: "Never a full number ... in the store"
 describe('support control routes: export one payment, import it elsewhere', () => {
   it('exports the payment, its timeline, its callbacks with attempts and its session; masked card, no password', async () => {
     const t = supportGateway()

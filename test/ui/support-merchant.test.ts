@@ -13,7 +13,7 @@ async function send(t: ReturnType<typeof supportGateway>, prepared: Record<strin
 }
 
 describe('support control route: follow-ups prepared as the merchant would send them', () => {
-  // decisions.md §1: "capture, refund | payment_id + amount + password" with hash = sha1(md5(upper(FIELDS)))
+  // docs/rules.md#checkout-signatures: "capture, refund | payment_id + amount + password" with hash = sha1(md5(upper(FIELDS)))
   it('prepares a signed Checkout capture that the capture endpoint accepts: the held payment settles', async () => {
     const t = supportGateway()
     const id = await cardPayment(t, { auth: true })
@@ -37,7 +37,7 @@ describe('support control route: follow-ups prepared as the merchant would send 
     expect(sent.body).toMatchObject({ payment_id: id, status: 'settled', trans_status: 'SUCCESS' })
   })
 
-  // decisions.md §1: "void, retry, status by payment_id | payment_id + password"
+  // docs/rules.md#checkout-signatures: "void, retry, status by payment_id | payment_id + password"
   it('prepares the status lookup and a full refund without an amount field', async () => {
     const t = supportGateway()
     const id = await cardPayment(t)
@@ -56,7 +56,7 @@ describe('support control route: follow-ups prepared as the merchant would send 
     expect(t.store.get('payments', id)?.status).toBe('refund')
   })
 
-  // decisions.md §1: "CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS ... md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4)))"
+  // docs/rules.md#s2s-card-formulas: "CAPTURE, VOID, CREDITVOID, GET_TRANS_STATUS ... md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4)))"
   it('prepares S2S CARD forms over the original payer e-mail and card, accepted at /post', async () => {
     const t = supportGateway()
     const id = await s2sSale(t)

@@ -7,9 +7,9 @@ const notWaiting = {
   error_message: 'The payment is not waiting for this payer action.',
 }
 
-// decisions.md §6: the control API has "whatever the CLI, the terminal UI and the scenario runner need (merchants, payer actions, ...)"
+// docs/rules.md#control-api: the control API has "whatever the CLI, the terminal UI and the scenario runner need (merchants, payer actions, ...)"
 describe('support control routes: the card payer steps', () => {
-  // decisions.md §4: "05 3DS then success, 06 3DS then decline"
+  // docs/rules.md#test-cards: "05 3DS then success, 06 3DS then decline"
   it('passes 3DS for a month-05 card, which then settles with its 3DS data', async () => {
     const t = supportGateway()
     const id = await cardPayment(t, { month: '05' })
@@ -27,7 +27,7 @@ describe('support control routes: the card payer steps', () => {
     expect(r.body.decline_reason).toEqual(expect.any(String))
   })
 
-  // decisions.md §4: "12 redirect then success (year 2039: redirect then decline)"
+  // docs/rules.md#test-cards: "12 redirect then success (year 2039: redirect then decline)"
   it('brings the payer back from a redirect: month 12 settles, 12/2039 declines', async () => {
     const t = supportGateway()
     const ok = await cardPayment(t, { month: '12', order: 'o-ok' })

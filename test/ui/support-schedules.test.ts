@@ -3,7 +3,7 @@ import { createSchedule, initialPayment, scheduleAction, schedulesGateway } from
 
 const DAY = 86_400_000
 
-// Interface 2.3 names the schedule states running, paused, deleted; decisions.md §6: the control API serves the terminal UI.
+// Interface 2.3 names the schedule states running, paused, deleted; docs/rules.md#control-api: the control API serves the terminal UI.
 describe('support control routes: schedules', () => {
   it('lists schedules with their chains, state and next run', async () => {
     const t = schedulesGateway()

@@ -13,7 +13,7 @@ afterEach(() => cleanup())
 const CLEAR = '\u0015' // Ctrl+U
 
 describe('callbacks view', () => {
-  // decisions.md §3: "Every attempt is logged and can be replayed."
+  // docs/rules.md#callback-log: "Every attempt is logged and can be replayed."
   it('lists deliveries, opens one with its attempts and body, and replays it after confirmation', async () => {
     const t = supportGateway()
     await cardPayment(t, { order: 'order-cb' })

@@ -1,5 +1,5 @@
 /**
- * decisions.md §2: "An optional base path (`--base-path /payment`) serves everything under a
+ * docs/rules.md#base-path: "An optional base path (`--base-path /payment`) serves everything under a
  * prefix, as white-label deployments do". The adapters pass the prefix with each request and the engine
  * takes it off once it has normalised the path (core/engine/path.ts; its routes never change), and
  * the {base_url} carries it, so every URL the sandbox

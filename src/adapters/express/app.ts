@@ -8,7 +8,7 @@ export interface ExpressAppOptions extends Omit<NodeRequestOptions, 'basePath'> 
   onError?: (error: unknown) => void
   /** Runs after each answer is written (serve: memory-mode retention, between requests). */
   afterAnswer?: () => void
-  /** decisions.md §2 `--base-path`: every route under this prefix (`/payment/post`); others answer 404. */
+  /** docs/rules.md#transport `--base-path`: every route under this prefix (`/payment/post`); others answer 404. */
   basePath?: string
 }
 

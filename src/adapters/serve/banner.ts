@@ -59,7 +59,7 @@ function merchantLines(merchant: SandboxMerchant, showPassword: boolean): string
   for (const mid of merchant.mids) row(`MID ${mid.id}`, midFacts(mid))
   row(
     'callbacks to',
-    merchant.notification_url ?? 'none: no notification_url, so no callbacks (decisions.md §3)',
+    merchant.notification_url ?? 'none: no notification_url, so no callbacks (docs/rules.md#callbacks)',
   )
   return out
 }

@@ -6,7 +6,7 @@ import { SCHEMAS_DIR } from '../../schema-files.js'
 import { withSchemaDefaults } from '../../core/validation/defaults.js'
 import { PACKAGE_ROOT } from '../../package-root.js'
 
-/** decisions.md §6: "Without a file, a documented demo merchant is built in." */
+/** docs/rules.md#configuration: "Without a file, a documented demo merchant is built in." */
 export const DEMO_CONFIG_FILE = join(PACKAGE_ROOT, 'fixtures', 'config', 'demo.json')
 const CONFIG_SCHEMA = 'sandbox/config.schema.json'
 

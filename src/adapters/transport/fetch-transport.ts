@@ -5,7 +5,7 @@ export const MAX_ANSWER_BYTES = 64 * 1024
 
 /**
  * Callbacks over HTTP, for `serve`. The time-out covers the whole exchange, answer included
- * (decisions.md §3: "a time-out (10 s) or a refused connection is a failed attempt"); redirects
+ * (docs/rules.md#acknowledgement: "a time-out (10 s) or a refused connection is a failed attempt"); redirects
  * are not followed, so a 3xx counts as the merchant's answer (not a 2xx: a failed attempt).
  */
 export function createFetchTransport(fetchImpl: typeof fetch = fetch): Transport {

@@ -7,7 +7,7 @@ export type MerchantAnswer = Response | { status?: number; body?: string }
  * The merchant's callback endpoint as a function: it receives the callback exactly as it would
  * arrive over HTTP (a `POST` `Request` to the callback URL, form-urlencoded body), so a merchant
  * can pass its own app's fetch-style handler. Acknowledgement rules are the gateway's
- * (decisions.md §3): Checkout any 2xx, S2S the body `OK`.
+ * (docs/rules.md#callbacks): Checkout any 2xx, S2S the body `OK`.
  */
 export type MerchantHandler = (request: Request) => MerchantAnswer | Promise<MerchantAnswer>
 

@@ -1,6 +1,6 @@
 import type { ScenarioCard } from '../../generated/types.js'
 
-/** decisions.md 4: card 4111111111111111, any CVV; the expiry month picks the outcome. */
+/** docs/rules.md#test-cards: card 4111111111111111, any CVV; the expiry month picks the outcome. */
 const MONTHS: Record<string, [string, string]> = {
   success: ['01', '2030'],
   decline: ['02', '2030'],
@@ -24,7 +24,7 @@ export function cardFor(
   return { number: TEST_CARD, exp_month, exp_year, cvv: '123', holder: 'John Doe' }
 }
 
-/** The Hosted Payment Fields body (decisions.md 6) for a card. */
+/** The Hosted Payment Fields body (docs/rules.md#beyond-the-interface) for a card. */
 export const hpfBody = (card: ScenarioCard): Record<string, string> => ({
   card_number: card.number,
   card_exp_month: card.exp_month,

@@ -75,7 +75,7 @@ function signatureProblems(
   if (api !== 's2s-card') {
     const expected = callbackHash(record.fields, ctx.credentials.password, api)
     if (sameSignature(expected, record.fields.hash)) return []
-    return [`hash is not valid: expected ${expected} (decisions.md 1), got ${got}`]
+    return [`hash is not valid: expected ${expected} (docs/rules.md#signatures), got ${got}`]
   }
   const known = cardPaymentOf(ctx, String(record.fields.trans_id ?? ''))
   // A payment the gateway made itself (a schedule's) is signed over its chain's payer: one the kit knows.
@@ -86,7 +86,7 @@ function signatureProblems(
     callbackHash(record.fields, ctx.credentials.password, api, payment),
   )
   if (hashes.some((h) => sameSignature(h, record.fields.hash))) return []
-  return [`hash is not valid: expected ${hashes.join(' or ')} (decisions.md 1), got ${got}`]
+  return [`hash is not valid: expected ${hashes.join(' or ')} (docs/rules.md#signatures), got ${got}`]
 }
 
 /** The e-mail and card an S2S CARD callback is signed over: the kit's memory, else the kit-hosted store. */
@@ -149,7 +149,7 @@ export async function expectAcknowledged(
   const rule = record.api === 'checkout' ? 'any 2xx' : 'the body OK'
   const timeouts = record.attempts.filter((a) => a.timedOut).length
   const timeoutNote = timeouts
-    ? ` ${timeouts === record.attempts.length ? (timeouts === 1 ? 'The attempt was' : `All ${timeouts} attempts were`) : `${timeouts} of ${record.attempts.length} attempts were`} not answered within ${Math.round(ctx.channel.timeoutMs / 1000)} s: a time-out is a failed attempt (decisions.md 3), whatever the merchant answers afterwards.`
+    ? ` ${timeouts === record.attempts.length ? (timeouts === 1 ? 'The attempt was' : `All ${timeouts} attempts were`) : `${timeouts} of ${record.attempts.length} attempts were`} not answered within ${Math.round(ctx.channel.timeoutMs / 1000)} s: a time-out is a failed attempt (docs/rules.md#callbacks), whatever the merchant answers afterwards.`
     : ''
   if (step.acknowledged === false) {
     record.expectedRefusal = true
@@ -161,13 +161,13 @@ export async function expectAcknowledged(
     fail(
       effect
         ? `the merchant acknowledged ${describeCallback(record)}${record.forgery ? ` (${record.forgery})` : ''} (${answers}) and its order changed: ${changed}`
-        : `the merchant acknowledged ${describeCallback(record)} (${answers}); without an inspect hook the kit cannot tell whether it dropped it, so it must refuse it (decisions.md 3: acknowledgement is ${rule})`,
+        : `the merchant acknowledged ${describeCallback(record)} (${answers}); without an inspect hook the kit cannot tell whether it dropped it, so it must refuse it (docs/rules.md#acknowledgement: acknowledgement is ${rule})`,
       'Authentication',
     )
   }
   if (first < 0)
     fail(
-      `the merchant did not acknowledge ${describeCallback(record)}: ${answers || 'no attempt yet'} (decisions.md 3: acknowledgement is ${rule}).${timeoutNote}`,
+      `the merchant did not acknowledge ${describeCallback(record)}: ${answers || 'no attempt yet'} (docs/rules.md#acknowledgement: acknowledgement is ${rule}).${timeoutNote}`,
       'Events',
     )
   if (step.attempts !== undefined && first + 1 > step.attempts)
@@ -223,7 +223,9 @@ export async function expectRedirect(
       ctx.credentials.password,
     )
     if (!sameSignature(expected, redirect.params.hash))
-      found.push(`hash is not valid: expected ${expected} (decisions.md 1), got ${redirect.params.hash}`)
+      found.push(
+        `hash is not valid: expected ${expected} (docs/rules.md#signatures), got ${redirect.params.hash}`,
+      )
   }
   found.push(...checkFields(redirect.params, interpolate(step.fields ?? {}, ctx.vars)))
   problems(`the ${outcome} redirect ${redirect.url}`, found, 'Events')

@@ -152,7 +152,7 @@ function signatureProblems(
   const ok = sameSignature(hash, body.hash)
   if (expected === 'valid' && !ok)
     return [
-      `hash is not valid: expected ${hash} (decisions.md 1, signed with the adapter's password), got ${JSON.stringify(body.hash ?? null)}`,
+      `hash is not valid: expected ${hash} (docs/rules.md#signatures, signed with the adapter's password), got ${JSON.stringify(body.hash ?? null)}`,
     ]
   if (expected === 'invalid' && ok)
     return ['hash is valid, but this scenario expects the merchant to send a wrong one']

@@ -139,7 +139,7 @@ async function startAtGateway(
       cancel_url: `${ctx.returnUrl}/cancel`,
       error_url: `${ctx.returnUrl}/error`,
       expiry_url: `${ctx.returnUrl}/expiry`,
-      // decisions.md 5: the session-token request carries return_url (the payer comes back after 3DS).
+      // docs/rules.md#hosted-payment-fields: the session-token request carries return_url (the payer comes back after 3DS).
       ...(step.hosted_fields ? { return_url: `${ctx.returnUrl}/return` } : {}),
       ...fields,
     }

@@ -8,10 +8,10 @@ import { APM_DECLINE_REASONS, type ApmPayment } from './types.js'
 
 /**
  * The simulated APM connector, shared by S2S APM and the Checkout hosted page. The test brand
- * `vcard` answers at once by the payer's identifier or e-mail (decisions.md §4); every other
+ * `vcard` answers at once by the payer's identifier or e-mail (docs/rules.md#test-data); every other
  * method, and vcard with any other identifier, sends the payer to the method's simulator page
  * (`{baseUrl}/apm/<payment_id>`), where the payer, a scenario or the control API picks the outcome
- * (decisions.md §4 (sandbox): approve, decline, leave pending, or let it expire).
+ * (docs/rules.md#simulated-connectors (sandbox): approve, decline, leave pending, or let it expire).
  */
 
 export interface ResolvedMethod {
@@ -27,7 +27,7 @@ export function resolveApmMethod(brand: string): ResolvedMethod | undefined {
 }
 
 export const VCARD = 'vcard'
-/** decisions.md §4: "identifier or e-mail `success@gmail.com` succeeds, `fail@gmail.com` declines". */
+/** docs/rules.md#apm-test-brand: "identifier or e-mail `success@gmail.com` succeeds, `fail@gmail.com` declines". */
 export const VCARD_SUCCESS = 'success@gmail.com'
 export const VCARD_FAIL = 'fail@gmail.com'
 

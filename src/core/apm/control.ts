@@ -7,7 +7,7 @@ import { applyApmOutcome } from './outcomes.js'
 import { payerStepOf } from './payer-step.js'
 
 /**
- * Control API for the simulated APM connector (decisions.md §4 (sandbox): "the payer (or a
+ * Control API for the simulated APM connector (docs/rules.md#test-data (sandbox): "the payer (or a
  * scenario) chooses the outcome ... approve, decline, leave pending, or let it expire"; §6:
  * "payer actions"). Under `/sandbox/...` only; any payment id is reachable here, as the control
  * API is the operator's view, never a merchant's.

@@ -1,6 +1,6 @@
 import type { ApmDetails, Payment } from '../engine/model.js'
 
-/** What the payer (or a scenario, or the control API) may choose on an APM simulator page (decisions.md §4). */
+/** What the payer (or a scenario, or the control API) may choose on an APM simulator page (docs/rules.md#test-data). */
 export type ApmOutcome = 'approve' | 'decline' | 'pending' | 'expire'
 
 export const APM_OUTCOMES: readonly ApmOutcome[] = ['approve', 'decline', 'pending', 'expire']

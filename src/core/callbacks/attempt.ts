@@ -15,7 +15,7 @@ export interface AttemptOutcome {
 }
 
 /**
- * decisions.md §3: "Acknowledgement: Checkout: any 2xx. S2S: body `OK`." Surrounding white space
+ * docs/rules.md#acknowledgement: "Acknowledgement: Checkout: any 2xx. S2S: body `OK`." Surrounding white space
  * is tolerated (frameworks add a newline); the letters are not.
  */
 export function acknowledges(api: Api, status: number, body: string): boolean {

@@ -148,7 +148,7 @@ export function referenceNumbers(facts: PaymentFacts, tx: Transaction): { ARN: s
   return { ARN: facts.extras.arn ?? '', RRN: facts.extras.rrn ?? derived }
 }
 
-/** The platform's extended-data fields, sent flat (decisions.md §3, changed). */
+/** The platform's extended-data fields, sent flat (docs/rules.md#callbacks). */
 export const EXTENDED_DATA_FIELDS = [
   'connector_name',
   'rrn',

@@ -19,8 +19,8 @@ const KEEP_EMPTY = new Set(['ARN', 'RRN', 'order_description'])
 const UNKNOWN_IP = '127.0.0.1'
 
 /**
- * Checkout callback (schemas/callbacks/checkout-callback.schema.json). Always sent (decisions.md
- * §3): id, order_number, order_amount, order_currency, order_description, order_status, type,
+ * Checkout callback (schemas/callbacks/checkout-callback.schema.json). Always sent (
+ * docs/rules.md#callbacks): id, order_number, order_amount, order_currency, order_description, order_status, type,
  * status, customer_ip, hash; `order_status` is the payment's status after the transaction.
  */
 export function buildCheckoutCallback({ facts, transaction: tx, kind }: CallbackInput): BuiltCallback {
@@ -35,7 +35,7 @@ export function buildCheckoutCallback({ facts, transaction: tx, kind }: Callback
       order_description: payment.order.description ?? '',
       order_status: payment.status,
       type,
-      // decisions.md §3 (changed): "`status` on `type=3ds` and `type=redirect` callbacks is `success` (or
+      // docs/rules.md#callbacks: "`status` on `type=3ds` and `type=redirect` callbacks is `success` (or
       // `undefined`), never `waiting`".
       status: (type === '3ds' || type === 'redirect') && tx.status === 'waiting' ? 'success' : tx.status,
       trans_id: tx.id,
@@ -50,7 +50,7 @@ export function buildCheckoutCallback({ facts, transaction: tx, kind }: Callback
     },
     KEEP_EMPTY,
   )
-  // decisions.md §1: "callback and redirect `hash` | payment_id + order.number + order.amount + order.currency + order.description + password"
+  // docs/rules.md#checkout-signatures: "callback and redirect `hash` | payment_id + order.number + order.amount + order.currency + order.description + password"
   body.hash = checkoutSignatures.notification(payment.id, payment.order, merchant.password)
   return { kind: type, body, fields: flattenForm(body) }
 }

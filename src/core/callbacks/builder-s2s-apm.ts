@@ -17,7 +17,7 @@ export function buildS2sApmCallback(input: CallbackInput): BuiltCallback | undef
   const { facts, transaction: tx } = input
   const inferred = s2sAction(facts.payment, input.kind)
   if (!inferred) return undefined
-  // A CREDIT2VIRTUAL or CREDIT2CRYPTO payout reports its own action (decisions.md §3).
+  // A CREDIT2VIRTUAL or CREDIT2CRYPTO payout reports its own action (docs/rules.md#callbacks).
   const recorded = facts.payment.action
   const payout = recorded === 'CREDIT2VIRTUAL' || recorded === 'CREDIT2CRYPTO'
   const action = payout && inferred === 'DEBIT2VIRTUAL' ? recorded : inferred
@@ -32,7 +32,7 @@ export function buildS2sApmCallback(input: CallbackInput): BuiltCallback | undef
     },
     KEEP_EMPTY,
   )
-  // decisions.md §1: payouts md5(upper(rev(trans_id + order_id + status)) + password); every other
+  // docs/rules.md#s2s-card-formulas: payouts md5(upper(rev(trans_id + order_id + status)) + password); every other
   // callback md5(upper(values) + upper(password)); sha256 in the merchant's SHA256 mode.
   body.hash = payout
     ? s2sApmSignatures.credit2virtualCallback(

@@ -9,7 +9,7 @@ import { alwaysFields, cardFields, mappedCardFields, mappedFields, s2sRedirectFi
 
 const KEEP_EMPTY = new Set(['ARN', 'RRN'])
 
-/** A decline always says why; the platform's words (decisions.md §4: "Declined by processing."). */
+/** A decline always says why; the platform's words (docs/rules.md#test-cards: "Declined by processing."). */
 export const DEFAULT_DECLINE_REASON = 'Declined by processing.'
 
 /**
@@ -25,7 +25,7 @@ export function s2sBase({ facts, transaction: tx }: CallbackInput, action: strin
     status: s2sStatus(payment.status),
     order_id: payment.order_id,
     trans_id: payment.id,
-    // decisions.md §3 (changed): CREDITVOID adds `creditvoid_date` and `amount` (the refunded amount).
+    // docs/rules.md#s2s-callback-fields: CREDITVOID adds `creditvoid_date` and `amount` (the refunded amount).
     ...(action === 'CREDITVOID'
       ? { creditvoid_id: tx.id, creditvoid_date: formatDateTime(tx.created_at) }
       : {}),
@@ -52,7 +52,7 @@ export function payerEmail(facts: PaymentFacts): string {
 }
 
 /**
- * S2S CARD callback (schemas/callbacks/s2s-card-callback.schema.json), signed as decisions.md §1
+ * S2S CARD callback (schemas/callbacks/s2s-card-callback.schema.json), signed as docs/rules.md#signatures
  * says: md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4))) of the original
  * payment, "unchanged" by `creditvoid_id` (Authentication 6).
  */
@@ -60,7 +60,7 @@ export function buildS2sCardCallback(input: CallbackInput): BuiltCallback | unde
   const { facts, transaction: tx } = input
   const inferred = s2sAction(facts.payment, input.kind)
   if (!inferred) return undefined
-  // A CREDIT2CARD payout reports its own action (decisions.md §3), not the transfer's CARD2CARD.
+  // A CREDIT2CARD payout reports its own action (docs/rules.md#callbacks), not the transfer's CARD2CARD.
   const credit2card = facts.payment.action === 'CREDIT2CARD'
   const action = credit2card && inferred === 'CARD2CARD' ? 'CREDIT2CARD' : inferred
   const body = compact(
@@ -75,7 +75,7 @@ export function buildS2sCardCallback(input: CallbackInput): BuiltCallback | unde
     KEEP_EMPTY,
   )
   const { payment, merchant } = facts
-  // decisions.md §1: Formula 2, or Formula 6 for CREDIT2CARD; the merchant's SHA256 mode applies.
+  // docs/rules.md#s2s-card-formulas: Formula 2, or Formula 6 for CREDIT2CARD; the merchant's SHA256 mode applies.
   body.hash = credit2card
     ? s2sCardSignatures.credit2cardTransaction(merchant, payment.id, cardRef(payment))
     : s2sCardSignatures.transaction(payerEmail(facts), merchant, payment.id, cardRef(payment))

@@ -11,7 +11,7 @@ import { encodeForm, FORM_CONTENT_TYPE } from './form.js'
 import { callbacksOf, startCallbacks } from './runtime.js'
 
 /**
- * The callback log and its controls (decisions.md §3: "Every attempt is logged and can be
+ * The callback log and its controls (docs/rules.md#callback-log: "Every attempt is logged and can be
  * replayed"; §6: `GET /sandbox/callbacks`), and the live event stream the CLI and the terminal UI
  * follow. The control API is the sandbox operator's view: every merchant's records are visible.
  */

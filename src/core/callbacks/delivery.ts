@@ -26,14 +26,14 @@ export interface DeliveryQueue {
   /** The store forgot these deliveries (retention): their scheduled retries are cancelled. */
   forgotten(ids: readonly string[]): void
   stop(): void
-  /** The notification URLs with time-outs or a block (decisions.md §3 URL blocking). */
+  /** The notification URLs with time-outs or a block (docs/rules.md#callbacks URL blocking). */
   urls: UrlGuard
 }
 
 export interface DeliverySettings {
-  /** decisions.md §3: "a time-out (10 s)"; config callbacks.timeout_seconds. Enforced by the transport. */
+  /** docs/rules.md#acknowledgement: "a time-out (10 s)"; config callbacks.timeout_seconds. Enforced by the transport. */
   timeoutMs: number
-  /** decisions.md §3 (sandbox): 1 min, 5 min, 15 min, 1 h, 6 h, 24 h; config callbacks.retry_schedule_seconds. */
+  /** docs/rules.md#callbacks (sandbox): 1 min, 5 min, 15 min, 1 h, 6 h, 24 h; config callbacks.retry_schedule_seconds. */
   retrySeconds: number[]
   /** Attempts in flight per merchant: a slow merchant is served in parallel, and only its own slots wait. */
   concurrency: number
@@ -56,7 +56,7 @@ export function deliverySettings(
 }
 
 /**
- * decisions.md §3: "Retries are per merchant: on by default …, off with `callbacks.retries:
+ * docs/rules.md#retries: "Retries are per merchant: on by default …, off with `callbacks.retries:
  * false`". The merchant's own setting wins over the sandbox-wide one.
  */
 export function retriesOn(ctx: EngineContext, merchantKey: string): boolean {
@@ -73,7 +73,7 @@ interface Lane {
 }
 
 /**
- * The callback queue (decisions.md §3 "Delivery"). Each callback goes out when it is created, in
+ * The callback queue (docs/rules.md#callbacks "Delivery"). Each callback goes out when it is created, in
  * creation order per merchant lane, and never waits for an earlier callback's acknowledgement:
  * a 3DS callback that is being retried does not hold back the payment's final one. Per
  * merchant, independence: each merchant has its own lane and slots, so a merchant that hangs,
@@ -170,7 +170,7 @@ export function createDeliveryQueue(
       let attempt: DeliveryAttempt
       let urlOp: StoreOp | undefined
       if (blockedUntil !== undefined) {
-        // decisions.md §3: "Blocked deliveries are logged as such": not sent, an attempt that failed.
+        // docs/rules.md#url-blocking: "Blocked deliveries are logged as such": not sent, an attempt that failed.
         attempt = {
           at,
           error: `Not sent: ${d.url} is blocked until ${formatDateTime(blockedUntil)} (${BLOCK_REASON})`,

@@ -55,7 +55,7 @@ export function customerIp(facts: PaymentFacts): string | undefined {
 
 /**
  * Where the callback goes: an S2S request's own `callback_url`, else the merchant's
- * notification_url; undefined when there is neither (decisions.md §3: "none and no `callback_url`
+ * notification_url; undefined when there is neither (docs/rules.md#callback-destination: "none and no `callback_url`
  * means no callbacks for that payment, ever").
  */
 export const callbackUrl = (facts: PaymentFacts): string | undefined =>

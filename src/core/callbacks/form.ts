@@ -5,7 +5,7 @@ export type FormBody = Record<string, FormValue>
 
 /**
  * A stored JSON value (custom_data of a Checkout request) as form strings: numbers and booleans
- * become their text, and empty values are left out (decisions.md §3), so nothing is sent that a
+ * become their text, and empty values are left out (docs/rules.md#callbacks), so nothing is sent that a
  * form parser would read back differently.
  */
 export function toFormValue(value: unknown): FormValue | undefined {
@@ -29,7 +29,7 @@ export function toFormValue(value: unknown): FormValue | undefined {
 }
 
 /**
- * Drops undefined and empty values ("empty values left out", decisions.md §3) except the keys
+ * Drops undefined and empty values ("empty values left out", docs/rules.md#callbacks) except the keys
  * that must be sent even when empty (`ARN`: "sent empty when missing").
  */
 export function compact(

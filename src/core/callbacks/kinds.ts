@@ -24,7 +24,7 @@ export function chargeKind(payment: Payment): TransactionType {
 }
 
 /**
- * Checkout `type` (decisions.md §3). "On Checkout a reversal is reported as `type=refund` with
+ * Checkout `type` (docs/rules.md#callbacks). "On Checkout a reversal is reported as `type=refund` with
  * `order_status=reversal`; there is no `type=reversal` callback." An authorization is a `sale`
  * whose order_status is `pending`; a charge of a debit or credit operation is named after it.
  */

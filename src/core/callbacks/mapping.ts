@@ -32,9 +32,9 @@ export function mappedFields(facts: PaymentFacts, tx: Transaction, api: Api): Fi
   const on = mapping.callback_fields ?? {}
   const returned = new Set(mapping.return_additional_parameters ?? [])
   const out: Fields = {}
-  // Checkout always carries customer_ip (decisions.md §3); S2S only when mapped.
+  // Checkout always carries customer_ip (docs/rules.md#callbacks); S2S only when mapped.
   if (api !== 'checkout' && on.customer_ip) out.customer_ip = customerIp(facts)
-  // decisions.md §3 (changed): extended data as the platform's flat fields, not `extended_data[...]`.
+  // docs/rules.md#extended-data: extended data as the platform's flat fields, not `extended_data[...]`.
   if (on.extended_data) Object.assign(out, flatExtendedData(facts, tx))
   if (on.checkout_payment_method) out.checkout_payment_method = checkoutPaymentMethod(facts.payment)
   // "The same parameter is available in callback and status responses" (Return additional parameters).
@@ -99,7 +99,7 @@ export function alwaysFields(facts: PaymentFacts, tx: Transaction, api: Api): Fi
 }
 
 /**
- * Card fields sent whenever they apply, with no mapping setting (decisions.md §3: "When they
+ * Card fields sent whenever they apply, with no mapping setting (docs/rules.md#callbacks: "When they
  * apply: `card` (masked), `card_expiration_date`, `card_token` (purchase with `req_token`; every
  * debit callback per the interface)"; S2S CARD likewise "`card_token`, `card`,
  * `card_expiration_date` … when they apply"). S2S APM payments have no card.
@@ -133,7 +133,7 @@ function digitalWallet(facts: PaymentFacts): string | undefined {
 }
 
 /**
- * Checkout payer fields "when they apply" (decisions.md §3): the session request's customer and
+ * Checkout payer fields "when they apply" (docs/rules.md#callbacks): the session request's customer and
  * billing address, else what the payment recorded about the payer.
  */
 export function checkoutCustomerFields(facts: PaymentFacts): Fields {
@@ -151,7 +151,7 @@ export function checkoutCustomerFields(facts: PaymentFacts): Fields {
 }
 
 /**
- * S2S CARD 3DS and redirect callbacks carry where the payer goes (decisions.md §3:
+ * S2S CARD 3DS and redirect callbacks carry where the payer goes (docs/rules.md#callbacks:
  * "`redirect_url`, `redirect_params`, `redirect_method` on 3DS and redirect callbacks"), the same
  * values as the SALE answer: the sandbox's ACS page or redirect simulator, POSTed with `PaReq`
  * (3DS), `MD` and `TermUrl`.

@@ -52,7 +52,7 @@ export function redirectFor(
 }
 
 /**
- * decisions.md 5: a Hosted Payment Fields session names `return_url` (required there) for the
+ * docs/rules.md#hosted-payment-fields: a Hosted Payment Fields session names `return_url` (required there) for the
  * payer's way back after 3DS or a redirect, whatever the outcome; success_url and error_url are
  * optional on it and serve only when return_url is absent.
  */
@@ -70,7 +70,7 @@ export function redirectParams(
     payment_id: payment.id,
     trans_id: transactionId,
     order_id: payment.order.number,
-    // decisions.md §1: "callback and redirect `hash` | payment_id + order.number + order.amount + order.currency + order.description + password"
+    // docs/rules.md#checkout-signatures: "callback and redirect `hash` | payment_id + order.number + order.amount + order.currency + order.description + password"
     hash: checkoutSignatures.notification(payment.id, payment.order, merchant.password),
   }
   const extra = new Set(merchant.protocol_mapping?.return_additional_parameters ?? [])

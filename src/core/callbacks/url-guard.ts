@@ -6,7 +6,7 @@ import type { StoreOp } from '../ports/store.js'
 import type { AttemptOutcome } from './attempt.js'
 
 /**
- * decisions.md §3 (platform rule): "five time-outs within five minutes on one notification URL …";
+ * docs/rules.md#url-blocking (platform rule): "five time-outs within five minutes on one notification URL …";
  * the sandbox counts refused connections with them (`unanswered`).
  */
 export const BLOCK_AFTER_TIMEOUTS = 5

@@ -30,7 +30,7 @@ export type MethodAliases = Readonly<Record<string, string | undefined>>
 
 /**
  * The catalogue entry (schemas/catalogue/methods.json) for an identifier, an alias (the public
- * names `applepay` = wallet1, `googlepay` = wallet2, decisions.md 2) or a family member. A
+ * names `applepay` = wallet1, `googlepay` = wallet2, docs/rules.md#transport) or a family member. A
  * merchant's `method_aliases` are consulted after the catalogue, so they never shadow a real id.
  */
 export function findMethod(id: string, aliases?: MethodAliases): MethodCatalogueEntry | undefined {
@@ -47,7 +47,7 @@ export function canonicalMethodId(id: string): string {
 }
 
 /**
- * As canonicalMethodId, with a merchant's `method_aliases` (decisions.md 2): a merchant alias of a
+ * As canonicalMethodId, with a merchant's `method_aliases` (docs/rules.md#transport): a merchant alias of a
  * family member (`pix-br` -> `ptw-pix`) names that member.
  */
 export function resolveMethodId(id: string, aliases?: MethodAliases): string {
@@ -87,7 +87,7 @@ function distance(a: string, b: string): number {
 const squash = (id: string) => id.toLowerCase().replace(/[^a-z0-9]/g, '')
 
 /**
- * decisions.md 2: an unknown identifier's error names the closest valid ones. Near means a few
+ * docs/rules.md#method-identifiers: an unknown identifier's error names the closest valid ones. Near means a few
  * edits away (about a third of the identifier), the same letters without separators
  * (`apple_pay` -> `applepay`), or one containing the other (`pix` -> `ptw-pix`, `pyk-pix`).
  */
@@ -123,7 +123,7 @@ export function unknownMethodHint(id: string, aliases?: MethodAliases): string {
 }
 
 /**
- * decisions.md 2: the device wallets' public identifiers (`digital_wallet` in callbacks and status
+ * docs/rules.md#method-identifiers: the device wallets' public identifiers (`digital_wallet` in callbacks and status
  * answers, "googlepay, applepay"): `applepay` for wallet1, `googlepay` for wallet2, whichever name
  * the payment used. Undefined for every other method.
  */

@@ -7,7 +7,7 @@ import type { Payment, Session } from '../engine/model.js'
  * A session is `open` until its payer starts a payment (`paying`), which ends `paid`, or back
  * `open` after a decline so the payer can try another card; the payer may cancel an open session
  * and the clock expires it. Who may move it is part of each row: the page token reaches only the
- * payer's rows; merchant rows need the token from `/api/v1/session/token` (decisions.md §5).
+ * payer's rows; merchant rows need the token from `/api/v1/session/token` (docs/rules.md#sessions).
  *
  * `paying` and the return to `open` follow the session's payment, so they are read from it rather
  * than stored twice; the final states `paid`, `cancelled` and `expired` are stored when they happen
@@ -54,7 +54,7 @@ export const SESSION_TABLE: readonly SessionRow[] = [
     trigger: 'update',
     actor: 'merchant',
     to: 'open',
-    source: 'decisions.md §5: PUT /session/update until any payment exists',
+    source: 'docs/rules.md#session-update: PUT /session/update until any payment exists',
   },
   { from: 'open', trigger: 'cancel', actor: 'payer', to: 'cancelled', source: 'interface 2.1: cancel_url' },
   {
@@ -62,7 +62,7 @@ export const SESSION_TABLE: readonly SessionRow[] = [
     trigger: 'expire',
     actor: 'clock',
     to: 'expired',
-    source: 'decisions.md §5: session_expiry minutes on the sandbox clock',
+    source: 'docs/rules.md#session-expiry: session_expiry minutes on the sandbox clock',
   },
 ]
 
@@ -97,7 +97,7 @@ export function sessionRow(
  * Refuses a move the table does not allow, with the answer the interface gives for it: an
  * expired session "Session has expired.", a session with a payment "A payment already exists"
  * (paying) or, for the merchant's update, "Session can not be updated." (any payment, declined
- * included: decisions.md §5).
+ * included: docs/rules.md#sessions).
  */
 export function requireMove(
   ctx: EngineContext,

@@ -68,7 +68,7 @@ export function routeSession(
 }
 
 /**
- * 2.2 with decisions.md 2: identifiers, the catalogue's public aliases (`applepay`, `googlepay`)
+ * 2.2 with docs/rules.md#method-identifiers: identifiers, the catalogue's public aliases (`applepay`, `googlepay`)
  * and the merchant's `method_aliases`; an unknown one is answered with its closest valid ones.
  */
 function checkMethods(request: SessionRequest, problems: FieldProblems, aliases?: MethodAliases): void {

@@ -23,7 +23,7 @@ const route = declareTokenRoute<CheckoutSessionUpdateRequest>({
   api: 'checkout',
   pipeline: { token: 'session', schema: SCHEMA },
   handler: ({ input: change, session, merchant, ctx }) => {
-    // decisions.md 7: session update is a 6.7.0 addition.
+    // docs/rules.md#releases: session update is a 6.7.0 addition.
     if (releaseOf(merchant) === '6.6.5') throw fail('ROUTE_NOT_FOUND')
     requireMove(ctx, session, 'update', 'merchant')
 
@@ -51,7 +51,7 @@ const route = declareTokenRoute<CheckoutSessionUpdateRequest>({
     try {
       checkSessionRules(ctx, merchant, after)
     } catch (error) {
-      // decisions.md 5: a new amount or currency re-selects methods, "else error Not found acceptable methods."
+      // docs/rules.md#session-update: a new amount or currency re-selects methods, "else error Not found acceptable methods."
       const repriced = change.order_amount !== undefined || change.order_currency !== undefined
       if (repriced && error instanceof GatewayError && error.row?.id === 'ROUTING_NO_MID')
         throw fail('SESSION_UPDATE_NO_METHODS')
@@ -65,7 +65,7 @@ const route = declareTokenRoute<CheckoutSessionUpdateRequest>({
   },
 })
 
-/** Token refusals of this route, answered as the platform does: 403 and an HTML page (decisions.md 5). */
+/** Token refusals of this route, answered as the platform does: 403 and an HTML page (docs/rules.md#sessions). */
 const TOKEN_REFUSALS = new Set(['TOKEN_MISSING', 'TOKEN_INVALID', 'SESSION_EXPIRED'])
 
 export const updateSession: RouteDefinition = {

@@ -9,7 +9,7 @@ import { MINUTE } from '../ports/clock.js'
 import { findMethod, resolveMethodId } from './methods.js'
 import { checkSessionRules, type SessionRequest } from './session-rules.js'
 
-/** decisions.md 5: minutes, default 60 (configurable as sessions.default_expiry_minutes). */
+/** docs/rules.md#session-expiry: minutes, default 60 (configurable as sessions.default_expiry_minutes). */
 const expiryMinutes = (ctx: EngineContext, request: SessionRequest): number =>
   request.session_expiry ?? ctx.config.sessions?.default_expiry_minutes ?? 60
 
@@ -18,7 +18,7 @@ const plainIp = (ip: string | undefined): string | undefined => ip?.replace(/^::
 
 /**
  * POST /api/v1/session and POST /api/v1/session/token: validate, authenticate (merchant_key and
- * the session hash, decisions.md 1), check the session rules, store the session. No payment
+ * the session hash, docs/rules.md#signatures), check the session rules, store the session. No payment
  * exists yet; the payer pays on the hosted page or through Hosted Payment Fields.
  */
 export function sessionRoute(hostedFields: boolean): RouteDefinition {
@@ -42,7 +42,7 @@ export function sessionRoute(hostedFields: boolean): RouteDefinition {
       const session: Session = {
         id: ctx.ids.uuid(),
         token: ctx.ids.token(),
-        // decisions.md §5: the page token is not the session token.
+        // docs/rules.md#page-token: the page token is not the session token.
         page_token: ctx.ids.token(),
         merchant_key: merchant.key,
         operation: request.operation,

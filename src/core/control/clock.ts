@@ -23,7 +23,7 @@ export function rememberClock(ctx: EngineContext): void {
   ctx.store.put('meta', { id: 'meta', seq: meta?.seq ?? 0, clock_ms: ctx.clock.now() })
 }
 
-/** decisions.md §6: `GET /sandbox/health`, `GET /sandbox/clock`, `POST /sandbox/clock/advance {"seconds": n}`. */
+/** docs/rules.md#control-api: `GET /sandbox/health`, `GET /sandbox/clock`, `POST /sandbox/clock/advance {"seconds": n}`. */
 export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
   return [
     declareControlRoute({

@@ -8,7 +8,7 @@ import { merchantRoutes } from './merchants.js'
 import { recordRoutes } from './records.js'
 
 /**
- * The sandbox control API (decisions.md §6): under `/sandbox/...` only, never mixed into
+ * The sandbox control API (docs/rules.md#beyond-the-interface): under `/sandbox/...` only, never mixed into
  * `/api/v1`. Errors use the plain envelope (api `sandbox`).
  */
 export const controlModule: EngineModule = {

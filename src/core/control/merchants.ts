@@ -30,7 +30,7 @@ export function allMerchants(ctx: EngineContext): { merchant: SandboxMerchant; c
 }
 
 /**
- * decisions.md 6 ("plus whatever the CLI, the terminal UI and the scenario runner need"): merchants
+ * docs/rules.md#beyond-the-interface ("plus whatever the CLI, the terminal UI and the scenario runner need"): merchants
  * created and deleted at run time, so a conformance run against a running sandbox brings the
  * merchant settings its scenarios need (callbacks to the kit, MOTO, zero amount) instead of
  * requiring them in that sandbox's file. The body is a merchant exactly as the configuration

@@ -34,7 +34,7 @@ const S2S_ACTION: Record<MerchantAction, string> = {
 
 /**
  * Builds a follow-up (capture, refund, void, status lookup) as the merchant would: on the
- * payment's own API, signed with the merchant's password by decisions.md §1. The console then sends
+ * payment's own API, signed with the merchant's password by docs/rules.md#signatures. The console then sends
  * it to the gateway's merchant endpoint, so the action goes through the same validation,
  * authentication and state table as the merchant's own request, and can be copied as curl.
  */

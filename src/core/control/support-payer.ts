@@ -13,7 +13,7 @@ import { declareControlRoute } from '../engine/pipeline.js'
 import { payerSession } from '../checkout/session-access.js'
 import { completeRedirect, completeThreeDs, payWithCard } from '../payments/payer.js'
 
-/** Any payment, whatever its merchant: the control API is the operator's view (decisions.md 6). */
+/** Any payment, whatever its merchant: the control API is the operator's view (docs/rules.md#beyond-the-interface). */
 export function requirePayment(ctx: EngineContext, id: string | undefined): Payment {
   const payment = id ? ctx.store.get('payments', id) : undefined
   if (!payment) throw fail('SANDBOX_PAYMENT_NOT_FOUND')
@@ -31,7 +31,7 @@ export const payerAnswer = (payment: Payment) => ({
 })
 
 /**
- * The card payer's steps as control routes (decisions.md 6: "payer actions"), so the terminal UI
+ * The card payer's steps as control routes (docs/rules.md#control-api: "payer actions"), so the terminal UI
  * and scripts can finish a 3DS or redirect payment without a browser. They call the same engine
  * operations as the ACS and redirect pages (payments/payer.ts).
  */

@@ -7,7 +7,7 @@ import { scheduleRoutes } from './support-schedules.js'
 
 /**
  * The control routes the support console (src/ui, `paysandbox tui`) needs beyond the basic
- * control API (decisions.md 6: "plus whatever the CLI, the terminal UI and the scenario runner
+ * control API (docs/rules.md#beyond-the-interface: "plus whatever the CLI, the terminal UI and the scenario runner
  * need"): card payer steps, export and import of one payment's history, follow-ups prepared as
  * the merchant would send them, and schedules. Under `/sandbox/...` only; every merchant's records
  * are visible here, as the control API is the operator's view.

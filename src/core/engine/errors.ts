@@ -67,7 +67,7 @@ export function invalid(errors: FieldError[]): GatewayError {
 }
 
 /**
- * decisions.md §2, Checkout: validation, signature and business refusals answer HTTP 400
+ * docs/rules.md#transport, Checkout: validation, signature and business refusals answer HTTP 400
  * `{"error_code":0,"error_message":"Request data is invalid.","errors":[…]}`, each refusal one
  * item (`hash: Hash is not valid.`, the platform's 205xxx/208xxx codes). The interface's Errors
  * table rows, the Token refusals (401, 403) and transport errors (413, 415) keep their own form.

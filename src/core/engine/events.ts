@@ -18,7 +18,7 @@ export type EngineEvent =
       at: number
     }
   | { type: 'clock'; now: number; at: number }
-  /** decisions.md §7: what a request was warned about (one entry per `Sandbox-Warning` header). */
+  /** docs/rules.md#warnings: what a request was warned about (one entry per `Sandbox-Warning` header). */
   | {
       type: 'warning'
       warnings: { field: string; sent: string; documented: string; source: string }[]

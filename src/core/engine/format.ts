@@ -1,6 +1,6 @@
 /** Small pure helpers every operation shares: dates, amounts, card masking, status spelling. */
 
-/** `YYYY-MM-DD HH:MM:SS` in UTC (decisions.md §2). */
+/** `YYYY-MM-DD HH:MM:SS` in UTC (docs/rules.md#transport). */
 export const formatDateTime = (ms: number): string =>
   new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
 

@@ -62,7 +62,7 @@ export interface GatewayResponse {
    * writes each chunk as it comes, until the client goes away (then it calls the unsubscribe).
    */
   stream?: { subscribe(write: (chunk: string) => unknown, sink?: StreamSink): () => void }
-  /** decisions.md §7: one `Sandbox-Warning` header each (adapters write them as repeated headers). */
+  /** docs/rules.md#warnings: one `Sandbox-Warning` header each (adapters write them as repeated headers). */
   warnings?: string[]
   /**
    * Gateway faults (src/core/faults): `drop` closes the connection without writing anything, as a

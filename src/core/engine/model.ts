@@ -17,7 +17,7 @@ export type Api = SandboxExportPayment['api']
 export type Operation = SandboxExportPayment['operation']
 export type PaymentMode = 'SMS' | 'DMS' | 'SMS/DMS'
 
-/** Checkout's lowercase payment statuses (decisions.md §2); S2S answers the same upper-cased. */
+/** Checkout's lowercase payment statuses (docs/rules.md#transport); S2S answers the same upper-cased. */
 export type PaymentStatus = CheckoutPaymentStatus
 
 /** Transaction types and outcomes as schemas/sandbox/payment-export.schema.json defines them. */
@@ -45,7 +45,7 @@ export interface StoredCard {
 
 export interface Session {
   id: string
-  /** The API token: answered by `/api/v1/session/token` only; authorizes Token-header calls (decisions.md §5). */
+  /** The API token: answered by `/api/v1/session/token` only; authorizes Token-header calls (docs/rules.md#sessions). */
   token: string
   /** The token in the payer's page URL (`/auth/<page_token>`): never authorizes an API call. */
   page_token: string
@@ -224,7 +224,7 @@ export interface Chain {
   updated_at: number
 }
 
-/** One callback to deliver, with every attempt (decisions.md §3: every attempt is logged and can be replayed). */
+/** One callback to deliver, with every attempt (docs/rules.md#callback-log: every attempt is logged and can be replayed). */
 export interface Delivery {
   id: string
   merchant_key: string
@@ -255,16 +255,16 @@ export interface DeliveryAttempt {
   /** First 500 characters of the answer. */
   body_excerpt?: string
   error?: string
-  /** The attempt timed out (decisions.md §3 URL blocking counts these). */
+  /** The attempt timed out (docs/rules.md#callbacks URL blocking counts these). */
   timed_out?: boolean
-  /** Not sent: the URL was blocked (decisions.md §3 "Blocked deliveries are logged as such"). */
+  /** Not sent: the URL was blocked (docs/rules.md#callbacks "Blocked deliveries are logged as such"). */
   blocked?: boolean
   latency_ms: number
   acknowledged: boolean
 }
 
 /**
- * One notification URL's time-outs and block (decisions.md §3 URL blocking), keyed by the URL:
+ * One notification URL's time-outs and block (docs/rules.md#callbacks URL blocking), keyed by the URL:
  * stored so that a restart with `--data` keeps a blocked URL blocked until its 15 minutes pass.
  */
 export interface CallbackUrlState {

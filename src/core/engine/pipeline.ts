@@ -87,7 +87,7 @@ export function prepare<I, L>(
   if (!pipeline.signatureAfterLoad) check(undefined as L)
   const loaded = pipeline.load ? pipeline.load(ctx, input, merchant) : (undefined as L)
   if (pipeline.signatureAfterLoad) check(loaded)
-  // decisions.md 7: a merchant pinned to release 6.6.5 is refused the fields 6.7.0 added.
+  // docs/rules.md#releases: a merchant pinned to release 6.6.5 is refused the fields 6.7.0 added.
   const tooNew = releaseProblems(releaseOf(merchant), pipeline.schema, body)
   if (tooNew.length) throw invalid(tooNew)
   return { input, merchant, loaded }

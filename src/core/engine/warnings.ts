@@ -1,7 +1,7 @@
 import { GatewayError, errorEntry } from './errors.js'
 
 /**
- * decisions.md §7: a request the platform's documents describe differently, but that the platform
+ * docs/rules.md#warnings-and-releases: a request the platform's documents describe differently, but that the platform
  * may still accept, is served and answered with one `Sandbox-Warning` header per point. Under
  * `serve --strict` (config `strict: true`) the same point is refused as a field error instead.
  */
@@ -12,7 +12,7 @@ export interface SandboxWarning {
   sent: string
   /** What the platform documents. */
   documented: string
-  /** Where it documents it ("decisions.md §2 Amounts"). */
+  /** Where it documents it ("docs/rules.md#amounts"). */
   source: string
 }
 

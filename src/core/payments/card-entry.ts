@@ -19,7 +19,7 @@ export interface EnteredCard {
 const CARD_FIELDS = ['card_number', 'card_exp_month', 'card_exp_year'] as const
 
 /**
- * The card of a session payment. decisions.md 5: a Hosted Payment Fields payment carries no card
+ * The card of a session payment. docs/rules.md#hosted-payment-fields: a Hosted Payment Fields payment carries no card
  * data; the fields' frames put the card into the session first (`entered_card`, masked, checked
  * when collected), and the body brings `with_hosted_fields`, `name`, `email`, `browser_info`. A
  * card sent in the body (the hosted page's own form, or an HPF body in the sandbox's earlier form)
@@ -75,7 +75,7 @@ export function readCardEntry(
       field: 'card_number',
       sent: 'card data in the body of a Hosted Payment Fields payment',
       documented: 'no card data in this request: the fields collect it (hostedFields.collectIframesData())',
-      source: 'decisions.md 5 Hosted Payment Fields',
+      source: 'docs/rules.md#sessions Hosted Payment Fields',
     })
   }
   const card = checkedCard(ctx, session, {

@@ -7,7 +7,7 @@ const MOTO_VALUES = new Set(['phone_moto', 'email_moto', 'default_moto'])
 export const isMotoType = (motoType: unknown): boolean =>
   typeof motoType === 'string' && MOTO_VALUES.has(motoType)
 
-/** The check digit every real card number carries; test cards of decisions.md 4 all pass it. */
+/** The check digit every real card number carries; test cards of docs/rules.md#test-data all pass it. */
 export function luhnValid(cardNumber: string): boolean {
   if (!/^[0-9]{12,19}$/.test(cardNumber)) return false
   let sum = 0

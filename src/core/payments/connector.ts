@@ -2,13 +2,13 @@ import { maskCard } from '../engine/format.js'
 import type { StoredCard } from '../engine/model.js'
 
 /**
- * The simulated card acquirer. Test cards follow the platform's conventions (decisions.md 4,
+ * The simulated card acquirer. Test cards follow the platform's conventions (docs/rules.md#test-data,
  * docs/engine.md): the expiry month picks the outcome. It works on the stored (masked) card, so a
  * 3DS or redirect step finished later decides from the same data the store keeps.
  */
 
 export const DECLINE_REASONS = {
-  // decisions.md §4 (changed): month 02 declines with the platform's words.
+  // docs/rules.md#test-cards: month 02 declines with the platform's words.
   issuer: 'Declined by processing.',
   capture: 'Capture declined',
   brand: 'Brand of card does not support.',

@@ -26,7 +26,7 @@ const minorOrUndefined = (payment: Payment, amount: string | undefined) =>
 
 /**
  * One capture of up to the authorized amount (a partial capture settles that amount and releases
- * the rest). Test card month 03 on a held payment (decisions.md §4): the acquirer declines the
+ * the rest). Test card month 03 on a held payment (docs/rules.md#test-data): the acquirer declines the
  * capture and the authorization stays held (PENDING), so it can still be released.
  */
 export function capturePayment(ctx: EngineContext, payment: Payment, request: FollowUp): Transaction {

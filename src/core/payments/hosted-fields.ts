@@ -5,7 +5,7 @@ import type { Session, StoredCard } from '../engine/model.js'
 import { checkedCard } from './card-entry.js'
 
 /**
- * decisions.md 5: "the card data goes from the fields' frames into the session, never through the
+ * docs/rules.md#hosted-payment-fields: "the card data goes from the fields' frames into the session, never through the
  * merchant". The card field's frame of /sdk/hosted-fields.js gathers the three fields' values from
  * its sibling frames (same origin, the merchant's page is not on that channel) and sends them here
  * when the merchant's page calls `hostedFields.collectIframesData()`. The card is checked as the

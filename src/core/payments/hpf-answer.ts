@@ -2,7 +2,7 @@ import { redirectFor } from '../callbacks/redirect.js'
 import type { EngineContext } from '../engine/context.js'
 import type { Payment } from '../engine/model.js'
 
-/** decisions.md 5: "`result: success|decline|redirect|waiting|undefined`". */
+/** docs/rules.md#hosted-payment-fields: "`result: success|decline|redirect|waiting|undefined`". */
 export type HostedFieldsResult = 'success' | 'decline' | 'redirect' | 'waiting' | 'undefined'
 
 export interface HostedFieldsAnswer {
@@ -29,7 +29,7 @@ const RESULT: Partial<Record<Payment['status'], HostedFieldsResult>> = {
 }
 
 /**
- * The answer to a Hosted Payment Fields payment request (decisions.md 5; platform-facts §2 from
+ * The answer to a Hosted Payment Fields payment request (docs/rules.md#sessions; HPF 1.0.0 from
  * the platform's white-label SDKs): `result`, `payment_id`, and for a payer step the page to send
  * the payer to (`redirect_url`, GET, no parameters in the sandbox), the parameters the merchant's
  * `return_url` will receive (`return_url_query_params`: payment_id, trans_id, order_id, hash), the

@@ -31,7 +31,7 @@ export interface PayWithCardOptions {
   operation?: 'purchase' | 'debit'
 }
 
-/** Pays a session with a card entered by the payer (decisions.md 6 body) or its saved `card_token`. */
+/** Pays a session with a card entered by the payer (docs/rules.md#beyond-the-interface body) or its saved `card_token`. */
 export function payWithCard(
   ctx: EngineContext,
   session: Session,

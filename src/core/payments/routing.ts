@@ -19,7 +19,7 @@ export type RoutingResult =
 
 /**
  * A MID's payment mode; unset, SMS/DMS, or SMS for a merchant pinned to release 6.6.5 ("SMS as the
- * default payment mode", decisions.md 7).
+ * default payment mode", docs/rules.md#warnings-and-releases).
  */
 export const midMode = (mid: SandboxMid, merchant?: SandboxMerchant): PaymentMode =>
   mid.payment_mode ?? (releaseOf(merchant) === '6.6.5' ? 'SMS' : 'SMS/DMS')

@@ -12,7 +12,7 @@ export function saveCard(
   options: { cardOnFile: boolean; payeeFirstName?: string; payeeLastName?: string },
 ): SavedCard {
   const saved: SavedCard = {
-    // decisions.md §2: `card_token` is 64 hexadecimal characters (the platform's "String 64 characters").
+    // docs/rules.md#identifiers: `card_token` is 64 hexadecimal characters (the platform's "String 64 characters").
     id: ctx.ids.token(32),
     merchant_key: merchantKey,
     card,
@@ -42,6 +42,6 @@ export function findSavedCard(
  */
 export function issueRecurringToken(ctx: EngineContext, payment: Payment): void {
   if (!payment.recurring?.init || payment.recurring.token) return
-  // decisions.md §2: `recurring_token` is a UUID, as `trans_id` and `payment_id`.
+  // docs/rules.md#identifiers: `recurring_token` is a UUID, as `trans_id` and `payment_id`.
   payment.recurring = { ...payment.recurring, token: ctx.ids.uuid(), init_trans_id: payment.id }
 }

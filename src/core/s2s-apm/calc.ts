@@ -41,7 +41,7 @@ export const commissionPercent = (merchant: SandboxMerchant): number =>
   merchant.debit2virtual_commission_percent ?? DEFAULT_COMMISSION_PERCENT
 
 /**
- * DEBIT2VIRTUAL_CALC (decisions.md §6): the first step of a two-step debit. Checked as the
+ * DEBIT2VIRTUAL_CALC (docs/rules.md#beyond-the-interface): the first step of a two-step debit. Checked as the
  * DEBIT2VIRTUAL it prepares (signature, method, parameters when sent, routing), it stores the
  * payment in PREPARE (no transaction, no callback yet) and answers `commission`, `total_amount`
  * and the `trans_id` DEBIT2VIRTUAL_COMPLETE finishes.
@@ -71,8 +71,8 @@ export const calcAction: S2sApmAction = declareAction(
 )
 
 /**
- * DEBIT2VIRTUAL_COMPLETE (decisions.md §6): finishes the debit DEBIT2VIRTUAL_CALC prepared,
- * signed md5(upper(rev(trans_id)) + password) (decisions.md §1); answered as DEBIT2VIRTUAL
+ * DEBIT2VIRTUAL_COMPLETE (docs/rules.md#beyond-the-interface): finishes the debit DEBIT2VIRTUAL_CALC prepared,
+ * signed md5(upper(rev(trans_id)) + password) (docs/rules.md#signatures); answered as DEBIT2VIRTUAL
  * (REDIRECT to the brand, or its outcome). A trans_id that names no prepared debit of the merchant
  * is 101000 "Transaction does not exist."; a debit already completed is refused.
  */

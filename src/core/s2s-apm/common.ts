@@ -132,7 +132,7 @@ export function payerOf(request: Partial<Record<(typeof PAYER_FIELDS)[number], u
 /**
  * The pipeline of an action on one payment by `trans_id` (CAPTURE, VOID, CREDITVOID,
  * GET_TRANS_STATUS): signed md5(upper(rev(trans_id)) + password), or for CREDITVOID
- * md5(upper(rev(trans_id + password))) (decisions.md §1), then the merchant's own payment or the
+ * md5(upper(rev(trans_id + password))) (docs/rules.md#signatures), then the merchant's own payment or the
  * action's not-found row.
  */
 export function transactionPipeline<I extends { client_key: string; trans_id: string }>(

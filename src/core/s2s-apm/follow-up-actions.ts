@@ -22,7 +22,7 @@ import { paymentAnswer } from './response.js'
 
 /**
  * States: "PENDING | CAPTURE ... with the authorization `trans_id` | ... | settled (funds taken)".
- * platform-facts 5 (S2S APM CAPTURE): "Only one partial capture is allowed. If omitted, the full
+ * S2S APM 3.6.2 (S2S APM CAPTURE): "Only one partial capture is allowed. If omitted, the full
  * authorized amount is captured." A partial capture settles that amount; a second capture is
  * refused (208003, the payment is no longer pending); above the authorization 208004. A wallet
  * brand's authorization is captured only in the card flow (2.2.3 rules 1 and 2).

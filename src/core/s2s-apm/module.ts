@@ -10,7 +10,7 @@ import { statusAction } from './status-action.js'
 
 /**
  * Endpoints: "S2S APM actions: SALE, DEBIT2VIRTUAL, DEBIT2VIRTUAL_CALC, CAPTURE, VOID, CREDITVOID,
- * GET_TRANS_STATUS"; decisions.md §6 adds DEBIT2VIRTUAL_COMPLETE, CREDIT2VIRTUAL, CREDIT2CRYPTO.
+ * GET_TRANS_STATUS"; docs/rules.md#beyond-the-interface adds DEBIT2VIRTUAL_COMPLETE, CREDIT2VIRTUAL, CREDIT2CRYPTO.
  * Every action is declared (pipeline.ts declareAction): schema, credential, signature formula
  * (formulas.ts), load and the release check; the route declares the table.
  */
@@ -23,7 +23,7 @@ export const S2S_APM_ACTIONS: Record<string, S2sApmAction> = {
 }
 
 /**
- * decisions.md §2: these S2S APM actions are "also accepted at `/post`" (the vendor's collection
+ * docs/rules.md#responses: these S2S APM actions are "also accepted at `/post`" (the vendor's collection
  * sends them there). Their request schemas say so with `x-endpoint.alsoAt`, which puts them in the
  * OpenAPI `/post` entry; test/openapi.test.ts checks that the two agree.
  */
@@ -42,12 +42,12 @@ export const dispatchApm: OperationHandler = ({ body, ctx }) => {
   try {
     return jsonResponse(200, run({ body, ctx }))
   } catch (error) {
-    // decisions.md §2: the platform's 204xxx/205xxx/208xxx rows where they apply.
+    // docs/rules.md#transport: the platform's 204xxx/205xxx/208xxx rows where they apply.
     throw s2sForm(error)
   }
 }
 
-/** S2S APM: every action at `POST /post-va` (decisions.md §2), form-urlencoded or multipart. */
+/** S2S APM: every action at `POST /post-va` (docs/rules.md#transport), form-urlencoded or multipart. */
 export const s2sApmModule: EngineModule = {
   name: 's2s-apm',
   routes: () => [

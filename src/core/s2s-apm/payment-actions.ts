@@ -19,7 +19,7 @@ export type NewPaymentAction =
   | 'CREDIT2VIRTUAL'
   | 'CREDIT2CRYPTO'
 
-/** Action -> request schema and signature (decisions.md §1), to find each at a glance. */
+/** Action -> request schema and signature (docs/rules.md#signatures), to find each at a glance. */
 export const PAYMENT_SCHEMAS: Record<NewPaymentAction, string> = {
   SALE: 's2s-apm/sale-request',
   DEBIT2VIRTUAL: 's2s-apm/debit2virtual-request',
@@ -51,7 +51,7 @@ export interface AnyPaymentRequest {
 
 const isPayout = (action: NewPaymentAction) => action === 'CREDIT2VIRTUAL' || action === 'CREDIT2CRYPTO'
 
-/** `payer_return_url` (decisions.md §6), or the sandbox's earlier name `return_url`, read as an alias. */
+/** `payer_return_url` (docs/rules.md#beyond-the-interface), or the sandbox's earlier name `return_url`, read as an alias. */
 function withPayerReturnUrl(
   action: NewPaymentAction,
   body: Record<string, unknown>,
@@ -63,7 +63,7 @@ function withPayerReturnUrl(
 
 /**
  * The declared pipeline of a new payment: its schema (bracket paths, `return_url` read as
- * `payer_return_url`), the merchant by `client_key`, the signature (decisions.md §1: SALE and the
+ * `payer_return_url`), the merchant by `client_key`, the signature (docs/rules.md#s2s-card-formulas: SALE and the
  * debits md5(upper(rev(identifier + order_id + order_amount + order_currency + password))); the
  * payouts md5(upper(rev(order_id + order_amount + order_currency)) + password); omitted fields
  * drop out), then the brand's method and its parameters (loaded), then the release check.
@@ -98,7 +98,7 @@ function checkedMethod(action: NewPaymentAction, request: AnyPaymentRequest): Re
  * SALE, DEBIT2VIRTUAL, CREDIT2VIRTUAL and CREDIT2CRYPTO: a new payment through the simulated APM
  * connector. SALE pays the merchant (`auth`: only the exact value `Y` holds funds, Endpoints);
  * DEBIT2VIRTUAL is a debit from the payer through the brand, who comes back to `payer_return_url`
- * (decisions.md §6); CREDIT2VIRTUAL and CREDIT2CRYPTO pay out to the payer's account (`identifier`),
+ * (docs/rules.md#beyond-the-interface); CREDIT2VIRTUAL and CREDIT2CRYPTO pay out to the payer's account (`identifier`),
  * payouts the merchant cannot refund or void. Order: schema, merchant, signature, method and its
  * parameters, routing; only then is anything written.
  */
@@ -122,7 +122,7 @@ function payAnswer(
     : saleMid(merchant, auth, request.order_amount, request.order_currency, method.id)
   const payment = newApmPayment(ctx, merchant, mid, request, { action, auth, method })
   const answer = startedAnswer(ctx, action, payment)
-  // platform-facts 5: CREDIT2CRYPTO answers "INIT / UNDEFINED / DECLINED" at once ("final status will
+  // S2S APM 3.6.2: CREDIT2CRYPTO answers "INIT / UNDEFINED / DECLINED" at once ("final status will
   // be sent in callback"): an approved payout is answered INIT with status PENDING, its callback SETTLED.
   if (action === 'CREDIT2CRYPTO' && answer.result === 'SUCCESS')
     return { ...answer, result: 'INIT', status: 'PENDING' }

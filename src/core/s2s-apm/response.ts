@@ -3,7 +3,7 @@ import type { ApmPayment } from '../apm/types.js'
 import type { Payment, Transaction } from '../engine/model.js'
 
 /**
- * S2S APM answers (decisions.md §2): `{action, result, status, order_id, trans_id, trans_date,
+ * S2S APM answers (docs/rules.md#transport): `{action, result, status, order_id, trans_id, trans_date,
  * descriptor, amount, currency}` plus `decline_reason` (DECLINED) or `redirect_url`,
  * `redirect_params`, `redirect_method` (REDIRECT). `trans_id` is always the payment's id;
  * `status` is the payment's status after the action, upper case.
@@ -57,7 +57,7 @@ export function redirectFields(url: string): Record<string, unknown> {
 
 /**
  * `brand` as the merchant sent it (`applepay`, `intc-sdp`), not the catalogue id the engine keeps
- * (`wallet1`, `interac`): decisions.md §2 makes the public identifiers aliases of the stand-ins, so a
+ * (`wallet1`, `interac`): docs/rules.md#transport makes the public identifiers aliases of the stand-ins, so a
  * merchant that sends `applepay` reads `applepay` back in answers, statuses and callbacks.
  */
 export const sentBrand = (payment: ApmPayment): string => payment.apm.brand || payment.method

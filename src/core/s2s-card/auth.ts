@@ -8,14 +8,14 @@ import type { Payment } from '../engine/model.js'
 import { type CardRef, s2sCardSignatures } from '../signatures/index.js'
 
 /**
- * The S2S CARD hash checks of decisions.md §1, one per formula. A follow-up is signed over the
+ * The S2S CARD hash checks of docs/rules.md#signatures, one per formula. A follow-up is signed over the
  * ORIGINAL payment's payer_email and card (first 6 + last 4), so both are kept on the payment: the
  * e-mail in `payment.payer`, the card as its stored bin and last4 (never the full number). The
  * merchant itself is the signing secret: its password, and SHA256 mode when its Protocol Mapping
  * enables it. Which action uses which formula: FORMULAS below.
  */
 
-/** Action -> formula (decisions.md §1), to find each action's signature at a glance. */
+/** Action -> formula (docs/rules.md#signatures), to find each action's signature at a glance. */
 export const FORMULAS = {
   SALE: 1,
   AUTH: 1,

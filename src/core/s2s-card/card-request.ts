@@ -57,7 +57,7 @@ export function checkRequiredPayerFields(
   problems: FieldProblems,
 ): void {
   const required = merchant.protocol_mapping?.payer_address_fields ?? {}
-  // decisions.md 7: before 6.7.0 the payer address fields were required on S2S CARD.
+  // docs/rules.md#releases: before 6.7.0 the payer address fields were required on S2S CARD.
   const legacy = releaseOf(merchant) === '6.6.5'
   for (const field of ADDRESS_FIELDS) {
     if ((legacy || required[field] === 'Required') && request[field] === undefined)
@@ -68,7 +68,7 @@ export function checkRequiredPayerFields(
 /**
  * The payer attributes of the Events section the payment keeps. An allow-list: `payer_language`
  * is request-only ("it is not returned in callbacks or status responses", 2.1.3), so it is never
- * stored. payer_email stays because follow-ups and callbacks are signed with it (decisions.md §1).
+ * stored. payer_email stays because follow-ups and callbacks are signed with it (docs/rules.md#signatures).
  */
 const PAYER_FIELDS = [
   'payer_first_name',

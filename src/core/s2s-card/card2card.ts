@@ -17,7 +17,7 @@ import { paymentAnswer } from './response.js'
 
 /**
  * (sandbox) The recipient of a transfer or payout is credited unless the simulated acquirer
- * refuses its brand: decisions.md §4's recipient 4601541833776519 succeeds, as does any other
+ * refuses its brand: docs/rules.md#test-data's recipient 4601541833776519 succeeds, as does any other
  * valid card number, and 1111222233334444 answers "Brand of card does not support.". It has no
  * expiry in the request, so it is read as a card that expires far ahead.
  */
@@ -33,7 +33,7 @@ export function recipientRefusal(recipient: StoredCard): string | undefined {
 export const recipientCard = (number: string): StoredCard =>
   toStoredCard({ number, expMonth: '', expYear: '' })
 
-/** The sandbox's earlier CARD2CARD names, read as aliases of the platform's (platform-facts 4). */
+/** The sandbox's earlier CARD2CARD names, read as aliases of the platform's (S2S CARD 5.6.2). */
 const ALIASES: Record<string, string> = {
   card_number: 'payer_card_number',
   card_exp_month: 'payer_card_exp_month',
@@ -56,7 +56,7 @@ function platformNames(body: Record<string, unknown>): Record<string, unknown> {
  * CARD2CARD: a transfer from the payer's card (debited; its expiry month picks the outcome, 3DS
  * included) to the payee's card (credited), with the platform's fields (`payer_card_number`,
  * `payer_card_exp_month`, `payer_card_exp_year`, `payer_card_cvv2`, `payee_card_number`) and
- * Formula 1 over the payer's e-mail (when sent) and card (decisions.md §1). A payout: it cannot be
+ * Formula 1 over the payer's e-mail (when sent) and card (docs/rules.md#signatures). A payout: it cannot be
  * refunded or voided later.
  */
 export const card2card = declareAction<S2SCardCard2CardRequest>(

@@ -98,7 +98,7 @@ export const SOFT_DECLINE = 'soft-decline'
 export const SOFT_DECLINE_REASON = 'Soft decline: retry later.'
 
 /**
- * (sandbox) decisions.md §4: "a recurring payment whose amount ends in `.51` is softly declined",
+ * (sandbox) docs/rules.md#recurring-test-amounts: "a recurring payment whose amount ends in `.51` is softly declined",
  * the trigger of RETRY.
  */
 function softDecline(amount: string): CardOutcome | undefined {
@@ -106,7 +106,7 @@ function softDecline(amount: string): CardOutcome | undefined {
 }
 
 /**
- * The stored card's answer with no payer present (decisions.md §4 rules, an expired card
+ * The stored card's answer with no payer present (docs/rules.md#test-data rules, an expired card
  * declines). A hold with month 03 is approved and its capture declines later, as on any
  * authorization; on an immediate charge month 03 is the capture decline itself.
  */

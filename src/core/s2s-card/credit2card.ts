@@ -35,9 +35,9 @@ const PAYEE_FIELDS = [
 ] as const
 
 /**
- * CREDIT2CARD (decisions.md §6): a payout to a card, `card_number` or a saved `card_token`,
- * signed with Formula 5 (decisions.md §1). The recipient is credited at once (SETTLED) unless the
- * simulated acquirer refuses its brand (decisions.md §4: 4601541833776519 succeeds). A payout
+ * CREDIT2CARD (docs/rules.md#beyond-the-interface): a payout to a card, `card_number` or a saved `card_token`,
+ * signed with Formula 5 (docs/rules.md#signatures). The recipient is credited at once (SETTLED) unless the
+ * simulated acquirer refuses its brand (docs/rules.md#test-cards: 4601541833776519 succeeds). A payout
  * cannot be refunded or voided; its status lookups and callbacks are signed with Formula 6.
  */
 export const credit2card = declareAction<S2SCardCredit2CardRequest>(

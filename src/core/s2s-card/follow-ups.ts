@@ -12,7 +12,7 @@ import { baseAnswer } from './response.js'
 
 /**
  * CAPTURE, VOID and CREDITVOID of an S2S CARD payment, by its `trans_id`, signed over the
- * original payment's payer_email and card (decisions.md §1). The payment is found before the
+ * original payment's payer_email and card (docs/rules.md#signatures). The payment is found before the
  * hash is checked because the hash is built from it; an unknown one answers its entity's row.
  */
 

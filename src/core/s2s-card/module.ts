@@ -10,7 +10,7 @@ import { scheduleActions } from './schedule-actions.js'
 const ACTIONS: Record<string, S2sCardAction> = { ...paymentActions, ...scheduleActions }
 
 /**
- * `/v2/post` answers `redirect_params` as an array of `{name, value}` (decisions.md §2); every
+ * `/v2/post` answers `redirect_params` as an array of `{name, value}` (docs/rules.md#transport); every
  * other field is the same as on `/post`.
  */
 function asV2(body: Record<string, unknown>): Record<string, unknown> {
@@ -30,7 +30,7 @@ const dispatch =
   (input) => {
     const { body, ctx, request } = input
     const action = typeof body.action === 'string' ? body.action : undefined
-    // decisions.md §2: the S2S APM debits and payouts are also accepted at /post.
+    // docs/rules.md#responses: the S2S APM debits and payouts are also accepted at /post.
     if (!v2 && action && APM_ACTIONS_AT_POST.has(action)) return dispatchApm(input)
     const run = action && Object.hasOwn(ACTIONS, action) ? ACTIONS[action] : undefined
     if (!run) throw fail('S2S_CARD_ACTION_UNKNOWN')

@@ -1,7 +1,7 @@
 import { fail, GatewayError } from '../engine/errors.js'
 
 /**
- * decisions.md §2: "Business codes from the platform's catalogue ... 208001–208010 ... each with
+ * docs/rules.md#business-codes: "Business codes from the platform's catalogue ... 208001–208010 ... each with
  * its exact message, unless the interface's table has the row". A refusal whose catalogue row names
  * the platform's row (`checkout_row` pointing at a `PLATFORM_*` entry, for example 208004 capture
  * above the authorized amount) is answered on S2S with that row, inside the S2S ERROR envelope

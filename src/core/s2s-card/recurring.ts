@@ -17,7 +17,7 @@ const INCORRECT = {
 } as const
 
 /**
- * The initial payment the pair names (decisions.md §6: `recurring_first_trans_id`, alias
+ * The initial payment the pair names (docs/rules.md#s2s-card-actions: `recurring_first_trans_id`, alias
  * `recurring_init_trans_id`): the merchant's own S2S CARD payment that started a chain of the
  * action's kind (a sale chain for RECURRING_SALE, a debit chain for RECURRING_DEBIT), with that
  * token. Anything else is "Incorrect transaction", whichever half is wrong, so the pair cannot be

@@ -4,7 +4,7 @@ import type { Payment, Transaction } from '../engine/model.js'
 import { payerStepUrl } from '../payments/payer.js'
 
 /**
- * The S2S CARD answer of a payment action (decisions.md §2): `{action, result, status, order_id,
+ * The S2S CARD answer of a payment action (docs/rules.md#transport): `{action, result, status, order_id,
  * trans_id, trans_date, descriptor, amount, currency}` plus `decline_reason`, the redirect trio,
  * `recurring_token`, `card_token`, `schedule_id` and `moto_type` where they apply. `trans_id` is
  * the payment's id, the one every follow-up quotes (as in the callbacks).

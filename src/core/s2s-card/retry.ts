@@ -10,11 +10,11 @@ import { SOFT_DECLINE } from './charge-recurring.js'
 import { loadPayment } from './lookup.js'
 
 /**
- * RETRY (decisions.md §6): charges a softly declined recurring payment again on the chain's card
- * (the sandbox's soft decline: a recurring payment whose amount ends in `.51`, decisions.md §4).
- * Signed with Formula 1 over the chain's payer e-mail and card (decisions.md §1); answered
- * ACCEPTED (decisions.md §2) and the outcome comes as the payment's callback (action
- * RECURRING_SALE, platform-facts 3). Anything else: "Retry is not allowed.".
+ * RETRY (docs/rules.md#beyond-the-interface): charges a softly declined recurring payment again on the chain's card
+ * (the sandbox's soft decline: a recurring payment whose amount ends in `.51`, docs/rules.md#test-data).
+ * Signed with Formula 1 over the chain's payer e-mail and card (docs/rules.md#signatures); answered
+ * ACCEPTED (docs/rules.md#transport) and the outcome comes as the payment's callback (action
+ * RECURRING_SALE, the platform's callback pages). Anything else: "Retry is not allowed.".
  */
 export const retry = declareAction<S2SCardRetryRequest, Payment>(
   {

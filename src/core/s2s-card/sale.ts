@@ -45,7 +45,7 @@ const cardPayment = (action: Action) =>
       schema: SCHEMAS[action],
       pathStyle: 'bracket',
       credential: 'client_key',
-      // 2.2.3 and decisions.md §1 Formula 8: a SALE with `digital_wallet` + `payment_token` carries no card.
+      // 2.2.3 and docs/rules.md#signatures Formula 8: a SALE with `digital_wallet` + `payment_token` carries no card.
       // Formula 1, or Formula 8 for a SALE with `digital_wallet` + `payment_token` (2.2.3).
       formula: S2S_CARD_FORMULAS.payment,
     },
@@ -122,7 +122,7 @@ function walletOf(request: CardPaymentRequest): string | undefined {
 
 /**
  * (sandbox) What a wallet's payment token stands for once decrypted: the test card as a DPAN with
- * a success month (decisions.md §4), so a wallet SALE succeeds without 3DS.
+ * a success month (docs/rules.md#test-data), so a wallet SALE succeeds without 3DS.
  */
 const WALLET_DPAN = { number: '4111111111111111', expMonth: '01', expYear: '2039' }
 

@@ -27,7 +27,7 @@ import type { S2sCardAction } from './action.js'
 
 /**
  * The schedule actions of 2.3. Each: validate, authenticate (client_key), check the hash
- * (decisions.md §1: CREATE_SCHEDULE md5(upper(rev(password))), the others
+ * (docs/rules.md#s2s-card-formulas: CREATE_SCHEDULE md5(upper(rev(password))), the others
  * md5(upper(rev(schedule_id + password)))), then find the merchant's schedule; a deleted schedule,
  * or another merchant's, answers "Schedule not found" like an unknown one. The effects on chains
  * and the states are in src/core/schedules/lifecycle.ts.
@@ -57,7 +57,7 @@ const notFoundRow = (action: ScheduleAction): string =>
  */
 /**
  * Errors: `delays` is "Parameter is deprecated." since 6.7.0; a merchant pinned to 6.6.5 may still
- * send it (decisions.md 7): it is accepted (the sandbox calendar does not use it).
+ * send it (docs/rules.md#warnings-and-releases): it is accepted (the sandbox calendar does not use it).
  */
 function admitDelays(body: Record<string, unknown>, ctx: EngineContext): Record<string, unknown> {
   if (releaseOf(ctx.merchant(body.client_key)) === '6.6.5') {
@@ -151,12 +151,12 @@ const stateAction = (
     schedulePipeline<S2SCardDeleteScheduleRequest | S2SCardPauseRequest | S2SCardRunRequest>(action),
     ({ ctx, input: request, loaded: schedule }) => {
       apply(ctx, schedule)
-      // PAUSE_SCHEDULE / RUN_SCHEDULE (the platform's names, decisions.md §6) are answered as sent.
+      // PAUSE_SCHEDULE / RUN_SCHEDULE (the platform's names, docs/rules.md#beyond-the-interface) are answered as sent.
       return answer(request.action, schedule.id)
     },
   )
 
-/** SCHEDULE_INFO: the parameters, `state`, `delays: null` and `paused` Y/N (decisions.md §6). */
+/** SCHEDULE_INFO: the parameters, `state`, `delays: null` and `paused` Y/N (docs/rules.md#beyond-the-interface). */
 const scheduleInfoAction = declareAction(
   schedulePipeline<S2SCardScheduleInfoRequest>('SCHEDULE_INFO'),
   ({ loaded: schedule }) => {
@@ -170,13 +170,13 @@ const scheduleInfoAction = declareAction(
   },
 )
 
-/** decisions.md §6: `day_of_month` of a monthly schedule, kept with its parameters as sent. */
+/** docs/rules.md#schedules: `day_of_month` of a monthly schedule, kept with its parameters as sent. */
 function withDayOfMonth(params: Record<string, string>, request: { day_of_month?: string }) {
   return request.day_of_month ? { ...params, day_of_month: request.day_of_month } : params
 }
 
 /**
- * DESCHEDULE: the chain named by the recurring pair (decisions.md §6 names, as on RECURRING_SALE)
+ * DESCHEDULE: the chain named by the recurring pair (docs/rules.md#beyond-the-interface names, as on RECURRING_SALE)
  * leaves the schedule. A pair that names no chain still attached to this schedule (unknown, another
  * merchant's, another schedule's, already descheduled, or a wrong token) is "Incorrect transaction".
  */
@@ -184,7 +184,7 @@ const deschedule = declareAction(
   schedulePipeline<S2SCardDescheduleRequest>('DESCHEDULE'),
   ({ ctx, input: request, merchant, loaded: schedule }) => {
     const firstId = request.recurring_first_trans_id ?? request.recurring_init_trans_id
-    // decisions.md §6: "`DESCHEDULE` takes `recurring_token`"; the initial payment's id is optional.
+    // docs/rules.md#schedules: "`DESCHEDULE` takes `recurring_token`"; the initial payment's id is optional.
     const chain =
       firstId !== undefined
         ? ctx.store.get('chains', firstId)

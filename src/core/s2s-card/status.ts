@@ -110,7 +110,7 @@ function acceptsHash(check: () => void): boolean {
 }
 
 /**
- * The transaction types GET_TRANS_DETAILS names (platform-facts 4: "sale, 3ds, auth, capture,
+ * The transaction types GET_TRANS_DETAILS names (S2S CARD 5.6.2: "sale, 3ds, auth, capture,
  * credit, chargeback, reversal, refund"). (sandbox) A debit and a recurring charge are sales, the
  * redirect step is reported as its 3ds-like step, and a VOID as the reversal it is.
  */
@@ -139,7 +139,7 @@ const detailOf = (tx: Transaction) => ({
 })
 
 /**
- * GET_TRANS_DETAILS (decisions.md §6): the status answer plus the payer's `name`, `mail`, `ip`, the
+ * GET_TRANS_DETAILS (docs/rules.md#beyond-the-interface): the status answer plus the payer's `name`, `mail`, `ip`, the
  * masked `card` and every transaction of the payment, oldest first. Signed with Formula 2 (Formula
  * 6 for a CREDIT2CARD); unknown: 101000 "Transaction does not exist." (a transaction entity).
  */

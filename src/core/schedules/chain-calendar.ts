@@ -56,7 +56,7 @@ export function firstRun(params: Record<string, string>, startAt: number, startD
     }
     default: {
       const interval = intervalOf(params)
-      // decisions.md §6: `day_of_month` fixes the day of a monthly schedule (clamped to short months).
+      // docs/rules.md#schedules: `day_of_month` fixes the day of a monthly schedule (clamped to short months).
       const fixedDay = interval.unit === 'month' ? monthDayOf(params) : undefined
       const at = addIntervals(startAt, interval, 1, fixedDay)
       return { at, anchorDay: interval.unit === 'month' ? (fixedDay ?? dayOfMonth(startAt)) : dayOfMonth(at) }

@@ -69,7 +69,7 @@ export const intervalOf = (params: Record<string, string>): Interval => ({
   unit: params.interval_unit as IntervalUnit,
 })
 
-/** decisions.md §6: "`payments_count` (optional; unlimited when absent)". */
+/** docs/rules.md#schedules: "`payments_count` (optional; unlimited when absent)". */
 export const paymentsCount = (params: Record<string, string>): number | undefined =>
   params.payments_count === undefined ? undefined : Number(params.payments_count)
 

@@ -1,7 +1,7 @@
 import { type Secret, sha1, signingKey, upper } from './primitives.js'
 
 /**
- * Checkout (JSON API): `sha1(md5(upper(FIELDS)))`, SHA1 over the hex MD5 string (decisions.md §1);
+ * Checkout (JSON API): `sha1(md5(upper(FIELDS)))`, SHA1 over the hex MD5 string (docs/rules.md#signatures);
  * in SHA256 mode `sha1(sha256(upper(FIELDS)))`. The last field is the password, taken from `secret`.
  */
 function sign(secret: Secret, ...fields: (string | undefined)[]): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 
-/** Upper-cases ASCII a-z only (decisions.md §1): other characters are left as they are. */
+/** Upper-cases ASCII a-z only (docs/rules.md#signatures): other characters are left as they are. */
 export const upper = (s: string): string =>
   s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32))
 
@@ -19,7 +19,7 @@ export const cardDigits = (cardNumber: string): string => {
 
 /**
  * What signs: the merchant's password, and whether its Protocol Mapping enables SHA256 mode
- * (decisions.md §1: "every `md5` above replaced by `sha256`", requests and callbacks alike).
+ * (docs/rules.md#sha256: "every `md5` above replaced by `sha256`", requests and callbacks alike).
  * A plain string is a password in the default (md5) mode; a configured merchant can be passed as
  * it is (`protocol_mapping.use_sha256`); a library user writes `{ password, sha256: true }`.
  */

@@ -3,7 +3,7 @@ import { rev, type Secret, signingKey, upper } from './primitives.js'
 export type FormValue = string | { [key: string]: FormValue } | FormValue[]
 
 /**
- * S2S APM signatures (decisions.md §1; CAPTURE/VOID/GET_TRANS_STATUS as in the interface's
+ * S2S APM signatures (docs/rules.md#signatures; CAPTURE/VOID/GET_TRANS_STATUS as in the interface's
  * Authentication 3). No outer sha1; `md5` is sha256 in SHA256 mode. An optional field not sent
  * (identifier, a crypto payout's order_amount) drops out: pass undefined.
  */
@@ -37,7 +37,7 @@ export const s2sApmSignatures = {
   /**
    * Callbacks: every field but `hash`, keys sorted at each level, each value reversed
    * (recursively), joined, upper-cased, then the password UPPER-CASED appended:
-   * md5(upper(values) + upper(password)) (decisions.md §1, changed).
+   * md5(upper(values) + upper(password)) (docs/rules.md#signatures).
    */
   callback: (body: Record<string, FormValue>, secret: Secret) => {
     const { password, digest } = signingKey(secret)

@@ -12,7 +12,7 @@ const sign = (secret: Secret, parts: (password: string) => string) => {
 }
 
 /**
- * S2S CARD signatures, numbered as the platform numbers them (decisions.md §1). An optional field
+ * S2S CARD signatures, numbered as the platform numbers them (docs/rules.md#signatures). An optional field
  * the merchant did not send drops out: pass '' (for example no `payer_email` on DEBIT).
  */
 export const s2sCardSignatures = {
@@ -36,7 +36,7 @@ export const s2sCardSignatures = {
     sign(secret, (p) => rev(payerEmail ?? '') + p + orderId + cardPart(card)),
   /** Formula 8: SALE with `digital_wallet` + `payment_token`. */
   wallet: (payerEmail: string | undefined, secret: Secret) => sign(secret, (p) => rev(payerEmail ?? '') + p),
-  /** CARD2CARD: Formula 1 over the payer's card (decisions.md §1, changed). */
+  /** CARD2CARD: Formula 1 over the payer's card (docs/rules.md#signatures). */
   card2card: (payerEmail: string | undefined, secret: Secret, payerCardNumber: string) =>
     sign(secret, (p) => rev(payerEmail ?? '') + p + cardPart({ cardNumber: payerCardNumber })),
 }

@@ -1,7 +1,7 @@
 import { currencyExponent } from '../engine/format.js'
 
 /**
- * decisions.md §2 Amounts, from the platform's documents (Checkout 6.6.2 `order.amount`, S2S CARD
+ * docs/rules.md#amounts, from the platform's documents (Checkout 6.6.2 `order.amount`, S2S CARD
  * `order_amount`, S2S APM `order_amount`): "XX.XX" for exponent 2, "XXX.XXX" for 3, "XXX.XXXX"
  * for 4, an integer for exponent 0, except "currencies 'UGX', 'JPY', 'KRW', 'CLP' must be send in
  * the format XX.XX, with the zeros after comma. Example: 100.00".

@@ -5,7 +5,7 @@ import { warn } from '../engine/warnings.js'
 import { amountForm } from './amounts.js'
 
 /**
- * Keywords for the forms the platform accepts beyond a plain JSON Schema (decisions.md §2):
+ * Keywords for the forms the platform accepts beyond a plain JSON Schema (docs/rules.md#transport):
  *
  * - `x-amount-for-currency: {amount, currency}` on an object: the amount's decimals against the
  *   currency's exponent (UGX, JPY, KRW, CLP as `100.00`); a form the platform may accept (`25` for
@@ -65,7 +65,7 @@ const amountForCurrency: SchemaValidateFunction = (
       field: fieldPath(base, names.amount),
       sent: `${amount} ${currency}`,
       documented: form.documented,
-      source: 'decisions.md 2 Amounts (Checkout 6.6.2 order.amount, S2S CARD 5.6.2 order_amount)',
+      source: 'docs/rules.md#amounts (Checkout 6.6.2 order.amount, S2S CARD 5.6.2 order_amount)',
     })
   }
   return true
@@ -93,7 +93,7 @@ const platformForms: SchemaValidateFunction = (
         sent: `the string ${JSON.stringify(value)}`,
         documented: 'a JSON boolean true or false',
         source:
-          'decisions.md 2 Booleans (Checkout 6.6.2: req_token, recurring_init, vat_calc "true or false")',
+          'docs/rules.md#booleans (Checkout 6.6.2: req_token, recurring_init, vat_calc "true or false")',
       })
     } else if (form === 'integer' && typeof value === 'string' && /^[0-9]{1,9}$/.test(value)) {
       record[field] = Number(value)
@@ -101,7 +101,7 @@ const platformForms: SchemaValidateFunction = (
         field: fieldPath(base, field),
         sent: `the string ${JSON.stringify(value)}`,
         documented: 'a JSON number',
-        source: 'decisions.md 2 Booleans and numeric fields',
+        source: 'docs/rules.md#booleans',
       })
     } else if (form === 'single' && Array.isArray(value)) {
       if (value.length === 1 && typeof value[0] === 'string') record[field] = value[0]

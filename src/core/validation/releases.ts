@@ -1,7 +1,7 @@
 import type { FieldError } from './validate.js'
 
 /**
- * decisions.md 7: "a merchant's `release` is `6.7.0` (default) or `6.6.5`. With `6.6.5` the
+ * docs/rules.md#releases: "a merchant's `release` is `6.7.0` (default) or `6.6.5`. With `6.6.5` the
  * sandbox applies the rules the interface's 6.7.0 row changed ... the additions of 6.7.0 are
  * refused there." The interface's Versioning row lists the additions; those a request carries as
  * fields are refused here, each at its path, with the form's own message for a field it does not

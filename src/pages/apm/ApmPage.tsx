@@ -38,7 +38,7 @@ export interface ApmPageProps {
 }
 
 /**
- * The simulator page of an alternative method (decisions.md §4 (sandbox): "the payer (or a
+ * The simulator page of an alternative method (docs/rules.md#test-data (sandbox): "the payer (or a
  * scenario) chooses the outcome on the simulator page it shows: approve, decline, leave pending,
  * or let it expire"): the order, the behaviour group's view, and only the outcomes the state
  * table allows now. The script polls `stateUrl` so a payment confirmed elsewhere (control API,

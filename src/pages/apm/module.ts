@@ -19,7 +19,7 @@ const apmPages = lazyHandlers(() => import('./handlers.js'))
 const page = apmPages.route
 
 /**
- * The simulator pages of the alternative methods (decisions.md §4 (sandbox)), one view per
+ * The simulator pages of the alternative methods (docs/rules.md#test-data (sandbox)), one view per
  * behaviour group of the catalogue (2.2.2, 2.2.3), at the address the APM connector sends payers
  * to (`apmPageUrl`). Registered beside the hosted pages.
  */

@@ -1,5 +1,5 @@
 // One Hosted Payment Field (card number, expiry or security code) inside its iframe on the
-// merchant's page (decisions.md 5). The value never leaves the sandbox's frames except into the
+// merchant's page (docs/rules.md#sessions). The value never leaves the sandbox's frames except into the
 // session: on the merchant page's collectIframesData(), the card frame asks its sibling frames for
 // their values over a BroadcastChannel of the sandbox's origin and posts the three to
 // /sdk/hosted-fields/<token>/collect. The merchant's page is told field states only.

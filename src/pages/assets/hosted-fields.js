@@ -1,4 +1,4 @@
-// Hosted Payment Fields, the merchant's side (decisions.md 5), served at {base_url}/sdk/hosted-fields.js:
+// Hosted Payment Fields, the merchant's side (docs/rules.md#sessions), served at {base_url}/sdk/hosted-fields.js:
 //
 //   const hostedFields = new HostedFields()
 //   await hostedFields.init({ sessionToken, fields: { card: { id }, expiry: { id }, cvv: { id } }, style })

@@ -1,5 +1,5 @@
 // The demo merchant's checkout page (GET /hpf/demo), built only on /sdk/hosted-fields.js the way
-// a merchant builds theirs (decisions.md 5). The payment request is made from this page for the
+// a merchant builds theirs (docs/rules.md#sessions). The payment request is made from this page for the
 // demo; a real merchant makes it from its server, with the same body and the Token header.
 ;(() => {
   const node = document.getElementById('page-data')

@@ -1,5 +1,5 @@
 // Hosted Payment Fields: the card form posts JSON to /api/v1/processing/<operation>/card with
-// the session's Token header (decisions.md 6) and tells the merchant's page around the iframe
+// the session's Token header (docs/rules.md#beyond-the-interface) and tells the merchant's page around the iframe
 // what happened (postMessage); the demo merchant page lists those messages. Loaded after
 // /assets/hosted.js, whose helpers it uses; without script the form posts to the sandbox.
 ;(() => {

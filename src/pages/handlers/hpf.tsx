@@ -162,8 +162,8 @@ function requestOrigin(
 
 /**
  * POST /hpf/demo: the demo merchant's server side: a session token for the built-in demo merchant
- * (decisions.md 6), made through the session-token endpoint's own handler, so the demo shows
- * exactly what a merchant gets. `return_url` (required, decisions.md 5) brings the payer back
+ * (docs/rules.md#beyond-the-interface), made through the session-token endpoint's own handler, so the demo shows
+ * exactly what a merchant gets. `return_url` (required, docs/rules.md#sessions) brings the payer back
  * after 3DS.
  */
 export const createHpfDemo: OperationHandler = ({ ctx, request }) => {
@@ -194,7 +194,7 @@ export const createHpfDemo: OperationHandler = ({ ctx, request }) => {
   return seeOther(`${page.base}/hpf/demo?token=${encodeURIComponent(token)}`)
 }
 
-/** GET /sdk/hosted-fields.js: the `HostedFields` API for the merchant's page (decisions.md 5). */
+/** GET /sdk/hosted-fields.js: the `HostedFields` API for the merchant's page (docs/rules.md#sessions). */
 export const hostedFieldsSdk = script('hosted-fields.js', { crossOrigin: true })
 /** GET /assets/hosted-field.js: the script inside each field's frame. */
 export const hostedFieldScript = script('hosted-field.js', { crossOrigin: true })
@@ -215,7 +215,7 @@ export const showHostedField: OperationHandler = ({ ctx, request, params }) => {
 
 /**
  * POST /sdk/hosted-fields/:token/collect: the card frame sends the three fields' values into the
- * session (decisions.md 5). Answers `{"result":"success"}`; field problems in the Checkout envelope.
+ * session (docs/rules.md#sessions). Answers `{"result":"success"}`; field problems in the Checkout envelope.
  */
 export const collectHostedFieldsRoute: OperationHandler = ({ ctx, params, body }) => {
   collectHostedFields(ctx, params.token ?? '', body)

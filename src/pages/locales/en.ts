@@ -136,7 +136,7 @@ export const en = {
   kind_payout: 'Payout',
   kind_online_payment: 'Online payment',
   useMethod: 'Use this method',
-  // The test cards' outcomes (decisions.md 4).
+  // The test cards' outcomes (docs/rules.md#test-data).
   tcSuccess: 'success',
   tcDecline: 'decline',
   tc3dsSuccess: '3-D Secure, then success',

@@ -4,7 +4,7 @@ import { authorizeCard, outcomeAfterPayerStep } from '../../payments/connector.j
 /**
  * The outcome of a charge made with no payer present (secondary recurring payment, its retry, a
  * payout to a saved card). The card follows the simulated acquirer's rules for an immediate sale
- * (decisions.md §4), except that no 3DS or redirect can happen: months 05, 06 and 12 give the
+ * (docs/rules.md#test-data), except that no 3DS or redirect can happen: months 05, 06 and 12 give the
  * outcome their payer step would have given. Any card also declines once it has expired on the
  * sandbox clock, which is how a merchant reaches a declined recurring payment from a real chain:
  * advance the clock past the card's expiry.

@@ -37,7 +37,7 @@ export const credit = declareRoute<CheckoutCreditRequest1>({
   },
   handler: ({ input: request, merchant, ctx }) => {
     if (isZeroAmount(request.order_amount)) throw fail('CHECKOUT_OPERATION_ZERO_AMOUNT')
-    // decisions.md 2: "Identify the card either by card_number or by a card_token".
+    // docs/rules.md#card-credit: "Identify the card either by card_number or by a card_token".
     const saved = request.card_token !== undefined ? ctx.store.get('cards', request.card_token) : undefined
     if (request.card_token !== undefined && (!saved || saved.merchant_key !== merchant.key))
       throw fail('CHECKOUT_CREDIT_CARD_TOKEN_UNKNOWN')
@@ -70,7 +70,7 @@ export const credit = declareRoute<CheckoutCreditRequest1>({
     if (request.custom_data) payment.custom_data = request.custom_data
     applyCharge(ctx, payment, 'CHARGE', 'credit', chargeOutcome(card, at), true)
 
-    // decisions.md 2: "card credit: accepted only, the outcome comes as a `type=credit` callback".
+    // docs/rules.md#card-credit: "card credit: accepted only, the outcome comes as a `type=credit` callback".
     const answer: CheckoutCreditResponse = { payment_id: payment.id, result: 'accepted' }
     return jsonResponse(200, answer)
   },

@@ -7,7 +7,7 @@ import { retry } from './retry.js'
 import { status } from './status.js'
 import { voidPayment } from './void.js'
 
-/** The Checkout follow-up operations (decisions.md §2 paths), all JSON with merchant_key and hash. */
+/** The Checkout follow-up operations (docs/rules.md#transport paths), all JSON with merchant_key and hash. */
 export const checkoutOperationsModule: EngineModule = {
   name: 'checkout-operations',
   routes: () => [capture, voidPayment, refund, recurring, retry, status, credit],

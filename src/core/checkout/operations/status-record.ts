@@ -32,7 +32,7 @@ export interface StatusRecord {
 }
 
 /**
- * One payment as the status lookup reports it (decisions.md §2), plus what the merchant's
+ * One payment as the status lookup reports it (docs/rules.md#transport), plus what the merchant's
  * Protocol Mapping enables (Endpoints: "`card` (masked number) and `card_expiration_date`
  * (`MM/YYYY`), ARN (omitted when missing), and the other mapped attributes listed under Events").
  * `moto_type` needs no mapping (2.5: returned in the status response).
@@ -54,7 +54,7 @@ export function statusRecord(
   if (payment.recurring?.init && payment.recurring.token) record.recurring_token = payment.recurring.token
   if (payment.schedule_id) record.schedule_id = payment.schedule_id
   if (payment.moto_type) record.moto_type = payment.moto_type as MotoType
-  // decisions.md 2: status answers carry `digital_wallet` (applepay, googlepay) when a device wallet paid.
+  // docs/rules.md#method-identifiers: status answers carry `digital_wallet` (applepay, googlepay) when a device wallet paid.
   const wallet =
     walletName(payment.method) ?? walletName((payment as { digital_wallet?: string }).digital_wallet)
   if (wallet) (record as StatusRecord & { digital_wallet?: string }).digital_wallet = wallet

@@ -51,7 +51,7 @@ export const status = declareRoute<CheckoutStatusRequest2>({
   },
   handler: ({ input: request, merchant, ctx }) => {
     const mapping = merchant.protocol_mapping
-    // decisions.md 7: before 6.7.0 an unknown identifier answered 100000 "This value is not correct.",
+    // docs/rules.md#releases: before 6.7.0 an unknown identifier answered 100000 "This value is not correct.",
     // and `size` did not exist.
     const legacy = releaseOf(merchant) === '6.6.5'
     if (request.payment_id !== undefined) {
