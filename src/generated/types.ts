@@ -896,22 +896,9 @@ export type MethodCatalogueOperation = 'purchase' | 'debit' | 'credit'
  */
 export type CheckoutCaptureResponse = CheckoutCaptureResponse1
 /**
- * Card payout (POST /api/v1/payment/card/credit, Endpoints). docs/rules.md#transport (the platform's card-credit page): "Identify the card either by card_number or by a card_token"; there is no operation parameter; the answer only confirms the payout was accepted, the outcome arrives as a `type=credit` callback. custom_data is accepted on credit (2.1). order_amount follows order_currency (docs/rules.md#amounts). Signature: order_id + order_amount + order_currency + order_description + password (docs/rules.md#signatures).
+ * Card payout (POST /api/v1/payment/card/credit, Endpoints). docs/rules.md#card-credit (the platform's card-credit page): "Identify the card either by card_number or by a card_token", exactly one of the two; the expiry is taken when sent, not required (the engine checks these and names what is wrong); there is no operation parameter; the answer only confirms the payout was accepted, the outcome arrives as a `type=credit` callback. custom_data is accepted on credit (2.1). order_amount follows order_currency (docs/rules.md#amounts). Signature: order_id + order_amount + order_currency + order_description + password (docs/rules.md#signatures).
  */
-export type CheckoutCreditRequest = OrderAmountMatchesCurrency &
-  (
-    | {
-        card_token: unknown
-        [k: string]: unknown | undefined
-      }
-    | {
-        card_number: unknown
-        card_exp_month: unknown
-        card_exp_year: unknown
-        [k: string]: unknown | undefined
-      }
-  ) &
-  CheckoutCreditRequest1
+export type CheckoutCreditRequest = OrderAmountMatchesCurrency & CheckoutCreditRequest1
 /**
  * Answer to a Hosted Payment Fields payment (docs/rules.md#sessions, after the platform's white-label SDKs): `result` (success, decline, redirect, waiting, undefined) and `payment_id`; for `redirect` the page to send the payer to (`redirect_url`, with `redirect_params` to post when not empty, and `redirect_method`); `return_url_query_params`, the parameters the merchant's return_url receives (payment_id, trans_id, order_id, hash); `decline_message` on a decline. The sandbox also answers the Checkout `status` and `reason` (its earlier fields). The final outcome also arrives by callback.
  */
@@ -2635,11 +2622,11 @@ export interface CheckoutCreditRequest1 {
    */
   card_number?: string
   /**
-   * Expiry month of card_number.
+   * Expiry month of card_number, taken when sent (with card_exp_year); a payout by card number alone has none (docs/rules.md#card-credit).
    */
   card_exp_month?: string
   /**
-   * Expiry year of card_number.
+   * Expiry year of card_number, taken when sent (with card_exp_month) (docs/rules.md#card-credit).
    */
   card_exp_year?: string
   /**
@@ -6638,6 +6625,10 @@ export interface SandboxMerchant {
    * docs/rules.md#releases: the platform release this merchant is served as. 6.6.5 applies the rules the interface's 6.7.0 row changed (status lookups answer the pre-6.7.0 not-found row 100000 "This value is not correct.", `delays` accepted on schedules, S2S CARD payer address fields required, SMS as the default payment mode) and refuses the 6.7.0 additions.
    */
   release?: '6.7.0' | '6.6.5'
+  /**
+   * docs/rules.md#partial-refunds: the status a partly refunded payment reports in status answers and callbacks of all three APIs. `refund` (default): the interface's state table ("SETTLED | CREDITVOID / Checkout refund | Full or partial amount | REFUND"). `settled`: the platform's documents (Checkout 6.6.2 refund callback `order_status=settled`; S2S CARD 5.6.2 and S2S APM 3.6.2 CREDITVOID callback "SETTLED - for partial refund"): `settled` (`SETTLED`) until the whole amount is refunded, then `refund`. Further refunds are allowed up to what is left either way.
+   */
+  partial_refund_status?: 'refund' | 'settled'
   /**
    * (sandbox) Commission of an S2S APM DEBIT2VIRTUAL, in percent of order_amount, as DEBIT2VIRTUAL_CALC answers it: commission = order_amount x percent / 100, rounded half up to the currency's minor unit; total_amount = order_amount + commission. Default 3 (15.00 gives 0.45 and 15.45).
    */

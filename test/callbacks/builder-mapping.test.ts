@@ -80,11 +80,22 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
 
   const cases: [string, SandboxMerchantMapping, string[]][] = [
     // docs/rules.md#extended-data: "extended data as the flat fields `connector_name`, `rrn`, `approval_code`,
-    // `gateway_id`, `extra_gateway_id`, `merchant_name`, `mid_name`, `issuer_country`, `issuer_bank`" (sent when known).
+    // `gateway_id`, `extra_gateway_id`, `merchant_name`, `mid_name`, `issuer_country`, `issuer_bank`": all nine
+    // for a card payment (the test connector's values where the acquirer recorded none).
     [
       'extended_data (flat fields)',
       { callback_fields: { extended_data: true } },
-      ['connector_name', 'rrn', 'approval_code', 'gateway_id', 'merchant_name', 'mid_name'],
+      [
+        'connector_name',
+        'rrn',
+        'approval_code',
+        'gateway_id',
+        'extra_gateway_id',
+        'merchant_name',
+        'mid_name',
+        'issuer_country',
+        'issuer_bank',
+      ],
     ],
     ['schedule_start_date', { callback_fields: { schedule_start_date: true } }, ['schedule_start_date']],
     [
@@ -184,7 +195,12 @@ describe('Checkout callback: Protocol Mapping flags (Events: "some enabled per P
       gateway_id: tx.id,
       merchant_name: 'Demo merchant',
       mid_name: 'demo-mid',
+      // docs/rules.md#extended-data: the test connector's issuer and a second gateway id.
+      issuer_country: 'US',
+      issuer_bank: 'Paysandbox Test Bank',
     })
+    expect(body.extra_gateway_id).toMatch(/^[0-9a-f]{20}$/)
+    expect(body.extra_gateway_id).not.toBe(body.gateway_id)
     expect(body).not.toHaveProperty('extended_data')
     expect(body.RRN).toMatch(/^[0-9]{12}$/)
     expect(body.rrn).toBe(body.RRN)

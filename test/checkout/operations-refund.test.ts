@@ -61,7 +61,7 @@ describe('POST /api/v1/payment/refund', () => {
       http_code: 400,
       error_code: 0,
       error_message: 'Request data is invalid.',
-      errors: [{ error_code: 100000, error_message: 'Refund is not allowed' }],
+      errors: [{ error_code: 100000, error_message: 'Refund is not allowed.' }],
     })
   })
 
@@ -153,7 +153,7 @@ describe('POST /api/v1/payment/refund', () => {
       http_code: 400,
       error_code: 0,
       error_message: 'Request data is invalid.',
-      errors: [{ error_code: 100000, error_message: 'Refund is not allowed' }],
+      errors: [{ error_code: 100000, error_message: 'Refund is not allowed.' }],
     })
     expect(storeSnapshot(t)).toBe(before)
   })

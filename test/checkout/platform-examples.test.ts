@@ -17,7 +17,7 @@ interface Example {
   given?: 'settled-payment' | 'collected-hpf-session'
   request: {
     path: string
-    sign?: 'session' | 'amount-operation' | 'payment-operation'
+    sign?: 'session' | 'amount-operation' | 'payment-operation' | 'credit'
     token?: string
     body: Record<string, unknown>
   }
@@ -96,6 +96,11 @@ function sign(kind: Example['request']['sign'], body: Record<string, unknown>): 
     return checkoutSignatures.amountOperation(String(body.payment_id), body.amount as string, DEMO.password)
   if (kind === 'payment-operation')
     return checkoutSignatures.paymentOperation(String(body.payment_id), DEMO.password)
+  if (kind === 'credit')
+    return checkoutSignatures.credit(
+      body as { order_id: string; order_amount: string; order_currency: string; order_description: string },
+      DEMO.password,
+    )
   return undefined
 }
 

@@ -64,7 +64,7 @@ describe('amounts per currency exponent (docs/rules.md#amounts)', () => {
     expect(r.warnings).toHaveLength(1)
     expect(r.warnings[0]).toMatch(/^order\.amount: /)
     expect(r.warnings[0]).toContain(documented)
-    expect(r.warnings[0]).toContain('docs/rules.md#transport')
+    expect(r.warnings[0]).toContain('docs/rules.md#amounts')
   })
 
   // An amount finer than the currency's minor unit is not an amount of that currency.

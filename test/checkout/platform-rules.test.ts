@@ -174,10 +174,11 @@ describe('card credit (docs/rules.md#card-credit: card_number or card_token, acc
       }),
     )
     expect(messages(both.body)).toEqual([
-      'Identify the card either by card_number (with card_exp_month and card_exp_year) or by card_token, not both.',
+      'Identify the card either by card_number or by a card_token, not both.',
     ])
     const none = await t.call('POST', CREDIT, body({}))
     expect(none.status).toBe(400)
+    expect(messages(none.body)).toEqual(['Identify the card either by card_number or by a card_token.'])
     const bad = await t.call(
       'POST',
       CREDIT,

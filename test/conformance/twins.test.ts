@@ -116,7 +116,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   's2s-ack-not-ok': {
     scenarios: ['merchant-s2s-callback-acknowledged-ok'],
-    says: /did not acknowledge #\d+ SALE .*: attempt 1: HTTP 200 ".*received.*\(docs\/rules\.md#callbacks: acknowledgement is the body OK\)/,
+    says: /did not acknowledge #\d+ SALE .*: attempt 1: HTTP 200 ".*received.*\(docs\/rules\.md#acknowledgement: acknowledgement is the body OK\)/,
     section: /docs\/rules\.md#callbacks/,
   },
   'unicode-upper': {

@@ -169,7 +169,7 @@ describe('S2S APM CREDITVOID', () => {
     expect(first.body.creditvoid_id).not.toBe(second.body.creditvoid_id)
     expect(t.payment(settled.trans_id)).toMatchObject({ status: 'refund', amount_refunded: '15.00' })
     const more = await t.post(followUp('CREDITVOID', settled.trans_id, { amount: '0.01' }))
-    expect(more.body.error_message).toBe('Refund is not allowed')
+    expect(more.body.error_message).toBe('Refund is not allowed.')
     const refunds = (await t.callbacks()).filter((c) => c.action === 'CREDITVOID')
     expect(refunds.map((c) => [c.amount, c.status, c.creditvoid_id])).toEqual([
       ['5.00', 'REFUND', first.body.creditvoid_id],

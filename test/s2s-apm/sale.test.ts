@@ -7,7 +7,7 @@ describe('S2S APM SALE with the test brand vcard', () => {
   it('settles at once for success@gmail.com, with a SALE callback', async () => {
     const t = setup()
     const r = await sale(t)
-    // docs/rules.md#amounts: S2S: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`.
+    // docs/rules.md#responses: S2S: `{action, result, status, order_id, trans_id, trans_date, descriptor, amount, currency}`.
     expect(r).toEqual({
       action: 'SALE',
       result: 'SUCCESS',

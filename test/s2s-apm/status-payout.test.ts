@@ -251,7 +251,7 @@ describe('S2S APM CREDIT2VIRTUAL and CREDIT2CRYPTO (docs/rules.md#beyond-the-int
         .update(`${[...`${id}APM-2201SETTLED`].reverse().join('').toUpperCase()}${PASSWORD}`)
         .digest('hex'),
     )
-    expect((await t.post(followUp('CREDITVOID', id))).body.error_message).toBe('Refund is not allowed')
+    expect((await t.post(followUp('CREDITVOID', id))).body.error_message).toBe('Refund is not allowed.')
     // the SALE formula does not sign a payout
     expect(
       (await t.post(payoutForm({ order_id: 'P-2', hash: paymentHash(payoutForm()) }))).body.error_message,

@@ -115,7 +115,7 @@ describe('CARD2CARD', () => {
     const id = r.body.trans_id as string
     const hash = s2sCardSignatures.transaction('', PASSWORD, id, { cardNumber: '4111111111111111' })
     expect((await t.post(followUp('CREDITVOID', id, { hash }))).body).toMatchObject({
-      error_message: 'Refund is not allowed',
+      error_message: 'Refund is not allowed.',
     })
     expect((await t.post(followUp('VOID', id, { hash }))).body).toMatchObject({
       error_message: 'Void is not allowed.',

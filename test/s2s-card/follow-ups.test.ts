@@ -159,7 +159,7 @@ describe('CREDITVOID', () => {
       [trans_id, first.body.creditvoid_id, 'REFUND'],
       [trans_id, rest.body.creditvoid_id, 'REFUND'],
     ])
-    expect((await t.post(followUp('CREDITVOID', trans_id))).body).toEqual(errorOf('Refund is not allowed'))
+    expect((await t.post(followUp('CREDITVOID', trans_id))).body).toEqual(errorOf('Refund is not allowed.'))
   })
 
   // States and transitions: "| PENDING | CREDITVOID / Checkout refund | Held authorization | REVERSAL | Full amount only."
@@ -201,7 +201,7 @@ describe('CREDITVOID', () => {
   it('refuses a refund of a declined payment', async () => {
     const t = setup()
     const { trans_id } = await paid(t, { card_exp_month: '02' })
-    expect((await t.post(followUp('CREDITVOID', trans_id))).body).toEqual(errorOf('Refund is not allowed'))
+    expect((await t.post(followUp('CREDITVOID', trans_id))).body).toEqual(errorOf('Refund is not allowed.'))
   })
 })
 

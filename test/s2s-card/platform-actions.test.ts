@@ -76,7 +76,7 @@ describe('CREDIT2CARD (docs/rules.md#beyond-the-interface; Formula 5 and 6 of do
     expect(formula2.body.error_message).toBe('Hash is not valid.')
     // a payout cannot be refunded
     const refund = await t.post(followUp('CREDITVOID', id, { hash: formula6 }))
-    expect(refund.body.error_message).toBe('Refund is not allowed')
+    expect(refund.body.error_message).toBe('Refund is not allowed.')
   })
 
   it('takes a saved card_token, signed over the token', async () => {

@@ -271,7 +271,7 @@ describe('checkout session request: customer and billing_address (2.1.2, 2.1.3)'
 })
 
 describe('checkout session request: validation report', () => {
-  // docs/rules.md#amounts: messages in the form "order.amount: This value should be greater than 0." (path, colon, message).
+  // docs/rules.md#errors: messages in the form "order.amount: This value should be greater than 0." (path, colon, message).
   it('reports every problem of one request with its path', () => {
     const data = withField(withField(order('10,00', 'usd'), 'session_expiry', 0), 'url_target', '_new')
     const lines = validate(SESSION, data).errors.map(formatFieldError)

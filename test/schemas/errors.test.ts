@@ -183,7 +183,7 @@ describe('error catalogue', () => {
   // States and transitions: "The `Refund is not allowed` error is explained by payment status."; "PENDING | VOID |
   // Not allowed | unchanged | Error `Void is not allowed.`"
   it('reproduces the state errors the interface names', () => {
-    expect(byId('REFUND_NOT_ALLOWED').error_message).toBe('Refund is not allowed')
+    expect(byId('REFUND_NOT_ALLOWED').error_message).toBe('Refund is not allowed.')
     expect(md).toContain('`Refund is not allowed`')
     expect(byId('S2S_CARD_VOID_NOT_ALLOWED').error_message).toBe('Void is not allowed.')
     expect(md).toContain('Error `Void is not allowed.`')
@@ -266,7 +266,7 @@ describe('error response envelope', () => {
       found,
       `${file}: no catalogue entry with this http_code, error_code and error_message`,
     ).toBeDefined()
-    // docs/rules.md#amounts: messages in the form "order.amount: This value should be greater than 0."
+    // docs/rules.md#errors: messages in the form "order.amount: This value should be greater than 0."
     for (const item of (body.errors ?? []) as { error_message: string }[]) {
       expect(item.error_message).toMatch(/^[a-z_][a-z0-9_.[\]]*: \S/)
     }

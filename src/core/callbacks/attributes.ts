@@ -161,11 +161,16 @@ export const EXTENDED_DATA_FIELDS = [
   'issuer_bank',
 ] as const
 
+/** (sandbox) The test connector's issuer of every card it simulates (docs/rules.md#extended-data). */
+export const TEST_ISSUER = { country: 'US', bank: 'Paysandbox Test Bank' } as const
+
 /**
- * Extended data as flat fields: the acquirer's own values where the payment recorded them
- * (`extended_data`), else (sandbox) what the sandbox's test connector knows: its name, the RRN and
- * an approval code derived from the transaction (stable with seeded ids), the transaction id as
- * the gateway's, the merchant and MID. Issuer data is sent only when recorded.
+ * Extended data as flat fields (docs/rules.md#extended-data): the acquirer's own values where the
+ * payment recorded them (`extended_data`), else (sandbox) what the sandbox's test connector knows:
+ * its name, the RRN and an approval code derived from the transaction (stable with seeded ids),
+ * the transaction id as the gateway's and a second id derived from it as the extra gateway id,
+ * the merchant and MID, and for a card its test issuer (`US`, "Paysandbox Test Bank"). Every one
+ * of the nine fields can thus be enabled with `extended_data`.
  */
 export function flatExtendedData(facts: PaymentFacts, tx: Transaction): Record<string, string | undefined> {
   const recorded = obj(facts.extras.extended_data) ?? {}
@@ -180,8 +185,11 @@ export function flatExtendedData(facts: PaymentFacts, tx: Transaction): Record<s
           .slice(0, 6)
       : undefined,
     gateway_id: tx.id,
+    extra_gateway_id: md5(`extra-gateway:${tx.id}`).slice(0, 20),
     merchant_name: facts.merchant.name ?? facts.merchant.key,
     mid_name: facts.payment.mid_id,
+    issuer_country: facts.payment.card ? TEST_ISSUER.country : undefined,
+    issuer_bank: facts.payment.card ? TEST_ISSUER.bank : undefined,
   }
   const out: Record<string, string | undefined> = {}
   for (const key of EXTENDED_DATA_FIELDS) {

@@ -1,3 +1,4 @@
+import { reportedStatus } from '../payments/reported-status.js'
 import { formatDateTime } from '../engine/format.js'
 import { checkoutSignatures } from '../signatures/index.js'
 import type { BuiltCallback, CallbackInput } from './callback.js'
@@ -33,7 +34,8 @@ export function buildCheckoutCallback({ facts, transaction: tx, kind }: Callback
       order_amount: payment.order.amount,
       order_currency: payment.order.currency,
       order_description: payment.order.description ?? '',
-      order_status: payment.status,
+      // docs/rules.md#partial-refunds: the merchant's choice after a partial refund.
+      order_status: reportedStatus(payment, merchant),
       type,
       // docs/rules.md#callbacks: "`status` on `type=3ds` and `type=redirect` callbacks is `success` (or
       // `undefined`), never `waiting`".

@@ -1,3 +1,4 @@
+import { reportedStatus } from '../payments/reported-status.js'
 import { formatDateTime, s2sStatus } from '../engine/format.js'
 import type { Payment } from '../engine/model.js'
 import { type CardRef, s2sCardSignatures } from '../signatures/index.js'
@@ -18,11 +19,12 @@ export const DEFAULT_DECLINE_REASON = 'Declined by processing.'
  * after the transaction (Events).
  */
 export function s2sBase({ facts, transaction: tx }: CallbackInput, action: string) {
-  const { payment, extras } = facts
+  const { payment, extras, merchant } = facts
   return {
     action,
     result: s2sResult(tx.status),
-    status: s2sStatus(payment.status),
+    // docs/rules.md#partial-refunds: `SETTLED` after a partial refund when the merchant chose it.
+    status: s2sStatus(reportedStatus(payment, merchant)),
     order_id: payment.order_id,
     trans_id: payment.id,
     // docs/rules.md#s2s-callback-fields: CREDITVOID adds `creditvoid_date` and `amount` (the refunded amount).

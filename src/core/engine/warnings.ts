@@ -1,10 +1,19 @@
 import { GatewayError, errorEntry } from './errors.js'
 
 /**
- * docs/rules.md#warnings-and-releases: a request the platform's documents describe differently, but that the platform
- * may still accept, is served and answered with one `Sandbox-Warning` header per point. Under
- * `serve --strict` (config `strict: true`) the same point is refused as a field error instead.
+ * docs/rules.md#warnings: a request the platform's documents describe differently, but that the
+ * platform may still accept, is served and answered with one `Sandbox-Warning` header per point.
+ * Under `serve --strict` (config `strict: true`, docs/rules.md#strict) the same point is refused
+ * as a field error instead.
  */
+
+/**
+ * The anchors of docs/rules.md a warning may name: the rules whose platform forms are served with
+ * a warning. The rule-citations test checks that each exists in the rule book.
+ */
+export const WARNING_RULES = ['amounts', 'booleans', 'null-objects', 'hosted-payment-fields'] as const
+export type WarningRule = (typeof WARNING_RULES)[number]
+
 export interface SandboxWarning {
   /** The field as the platform writes its path (`order.amount`, `order_amount`, `card_token`). */
   field: string
@@ -12,8 +21,11 @@ export interface SandboxWarning {
   sent: string
   /** What the platform documents. */
   documented: string
-  /** Where it documents it ("docs/rules.md#amounts"). */
-  source: string
+  /**
+   * The rule, by its anchor in the project's rule book, then where the platform documents it:
+   * "docs/rules.md#amounts (Checkout 6.6.2 order.amount)".
+   */
+  source: `docs/rules.md#${WarningRule}${'' | ` (${string})`}`
 }
 
 interface Scope {

@@ -75,7 +75,7 @@ export function readCardEntry(
       field: 'card_number',
       sent: 'card data in the body of a Hosted Payment Fields payment',
       documented: 'no card data in this request: the fields collect it (hostedFields.collectIframesData())',
-      source: 'docs/rules.md#sessions Hosted Payment Fields',
+      source: 'docs/rules.md#hosted-payment-fields (Hosted Payment Fields 1.0.0: purchase-card)',
     })
   }
   const card = checkedCard(ctx, session, {

@@ -1,3 +1,4 @@
+import { recurringTestDecline, SOFT_DECLINE } from '../payments/recurring-test-amounts.js'
 import { chargeOutcome } from '../checkout/operations/charge-outcome.js'
 import { newPayment } from '../payments/new-payment.js'
 import type { EngineContext } from '../engine/context.js'
@@ -93,16 +94,12 @@ export function chargeRecurring(ctx: EngineContext, initial: Payment, charge: Re
   return payment
 }
 
-/** `Payment.scenario` of a softly declined recurring payment: RETRY may charge it again. */
-export const SOFT_DECLINE = 'soft-decline'
-export const SOFT_DECLINE_REASON = 'Soft decline: retry later.'
+export { SOFT_DECLINE, SOFT_DECLINE_REASON } from '../payments/recurring-test-amounts.js'
 
-/**
- * (sandbox) docs/rules.md#recurring-test-amounts: "a recurring payment whose amount ends in `.51` is softly declined",
- * the trigger of RETRY.
- */
+/** docs/rules.md#recurring-test-amounts: the soft decline the amount asks for, the trigger of RETRY. */
 function softDecline(amount: string): CardOutcome | undefined {
-  return amount.endsWith('.51') ? { kind: 'decline', reason: SOFT_DECLINE_REASON } : undefined
+  const soft = recurringTestDecline(amount)
+  return soft ? { kind: 'decline', reason: soft.reason } : undefined
 }
 
 /**

@@ -1,3 +1,5 @@
+import { s2sStatus } from '../engine/format.js'
+import { reportedStatus } from '../payments/reported-status.js'
 import { S2S_CARD_FORMULAS } from '../signatures/formulas.js'
 import type {
   S2SCardGetTransDetailsRequest,
@@ -32,7 +34,13 @@ function statusAnswer(
   payment: Payment,
 ): S2sAnswer {
   const tx = latestTransaction(ctx, payment)
-  const answer = { ...baseAnswer(action, payment, tx), result: 'SUCCESS', amount: payment.order.amount }
+  const answer = {
+    ...baseAnswer(action, payment, tx),
+    result: 'SUCCESS',
+    amount: payment.order.amount,
+    // docs/rules.md#partial-refunds: `SETTLED` after a partial refund when the merchant chose it.
+    status: s2sStatus(reportedStatus(payment, merchant)),
+  }
   const facts = gatherFacts(ctx, payment, merchant)
   const extra = tx
     ? {

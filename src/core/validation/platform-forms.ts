@@ -10,17 +10,19 @@ import { amountForm } from './amounts.js'
  * - `x-amount-for-currency: {amount, currency}` on an object: the amount's decimals against the
  *   currency's exponent (UGX, JPY, KRW, CLP as `100.00`); a form the platform may accept (`25` for
  *   USD) passes with a `Sandbox-Warning`, an amount finer than the currency's minor unit fails.
- * - `x-platform-forms: {field: "boolean" | "integer" | "single"}` on an object, run before its
+ * - `x-platform-forms: {field: "boolean" | "integer" | "single" | "object"}` on an object, run before its
  *   `properties`: the strings `"true"`/`"false"`/`"Y"`/`"N"` become booleans and numeric strings
  *   integers (both with a warning, the platform documents JSON values); an array of one string
  *   becomes that string (`card_token`, which the platform documents as an array: no warning).
+ *   `object` names an optional object: `null` is taken as absent, with a warning
+ *   (docs/rules.md#null-objects: SDKs send `"customer": null` for an omitted object).
  *
  * Both are shared by every API (Checkout `order.amount`, S2S `order_amount`): warnings name the
  * field with the path the merchant wrote (`parameters.card.x` or a flat S2S name).
  */
 export const PLATFORM_KEYWORDS = ['x-amount-for-currency', 'x-platform-forms'] as const
 
-type Form = 'boolean' | 'integer' | 'single'
+type Form = 'boolean' | 'integer' | 'single' | 'object'
 
 const BOOLEAN_STRINGS: Record<string, boolean> = { true: true, false: false, y: true, n: false }
 
@@ -84,7 +86,16 @@ const platformForms: SchemaValidateFunction = (
   for (const [field, form] of Object.entries(schema as Record<string, Form>)) {
     const value = record[field]
     if (value === undefined) continue
-    if (form === 'boolean' && typeof value === 'string') {
+    if (form === 'object') {
+      if (value !== null) continue
+      delete record[field]
+      warn({
+        field: fieldPath(base, field),
+        sent: 'null',
+        documented: 'an optional object: the object, or no field at all',
+        source: 'docs/rules.md#null-objects (interface 2.1: the object may be omitted)',
+      })
+    } else if (form === 'boolean' && typeof value === 'string') {
       const parsed = BOOLEAN_STRINGS[value.toLowerCase()]
       if (parsed === undefined) continue
       record[field] = parsed
@@ -101,7 +112,7 @@ const platformForms: SchemaValidateFunction = (
         field: fieldPath(base, field),
         sent: `the string ${JSON.stringify(value)}`,
         documented: 'a JSON number',
-        source: 'docs/rules.md#booleans',
+        source: 'docs/rules.md#booleans (numeric fields such as size)',
       })
     } else if (form === 'single' && Array.isArray(value)) {
       if (value.length === 1 && typeof value[0] === 'string') record[field] = value[0]

@@ -22,7 +22,9 @@ const fullYear = (card: StoredCard) => {
 const expiresAt = (card: StoredCard): number => Date.UTC(fullYear(card), Number(card.exp_month), 1)
 
 export function chargeOutcome(card: StoredCard, nowMs: number): ChargeOutcome {
-  if (nowMs >= expiresAt(card)) return { outcome: 'declined', reason: CARD_EXPIRED }
+  // A payout by card number alone has no expiry (docs/rules.md#card-credit): it never expires.
+  const hasExpiry = Boolean(card.exp_month && card.exp_year)
+  if (hasExpiry && nowMs >= expiresAt(card)) return { outcome: 'declined', reason: CARD_EXPIRED }
   const step = authorizeCard(card, { held: false, moto: true })
   const final = step.kind === '3ds' || step.kind === 'redirect' ? outcomeAfterPayerStep(card) : step
   return final.kind === 'approve' ? { outcome: 'approved' } : { outcome: 'declined', reason: final.reason }

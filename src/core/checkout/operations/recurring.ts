@@ -11,6 +11,7 @@ import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
 import { now, orderRecord } from './common.js'
 import { assertWalletAllows } from '../../apm/wallets.js'
+import { recurringTestDecline, SOFT_DECLINE } from '../../payments/recurring-test-amounts.js'
 
 /**
  * The initial payment the pair names: the merchant's own Checkout payment that started a chain,
@@ -40,7 +41,8 @@ function initialPayment(
 /**
  * POST /api/v1/payment/recurring: a secondary payment of a chain, charged at once on the initial
  * payment's stored card (no card data, no payer, no 3DS). The custom_data of this request is the
- * one stored on the new payment and returned by its callback (2.1).
+ * one stored on the new payment and returned by its callback (2.1). An amount ending in `.51` is
+ * declined softly, as on S2S (docs/rules.md#recurring-test-amounts), so retry can be tested.
  */
 export const recurring = declareRoute<CheckoutRecurringRequest, ReturnType<typeof initialPayment>>({
   method: 'POST',
@@ -78,7 +80,14 @@ export const recurring = declareRoute<CheckoutRecurringRequest, ReturnType<typeo
     if (scheduleId) payment.schedule_id = scheduleId
     if (request.custom_data) payment.custom_data = request.custom_data
     if (initial.payer) payment.payer = initial.payer
-    applyCharge(ctx, payment, 'CHARGE', 'recurring', chargeOutcome(initial.card, at), true)
+    // docs/rules.md#recurring-test-amounts: the same test amounts as S2S RECURRING_SALE (`.51`
+    // declines softly, and retry charges it again), else the chain card's outcome.
+    const soft = recurringTestDecline(request.order.amount)
+    if (soft) payment.scenario = SOFT_DECLINE
+    const outcome = soft
+      ? { outcome: 'declined' as const, reason: soft.reason }
+      : chargeOutcome(initial.card, at)
+    applyCharge(ctx, payment, 'CHARGE', 'recurring', outcome, true)
 
     const answer: CheckoutRecurringResponse1 = {
       status: payment.status === 'settled' ? 'settled' : 'declined',

@@ -20,6 +20,8 @@ export const retry = declareRoute<CheckoutRetryRequest, Payment>({
   pipeline: paymentPipeline('checkout/retry-request', 'payment_id only'),
   handler: ({ loaded: payment, ctx }) => {
     if (!payment.card) throw fail('RETRY_NOT_ALLOWED')
+    // A soft decline (docs/rules.md#recurring-test-amounts) is retried on the card, without a new one.
+    delete payment.scenario
     applyCharge(ctx, payment, 'RETRY', 'recurring', chargeOutcome(payment.card, ctx.clock.now()), false)
 
     const answer: CheckoutRetryResponse = { payment_id: payment.id, result: 'accepted' }

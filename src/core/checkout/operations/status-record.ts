@@ -1,3 +1,4 @@
+import { cardExpiration, checkoutPaymentMethod } from '../../callbacks/attributes.js'
 import { walletName } from '../methods.js'
 import type {
   CheckoutDateTime,
@@ -6,7 +7,8 @@ import type {
   MotoType,
   SandboxProtocolMapping,
 } from '../../../generated/types.js'
-import type { EngineContext } from '../../engine/context.js'
+import type { EngineContext, SandboxMerchant } from '../../engine/context.js'
+import { reportedStatus } from '../../payments/reported-status.js'
 import { formatDateTime } from '../../engine/format.js'
 import type { Payment } from '../../engine/model.js'
 import { orderRecord } from './common.js'
@@ -41,12 +43,14 @@ export function statusRecord(
   ctx: EngineContext,
   payment: Payment,
   mapping: SandboxProtocolMapping = {},
+  merchant?: SandboxMerchant,
 ): StatusRecord {
   const record: StatusRecord = {
     payment_id: payment.id,
     // The date of the payment's current status: the last change made to it.
     date: formatDateTime(payment.updated_at),
-    status: payment.status,
+    // docs/rules.md#partial-refunds: `settled` after a partial refund when the merchant chose it.
+    status: reportedStatus(payment, merchant),
     order: orderRecord(payment.order),
     customer: customerOf(ctx, payment),
   }
@@ -95,13 +99,13 @@ function mappedFields(payment: Payment, mapping: SandboxProtocolMapping): Record
   const out: Record<string, unknown> = {}
   const card = payment.card
   if (on.card && card) out.card = card.masked
-  if (on.card_expiration_date && card) {
-    const year = card.exp_year.length === 2 ? `20${card.exp_year}` : card.exp_year
-    out.card_expiration_date = `${card.exp_month}/${year}`
-  }
+  // `MM/YYYY`, as callbacks carry it; a payout card sent without expiry has none.
+  const expiration = cardExpiration(card)
+  if (on.card_expiration_date && expiration) out.card_expiration_date = expiration
   if (on.card_token && payment.card_token) out.card_token = payment.card_token
   if (on.customer_ip && payment.customer_ip) out.customer_ip = payment.customer_ip
-  if (on.checkout_payment_method) out.checkout_payment_method = card?.brand ?? payment.method
+  // docs/rules.md#checkout-payment-method: the method's Checkout name, the same as in callbacks.
+  if (on.checkout_payment_method) out.checkout_payment_method = checkoutPaymentMethod(payment)
   // The sandbox's simulated acquirer issues no ARN, so `ARN` is always "omitted when missing".
   if (on.three_ds_attributes && payment.three_ds) Object.assign(out, payment.three_ds.attributes)
   if (on.browser_attributes && payment.browser_info) {

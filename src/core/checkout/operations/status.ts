@@ -61,15 +61,15 @@ export const status = declareRoute<CheckoutStatusRequest2>({
         request.payment_id,
         legacy ? 'LEGACY_STATUS_INVALID_IDENTIFIER' : 'CHECKOUT_STATUS_PAYMENT_NOT_FOUND',
       )
-      return jsonResponse(200, statusRecord(ctx, payment, mapping))
+      return jsonResponse(200, statusRecord(ctx, payment, mapping, merchant))
     }
     const payments = paymentsOfOrder(ctx, merchant, request.order_id as string)
     const [newest] = payments
     if (!newest) throw fail(legacy ? 'LEGACY_STATUS_INVALID_IDENTIFIER' : 'CHECKOUT_STATUS_ORDER_NOT_FOUND')
-    if (request.size === undefined) return jsonResponse(200, statusRecord(ctx, newest, mapping))
+    if (request.size === undefined) return jsonResponse(200, statusRecord(ctx, newest, mapping, merchant))
     return jsonResponse(
       200,
-      payments.slice(0, request.size).map((p) => statusRecord(ctx, p, mapping)),
+      payments.slice(0, request.size).map((p) => statusRecord(ctx, p, mapping, merchant)),
     )
   },
 })
