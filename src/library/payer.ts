@@ -54,7 +54,7 @@ export interface Payer {
 }
 
 /**
- * The payer's side of a payment, through the engine's own payer operations (DESIGN.md: "the
+ * The payer's side of a payment, through the engine's own payer operations (design rule: "the
  * payer's actions are engine operations too"). Each resolves once the store has the change and
  * the callbacks it caused have been delivered (or failed an attempt), so a test can assert on
  * what its merchant handler received right after.

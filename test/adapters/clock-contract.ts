@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import type { Clock } from '../../src/core/ports/clock.js'
 
 /**
- * DESIGN.md: "each port has one contract test suite that every implementation must pass (...
+ * Design rule: "each port has one contract test suite that every implementation must pass (...
  * `clock`: virtual and system ...)". Comments quote ports/clock.ts.
  */
 export interface ClockDriver {

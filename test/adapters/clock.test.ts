@@ -7,7 +7,7 @@ import {
 } from '../../src/adapters/index.js'
 import { describeClockContract } from './clock-contract.js'
 
-/** DESIGN.md "Time is virtual": "One `Clock` drives session expiry, callback retries and schedules." */
+/** Design rule "Time is virtual": "One `Clock` drives session expiry, callback retries and schedules." */
 
 describeClockContract('virtual', () => {
   const clock = createVirtualClock()

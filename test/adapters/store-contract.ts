@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Store, StoreIndexes, StoreOp } from '../../src/core/ports/store.js'
 
 /**
- * DESIGN.md: "each port has one contract test suite that every implementation must pass (`store`:
+ * Design rule: "each port has one contract test suite that every implementation must pass (`store`:
  * memory and lowdb ...)". The comments quote ports/store.ts, the contract's text.
  */
 

@@ -22,7 +22,7 @@ export interface TransportRig {
 }
 
 /**
- * The transport port's contract (DESIGN.md: "each port has one contract test suite that every
+ * The transport port's contract (design rule: "each port has one contract test suite that every
  * implementation must pass"; issue 11 point 6): run against the fetch transport (a real HTTP
  * endpoint on loopback) and the in-process transport (a handler function).
  */

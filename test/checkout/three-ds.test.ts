@@ -134,7 +134,7 @@ describe('completeRedirect (docs/rules.md#test-cards: "12 redirect then success 
   })
 })
 
-describe('payWithCard as an engine operation (DESIGN.md: "The payer\'s actions ... are engine operations too")', () => {
+describe('payWithCard as an engine operation (design rule: "The payer\'s actions ... are engine operations too")', () => {
   it('pays without an endpoint, as the hosted page does, and answers the next page', async () => {
     const t = gatewayWith()
     const token = await hpfSession(t)

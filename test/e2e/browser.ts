@@ -74,7 +74,7 @@ export function chromiumPath(): string {
   return path
 }
 
-/** The flags that keep Debian's chromium quiet and self-contained in a container (docs: STACK.md). */
+/** The flags that keep Debian's chromium quiet and self-contained in a container. */
 const ARGS = [
   '--headless',
   '--no-sandbox',

@@ -14,7 +14,7 @@ const server = setupServer(...mswHandlers(viaMsw, BASE))
 
 beforeAll(() =>
   server.listen({
-    // STACK.md: msw also sees this file's requests to the express server on 127.0.0.1; those go through.
+    // msw also sees this file's requests to the express server on 127.0.0.1; those go through.
     onUnhandledRequest: (request, print) => {
       if (new URL(request.url).hostname !== '127.0.0.1') print.error()
     },
@@ -94,7 +94,7 @@ async function run(sandbox: Sandbox, root: string): Promise<Answer[]> {
   return answers
 }
 
-// DESIGN.md: "One parity suite runs the same requests through both and expects identical answers."
+// Design rule: "One parity suite runs the same requests through both and expects identical answers."
 describe('parity: express and msw answer alike', () => {
   it('gives identical status, content type, location and body for every request of the table', async () => {
     const overHttp = await run(viaExpress, listening.url)

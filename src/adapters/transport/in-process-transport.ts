@@ -15,7 +15,7 @@ export type MerchantHandler = (request: Request) => MerchantAnswer | Promise<Mer
 const MAX_ANSWER_CHARS = 64 * 1024
 
 /**
- * Callbacks delivered in-process (DESIGN.md: "transport: fetch and in-process"): the merchant's
+ * Callbacks delivered in-process (design rule: "transport: fetch and in-process"): the merchant's
  * function is called instead of `fetch`. A handler that throws, or answers nothing usable, is a
  * failed attempt, retried on the sandbox clock like a refused connection.
  */

@@ -9,7 +9,7 @@ import type { Collections } from './model.js'
 
 export type { SandboxConfig, SandboxMerchant, SandboxMid }
 
-/** The engine's dependencies (DESIGN.md: every dependency is a parameter). */
+/** The engine's dependencies (design rule: every dependency is a parameter). */
 export interface GatewayDeps {
   store: Store<Collections>
   clock: Clock

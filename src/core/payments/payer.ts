@@ -15,7 +15,7 @@ import { allowed, transition } from './state-machine.js'
 import { finishThreeDs, startThreeDs } from './three-ds.js'
 
 /**
- * The payer's actions as engine operations (DESIGN.md): the Hosted Payment Fields endpoints, the
+ * The payer's actions as engine operations (a design rule): the Hosted Payment Fields endpoints, the
  * hosted pages, the scenario runner and in-process tests all call these. Each runs synchronously,
  * so its checks and writes cannot interleave with another request's.
  */

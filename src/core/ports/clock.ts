@@ -1,5 +1,5 @@
 /**
- * One clock drives session expiry, callback retries and schedules (DESIGN.md: nothing reads
+ * One clock drives session expiry, callback retries and schedules (design rule: nothing reads
  * Date.now() directly). Times are epoch milliseconds.
  */
 export interface Clock {
