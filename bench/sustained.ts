@@ -526,7 +526,7 @@ export interface SustainedOptions {
 }
 
 export async function benchSustained(options: SustainedOptions): Promise<number> {
-  if (!existsSync(join(root, 'dist/cli/main.js')))
+  if (!existsSync(join(root, 'dist/cli/bundle/main.js')))
     throw new Error(`bench sustained: ${root} has no build: run npm run build first`)
   if (pinned) spawnSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' })
   say(
