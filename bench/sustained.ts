@@ -438,8 +438,10 @@ async function partLowdb(seconds: number, dir: string) {
     say(
       `  restart on ${fmt(statSync(full).size / 2 ** 20, 0)} MB: ready (health answers) in ${loaded.readyMs} ms; empty file: ${empty.readyMs} ms; RSS ${fmt(rssMb(loaded.pid), 0)} MB`,
     )
-    // The empty store's own records to look up: one paid sale.
+    // The small store's own records: 20 paid sales, so that both listings answer a page of 20
+    // records (one sale made the small store's page a twentieth of the full one's).
     const emptyPaid = await sale(empty.port, 1)
+    for (let i = 2; i <= 20; i++) await sale(empty.port, i)
     const statusById = (id: string) =>
       JSON.stringify({
         merchant_key: BENCH_KEY,
