@@ -15,6 +15,19 @@ import { schemaRegistry } from '../src/core/validation/index.js'
 
 export const BENCH_KEY = 'demo-merchant'
 export const BENCH_PASSWORD = 'demo-password-0123456789abcdef'
+/** The order every benchmark's session request carries. */
+export const BENCH_ORDER = { number: 'bench-1', amount: '10.00', currency: 'USD', description: 'Bench order' }
+/** A signed Checkout session request for the bench merchant, as the load generators send it. */
+export const BENCH_SESSION = JSON.stringify({
+  merchant_key: BENCH_KEY,
+  operation: 'purchase',
+  methods: ['card'],
+  order: BENCH_ORDER,
+  success_url: 'https://shop.example/success',
+  cancel_url: 'https://shop.example/cancel',
+  customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
+  hash: checkoutSignatures.session(BENCH_ORDER, BENCH_PASSWORD),
+})
 /** The baseline's one stored payment, for status lookups. */
 export const BASELINE_PAYMENT_ID = '0b7c3f5e-8a4d-4c1e-9f2a-000000000001'
 

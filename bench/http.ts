@@ -6,7 +6,13 @@ import { fileURLToPath } from 'node:url'
 import { createLowdbStore } from '../src/adapters/index.js'
 import { type Collections, type Payment, STORE_INDEXES } from '../src/core/engine/model.js'
 import { checkoutSignatures } from '../src/core/signatures/index.js'
-import { BASELINE_PAYMENT_ID, BENCH_KEY, BENCH_PASSWORD } from './http-servers.js'
+import {
+  BASELINE_PAYMENT_ID,
+  BENCH_KEY,
+  BENCH_ORDER as order,
+  BENCH_PASSWORD,
+  BENCH_SESSION as SESSION,
+} from './http-servers.js'
 import { fmt, type Sample } from './lib.js'
 import { type LoadResult, percentile, runLoad } from './load.js'
 
@@ -89,17 +95,6 @@ const post = async (port: number, path: string, body: unknown, headers: Record<s
   return (await r.json()) as Record<string, string>
 }
 
-const order = { number: 'bench-1', amount: '10.00', currency: 'USD', description: 'Bench order' }
-const SESSION = JSON.stringify({
-  merchant_key: BENCH_KEY,
-  operation: 'purchase',
-  methods: ['card'],
-  order,
-  success_url: 'https://shop.example/success',
-  cancel_url: 'https://shop.example/cancel',
-  customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-  hash: checkoutSignatures.session(order, BENCH_PASSWORD),
-})
 const statusBody = (paymentId: string) =>
   JSON.stringify({
     merchant_key: BENCH_KEY,

@@ -39,7 +39,7 @@ import { silentLogger } from '../src/core/ports/logger.js'
 import type { Collections, Payment, Session } from '../src/core/engine/model.js'
 import { STORE_INDEXES } from '../src/core/engine/model.js'
 import { checkoutSignatures } from '../src/core/signatures/index.js'
-import { BENCH_KEY, BENCH_PASSWORD } from './http-servers.js'
+import { BENCH_KEY, BENCH_ORDER as order, BENCH_PASSWORD, BENCH_SESSION as SESSION } from './http-servers.js'
 
 const here = fileURLToPath(new URL('.', import.meta.url))
 const root = resolve(process.env.PAYSANDBOX_BENCH_ROOT ?? join(here, '..'))
@@ -146,17 +146,6 @@ const cpuSeconds = (pid: number) => {
 // ---------------------------------------------------------------------------------------------
 // Requests
 
-const order = { number: 'bench-1', amount: '10.00', currency: 'USD', description: 'Bench order' }
-const SESSION = JSON.stringify({
-  merchant_key: BENCH_KEY,
-  operation: 'purchase',
-  methods: ['card'],
-  order,
-  success_url: 'https://shop.example/success',
-  cancel_url: 'https://shop.example/cancel',
-  customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-  hash: checkoutSignatures.session(order, BENCH_PASSWORD),
-})
 const JSON_HEADERS = { 'content-type': 'application/json' }
 
 interface Window {

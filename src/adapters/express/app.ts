@@ -6,8 +6,6 @@ import { type NodeRequestOptions, toGatewayRequest, writeResponse } from './node
 export interface ExpressAppOptions extends Omit<NodeRequestOptions, 'basePath'> {
   /** Called with any failure of the adapter itself (never a user's bad input). Default: the engine's logger. */
   onError?: (error: unknown) => void
-  /** Runs after each answer is written (serve: memory-mode retention, between requests). */
-  afterAnswer?: () => void
   /** docs/rules.md#transport `--base-path`: every route under this prefix (`/payment/post`); others answer 404. */
   basePath?: string
 }
@@ -33,10 +31,7 @@ export function createExpressApp(gateway: Gateway, options: ExpressAppOptions = 
   app.set('etag', false)
   app.use((req: Request, res: Response) => {
     gateway.handle(toGatewayRequest(req, res, translation)).then(
-      (response) => {
-        writeResponse(req, res, response)
-        options.afterAnswer?.()
-      },
+      (response) => writeResponse(req, res, response),
       // gateway.handle answers its own failures; a rejection is a broken engine: its 500 shape.
       (error: unknown) => {
         onError(error)
