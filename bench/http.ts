@@ -6,13 +6,7 @@ import { fileURLToPath } from 'node:url'
 import { createLowdbStore } from '../src/adapters/index.js'
 import { type Collections, type Payment, STORE_INDEXES } from '../src/core/engine/model.js'
 import { checkoutSignatures } from '../src/core/signatures/index.js'
-import {
-  BASELINE_PAYMENT_ID,
-  BENCH_KEY,
-  BENCH_ORDER as order,
-  BENCH_PASSWORD,
-  BENCH_SESSION as SESSION,
-} from './http-servers.js'
+import { BASELINE_PAYMENT_ID, BENCH_KEY, BENCH_PASSWORD, BENCH_SESSION as SESSION } from './http-servers.js'
 import { fmt, type Sample } from './lib.js'
 import { type LoadResult, percentile, runLoad } from './load.js'
 
