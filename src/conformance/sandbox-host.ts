@@ -12,9 +12,9 @@ import type { Gateway } from '../core/engine/gateway.js'
 import { type Collections, STORE_INDEXES } from '../core/engine/model.js'
 import { parseBody } from '../core/engine/parse.js'
 import { assembleGateway } from '../assembly.js'
-import { createFetchHandler } from '../adapters/fetch/fetch-handler.js'
+import { toGatewayRequest, writeResponse } from '../adapters/express/node-request.js'
 import { silentLogger } from '../core/ports/logger.js'
-import { ConnectionDropped, FAULT_HEADER } from '../core/faults/index.js'
+import { FAULT_HEADER } from '../core/faults/index.js'
 import type { ScenarioSetup } from '../generated/types.js'
 import { type CallbackChannel, createCallbackChannel, type Deliver } from './callback-channel.js'
 import type { ApiName } from './endpoints.js'
@@ -142,11 +142,16 @@ export async function startSandboxHost(port = 0): Promise<SandboxHost> {
     const target = new URL(req.url ?? '/', url)
     const [, area, rawSlug, ...rest] = target.pathname.split('/')
     const slug = rawSlug === 'current' && area === 'run' ? current : decodeURIComponent(rawSlug ?? '')
-    const body = await readBody(req)
     if (area === 'run' && slug && gateways.has(slug)) {
-      return serveGateway(gateways.get(slug) as HostedGateway, req, res, `/${rest.join('/')}`, target, body)
+      // The gateway reads the body itself, within its limits (gateway.handle), as `serve` does.
+      return serveGateway(gateways.get(slug) as HostedGateway, req, res, `/${area}/${rawSlug}`)
     }
     if (area === 'callbacks') {
+      const body = await readBody(req, CALLBACK_LIMIT)
+      if (!body)
+        return void res
+          .writeHead(413, { 'content-type': 'text/plain', connection: 'close' })
+          .end(`a callback is at most ${CALLBACK_LIMIT} bytes`)
       const text = new TextDecoder().decode(body)
       // A callback of an earlier run against the same gateway (a schedule still running) is not this run's.
       const runId = slug ? runIds.get(slug) : undefined
@@ -245,61 +250,41 @@ function createHostedGateway(slug: string, baseUrl: string, options: GatewayOpti
 }
 
 /**
- * A scenario's gateway at `/run/<slug>`: the request goes through the same HTTP translation as
- * msw and `sandbox.fetch` (adapters/fetch), so the kit sees exactly what a merchant sees; the
- * request log keeps what the merchant sent and what it was answered, with its warnings.
+ * A scenario's gateway at `/run/<slug>`: the request goes through the same node translation as
+ * `serve` (adapters/express/node-request), so the kit sees exactly what a merchant sees and every
+ * cross-cutting step (path, guard, limits, body read, faults, commit) is the engine's. The request
+ * log keeps what the merchant sent, as far as the gateway read it, and what it was answered, with
+ * its warnings.
  */
 async function serveGateway(
   hosted: HostedGateway,
   req: IncomingMessage,
   res: ServerResponse,
-  path: string,
-  target: URL,
-  bytes: Uint8Array,
+  prefix: string,
 ) {
-  const base = new URL(`/run/${encodeURIComponent(hosted.slug)}`, target)
-  const handler = createFetchHandler(hosted.gateway, {
-    base: base.href,
-    remoteAddress: req.socket.remoteAddress?.replace(/^::ffff:/, '') ?? '127.0.0.1',
-  })
-  const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(req.headers))
-    if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value
-  const method = req.method ?? 'GET'
-  const warnings: string[] = []
-  const stop = hosted.gateway.ctx.events.subscribe((event) => {
-    if (event.type === 'warning')
-      for (const w of event.warnings)
-        warnings.push(`${w.field}: ${w.sent}; documented: ${w.documented}; source: ${w.source}`)
-  })
-  let response: Response
-  let droppedBy: string | undefined
-  try {
-    response = await handler(
-      new Request(new URL(`${base.pathname}${path}${target.search}`, target), {
-        method,
-        headers,
-        ...(bytes.length && method !== 'GET' && method !== 'HEAD' ? { body: bytes } : {}),
-      }),
-    )
-  } catch (error) {
-    // A gateway fault the scenario injected (src/core/faults): the connection goes away unanswered.
-    if (!(error instanceof ConnectionDropped)) throw error
-    droppedBy = error.mode
-    response = new Response(null, { status: 504 })
-  } finally {
-    stop()
-  }
-  const text = await response.text()
-  const fault = droppedBy ?? response.headers.get(FAULT_HEADER) ?? undefined
-  const parsed = await parseBody(headers['content-type'], bytes)
-  let json: unknown
-  try {
-    json = JSON.parse(text)
-  } catch {
-    json = undefined
-  }
-  if (!path.startsWith('/sandbox/') && !headers[KIT_REQUEST_HEADER])
+  const incoming = toGatewayRequest(req, res, { basePath: prefix, servedHosts: SERVED_HOSTS })
+  let bytes: Uint8Array = new Uint8Array(0)
+  const read = incoming.readBody
+  if (read)
+    incoming.readBody = async (limit) => {
+      const result = await read(limit)
+      if (result.ok) bytes = result.body
+      return result
+    }
+  const response = await hosted.gateway.handle(incoming)
+  const path = incoming.path.startsWith(prefix) ? incoming.path.slice(prefix.length) || '/' : incoming.path
+  const { headers, method } = incoming
+  const dropped = response.fault === 'drop'
+  const fault = response.headers[FAULT_HEADER]
+  if (!path.startsWith('/sandbox/') && !headers[KIT_REQUEST_HEADER]) {
+    const text = response.stream ? '' : response.body
+    const parsed = await parseBody(headers['content-type'], bytes)
+    let json: unknown
+    try {
+      json = JSON.parse(text)
+    } catch {
+      json = undefined
+    }
     hosted.requests.push({
       seq: hosted.requests.length,
       method,
@@ -308,28 +293,36 @@ async function serveGateway(
       text: new TextDecoder().decode(bytes),
       ...(parsed.ok ? { body: parsed.value } : {}),
       answer: {
-        status: droppedBy ? 0 : response.status,
-        text: droppedBy ? `(no answer: connection dropped, sandbox fault ${droppedBy})` : text,
+        status: dropped ? 0 : response.status,
+        text: dropped ? `(no answer: connection dropped, sandbox fault ${fault ?? 'drop'})` : text,
         ...(json !== undefined ? { json } : {}),
-        ...(warnings.length ? { warnings } : {}),
+        ...(response.warnings?.length ? { warnings: response.warnings } : {}),
       },
       consumed: false,
       ...(fault ? { fault } : {}),
     })
-  if (droppedBy) return void req.socket.destroy()
-  const out: Record<string, string | string[]> = {}
-  response.headers.forEach((value, name) => {
-    out[name] = value
-  })
-  if (warnings.length) out['sandbox-warning'] = warnings
-  res.writeHead(response.status, out)
-  res.end(text)
+  }
+  writeResponse(req, res, response)
 }
 
-function readBody(req: IncomingMessage): Promise<Uint8Array> {
+/** The kit's host is reached at loopback only (the control guard's served hosts). */
+const SERVED_HOSTS: readonly string[] = Object.freeze(['127.0.0.1'])
+/** The gateway's callbacks to the kit's own receiver are small forms. */
+const CALLBACK_LIMIT = 1024 * 1024
+
+/** The body, or undefined past `limit` bytes (the rest is not read: the connection closes). */
+function readBody(req: IncomingMessage, limit: number): Promise<Uint8Array | undefined> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
-    req.on('data', (chunk: Buffer) => chunks.push(chunk))
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size <= limit) return void chunks.push(chunk)
+      req.off('data', onData)
+      req.pause()
+      resolve(undefined)
+    }
+    req.on('data', onData)
     req.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))))
     req.on('error', reject)
   })
