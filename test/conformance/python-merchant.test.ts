@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadScenarios } from '../../src/conformance/load.js'
 import { loadAdapter, type MerchantClient, startMerchant } from '../../src/conformance/merchant.js'
 import { type Flow, flowsOf } from '../../src/conformance/profile.js'
+import { jsonReporter } from '../../src/conformance/reporters/json.js'
+import { junitReporter } from '../../src/conformance/reporters/junit.js'
 import { forMode, runScenarios } from '../../src/conformance/runner.js'
 import { type SandboxHost, startSandboxHost } from '../../src/conformance/sandbox-host.js'
 import type { LoadedScenario, RunSummary, StepResult } from '../../src/conformance/types.js'
@@ -75,6 +77,8 @@ const pythonVersion = python.status === 0 ? `${python.stdout}${python.stderr}`.t
 let scenarios: LoadedScenario[] = []
 let offered: Flow[] = []
 const summaries = new Map<string, RunSummary>()
+/** The Python shop's run as the JSON and JUnit reporters wrote it. */
+const written = { json: '', junit: '' }
 const started: { host: SandboxHost; merchant?: MerchantClient }[] = []
 
 /** Starts one shop process (its own sandbox host) and runs the given scenarios in parallel. */
@@ -92,6 +96,10 @@ async function run(name: string, file: string, only?: string[]): Promise<void> {
   )
   entry.merchant = merchant
   const chosen = only ? scenarios.filter((s) => only.includes(s.slug)) : scenarios
+  const reporters =
+    name === 'python'
+      ? [jsonReporter((text) => (written.json += text)), junitReporter((text) => (written.junit += text))]
+      : []
   summaries.set(
     name,
     await runScenarios({
@@ -100,7 +108,7 @@ async function run(name: string, file: string, only?: string[]): Promise<void> {
       host,
       merchant,
       concurrency: 8,
-      reporters: [],
+      reporters,
       target: name,
     }),
   )
@@ -108,11 +116,11 @@ async function run(name: string, file: string, only?: string[]): Promise<void> {
 }
 
 beforeAll(async () => {
+  offered = (loadAdapter(join(merchants, 'python.json')).adapter.flows ?? []) as Flow[]
   if (!pythonVersion) return
   const loaded = loadScenarios([join(root, 'scenarios')])
   expect(loaded.errors.map((e) => e.message)).toEqual([])
   scenarios = forMode(loaded.scenarios, 'merchant')
-  offered = (loadAdapter(join(merchants, 'python.json')).adapter.flows ?? []) as Flow[]
   const all: [string, string, string[] | undefined][] = [
     ['python', join(merchants, 'python.json'), undefined],
     ...twins.map((twin): [string, string, string[] | undefined] => [
@@ -143,10 +151,10 @@ function summaryOf(name: string): RunSummary {
 const headline = (step: StepResult) => `${step.label}: ${(step.message ?? '').split('\n')[0]}`
 
 describe('the Python reference shop', () => {
-  it('runs on this machine: python3 is installed (.ci/run installs it)', () => {
+  it('runs on this machine: python3 3.11 or later is installed (.ci/run installs it)', () => {
     expect(
-      pythonVersion,
-      'python3 is not on PATH: install it (Debian: apt-get install python3) to run the Python reference shop',
+      pythonVersion ?? 'no python3',
+      `the Python reference shop needs python3, 3.11 or later, on PATH (found: ${pythonVersion ?? 'none'}); Debian: apt-get install python3`,
     ).toMatch(/^Python 3\.(1[1-9]|[2-9]\d)/)
   })
 
@@ -186,6 +194,26 @@ describe('the Python reference shop', () => {
     }
     expect(summary.skipped).toBe(others.length)
     expect(summary.failed).toBe(0)
+  })
+
+  it('shows them skipped with the reason in the JSON and JUnit reports', () => {
+    const json = JSON.parse(written.json) as {
+      skipped: number
+      scenarios: { slug: string; status: string; notApplicable?: boolean; reason?: string }[]
+    }
+    const skipped = json.scenarios.filter((s) => s.status === 'skipped')
+    expect(skipped.length).toBe(summaryOf('python').skipped)
+    expect(json.skipped).toBe(skipped.length)
+    for (const s of skipped) {
+      expect(s.notApplicable, s.slug).toBe(true)
+      expect(s.reason, s.slug).toMatch(
+        /^not applicable: the scenario needs .*\(flows: checkout, two-stage\)$/,
+      )
+    }
+    expect(written.junit).toContain(`skipped="${skipped.length}"`)
+    expect(written.junit.match(/<skipped message="not applicable: the scenario needs [^"]*"/g)?.length).toBe(
+      skipped.length,
+    )
   })
 })
 
