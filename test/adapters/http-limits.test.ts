@@ -212,6 +212,108 @@ describe('limits read from the head of a request', () => {
   })
 })
 
+/**
+ * docs/rules.md#request-limits: a request node cannot read is answered in the structured envelope
+ * (catalogue rows REQUEST_HEAD_INVALID 400, REQUEST_HEADERS_TOO_LARGE 431, REQUEST_BODY_MALFORMED
+ * 400 for a broken chunked framing), never node's bare status line; the connection is closed and
+ * the server goes on answering. `serve` and `sandbox.listen` share the one HTTP server
+ * (adapters/express/server.ts): each case runs through both.
+ */
+describe('requests node cannot read', () => {
+  const starters: [string, () => Promise<{ port: number; close(): Promise<void> }>][] = [
+    ['serve', () => serve({ port: 0, logger: silentLogger })],
+    [
+      'sandbox.listen',
+      async () => {
+        const sandbox = await createSandbox({ logger: silentLogger })
+        const listening = await sandbox.listen()
+        return {
+          port: listening.port,
+          close: async () => {
+            await listening.close()
+            await sandbox.close()
+          },
+        }
+      },
+    ],
+  ]
+  const envelope = (id: string) => {
+    const row = errorEntry(id)
+    return { http_code: row.http_code, error_code: row.error_code, error_message: row.error_message }
+  }
+  const health = async (port: number) => {
+    const response = await fetch(`http://127.0.0.1:${port}/sandbox/health`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ status: 'ok' })
+  }
+  const cases: [string, string, number, string][] = [
+    [
+      'a header name that is not a token',
+      'GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: 1\r\n\r\n',
+      400,
+      'REQUEST_HEAD_INVALID',
+    ],
+    ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n', 400, 'REQUEST_HEAD_INVALID'],
+    [
+      'two Content-Length headers',
+      'POST /post HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+      400,
+      'REQUEST_HEAD_INVALID',
+    ],
+    [
+      'headers beyond what node reads (32 KiB)',
+      `GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(32 * 1024)}\r\n\r\n`,
+      431,
+      'REQUEST_HEADERS_TOO_LARGE',
+    ],
+    [
+      'a chunked body whose chunk size is not hexadecimal',
+      'POST /sandbox/clock/advance HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n',
+      400,
+      'REQUEST_BODY_MALFORMED',
+    ],
+  ]
+
+  for (const [through, start] of starters) {
+    describe(through, () => {
+      let running: { port: number; close(): Promise<void> } | undefined
+      afterEach(async () => {
+        await running?.close()
+        running = undefined
+      })
+
+      it.each(cases)(
+        'answers %s with its catalogue row, closes, and goes on serving',
+        async (_, head, status, id) => {
+          running = await start()
+          const c = raw(running.port)
+          c.socket.write(head)
+          const answer = await c.until((a) => a.closed)
+          expect(answer.text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+          expect(answer.text.toLowerCase()).toContain('connection: close')
+          expect(answer.text.toLowerCase()).toContain('content-type: application/json')
+          expect(bodyOf(answer.text)).toEqual(envelope(id))
+          expect(envelope(id).http_code).toBe(status)
+          await health(running.port)
+        },
+      )
+
+      it('survives clients that reset the connection on a bad head, and answers health after', async () => {
+        running = await start()
+        const port = running.port
+        const resets = Array.from({ length: 20 }, (_, i) => {
+          const c = raw(port)
+          c.socket.write(i % 2 ? 'BAD\r\n\r\n' : `GET / HTTP/1.1\r\nX: ${'a'.repeat(32 * 1024)}\r\n\r\n`)
+          c.socket.resetAndDestroy()
+          return c.until((a) => a.closed)
+        })
+        await Promise.all(resets)
+        await health(port)
+      })
+    })
+  }
+})
+
 describe('600 slow clients', () => {
   it('/sandbox/health still answers while 600 clients trickle their headers', async () => {
     const s = await serve({ port: 0, logger: silentLogger })
