@@ -57,6 +57,30 @@ export function createHttpServer(
   return server
 }
 
+/** The configuration file's `limits` keys for the HTTP server, in seconds (connections counted). */
+export interface ConfigHttpLimits {
+  headers_timeout?: number
+  request_timeout?: number
+  body_timeout?: number
+  max_connections?: number
+}
+
+/**
+ * The limits to serve with (docs/rules.md#request-limits): those given (`serve` flags,
+ * `sandbox.listen` options), else the configuration's `limits` keys, else the defaults
+ * (createHttpServer fills them in). A flag beats the file, as for every other key.
+ */
+export function httpLimits(config: ConfigHttpLimits | undefined, given: HttpLimits = {}): HttpLimits {
+  const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000)
+  const fromConfig: HttpLimits = {
+    headersTimeoutMs: ms(config?.headers_timeout),
+    requestTimeoutMs: ms(config?.request_timeout),
+    bodyTimeoutMs: ms(config?.body_timeout),
+    maxConnections: config?.max_connections,
+  }
+  return { ...definedOnly(fromConfig), ...definedOnly(given) }
+}
+
 /** The limits given (any other property of `limits` ignored), so the defaults fill the rest. */
 const definedOnly = (limits: HttpLimits): HttpLimits =>
   Object.fromEntries(
