@@ -152,4 +152,23 @@ describe('generated OpenAPI document', () => {
     )
     expect(served.filter((r) => !documented.includes(r))).toEqual([])
   })
+
+  // docs/rules.md#control-api: a control route that creates answers 201, one that accepts work for later 202;
+  // the document lists the status each route declares (declareControlRoute `status`), never 200 in its place.
+  it("lists each route's successful answer under the status its declaration gives", () => {
+    const { gateway } = createTestGateway(DEFAULT_MODULES)
+    gateway.stop()
+    const routes = DEFAULT_MODULES.flatMap((m) => m.routes(gateway.ctx))
+    const declared = new Set(routes.map((r) => r.status ?? 200))
+    // The declarations have routes beyond 200 (otherwise this test checks nothing).
+    expect([...declared].sort()).toEqual(expect.arrayContaining([200, 201, 202]))
+    const wrong: string[] = []
+    for (const r of routes) {
+      const path = r.path.replace(/:([A-Za-z_]+)/g, '{$1}')
+      const operation = doc.paths[path]?.[r.method.toLowerCase()] as { responses: object } | undefined
+      const success = Object.keys(operation?.responses ?? {}).filter((code) => code.startsWith('2'))
+      if (success.join() !== String(r.status ?? 200)) wrong.push(`${r.method} ${r.path}: ${success.join()}`)
+    }
+    expect(wrong).toEqual([])
+  })
 })

@@ -99,6 +99,8 @@ export interface EngineRoute {
   request?: string
   /** Schema of a successful JSON answer (the control routes' schemas/control/). */
   response?: string
+  /** Status of a successful answer when not 200 (declareControlRoute `status`: 201, 202). */
+  status?: number
 }
 
 /** A declared signing formula (src/core/signing/declared.ts): its name and what it hashes. */
@@ -291,7 +293,8 @@ function addEngineRoute(paths: Record<string, JsonObject>, route: EngineRoute, f
     summary: route.summary ?? `${route.method} ${path}`,
     tags: [route.api === 'page' ? 'Hosted pages' : tagOf(path)],
     responses: {
-      '200': {
+      // The status the route declares for its successful answer (201 created, 202 accepted), else 200.
+      [String(route.status ?? 200)]: {
         description: route.summary ?? 'Answer',
         content: {
           [contentType]: { schema: route.response ? ref(titleOf(files, route.response) as string) : {} },

@@ -13,7 +13,7 @@ import { createSystemClock } from './clock/system-clock.js'
 import { createVirtualClock } from './clock/virtual-clock.js'
 import { normalizeBasePath, withBasePath } from './base-path/base-path.js'
 import { createExpressApp } from './express/app.js'
-import { createHttpServer, type HttpLimits } from './express/server.js'
+import { createHttpServer, type HttpLimits, httpLimits } from './express/server.js'
 import { createRandomIds } from './ids/random-ids.js'
 import { type LoadedConfig, loadConfig } from './serve/config-file.js'
 import { createConsoleLogger } from './serve/console-logger.js'
@@ -33,6 +33,7 @@ export const DEFAULT_HOST = '127.0.0.1'
 /** Connections still busy this long after a stop signal are cut. */
 const DRAIN_MS = 3_000
 
+/** The HTTP server's limits (HttpLimits) default to the config file's `limits` keys, then DEFAULT_HTTP_LIMITS. */
 export interface ServeOptions extends HttpLimits {
   port?: number
   host?: string
@@ -85,7 +86,9 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
   // The engine needs the port for its base URL: the app is set before the first request can arrive
   // (nothing awaits between listening and setting it).
   let app: ((req: IncomingMessage, res: ServerResponse) => void) | undefined
-  const server = createHttpServer((req, res) => (app ? app(req, res) : void res.destroy()), options)
+  // A flag beats the config file's `limits` keys (docs/rules.md#request-limits).
+  const limits = httpLimits(loaded.config.limits, options)
+  const server = createHttpServer((req, res) => (app ? app(req, res) : void res.destroy()), limits)
   // Memory mode forgets the oldest payments and sessions beyond `retain`, as it writes (retention.ts).
   const store: Store<Collections> = options.dataFile
     ? await createLowdbStore<Collections>({ file: options.dataFile, indexes: STORE_INDEXES })
@@ -138,7 +141,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
         displayHost(host).replace(/^\[|\]$/g, ''),
       ]),
     ],
-    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+    ...(limits.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: limits.bodyTimeoutMs } : {}),
   })
 
   let closing: Promise<void> | undefined

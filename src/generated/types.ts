@@ -6586,6 +6586,22 @@ export interface SandboxLimitsConfig {
    * Memory store only (no --data): how many payments and sessions are kept (a session with its payments counts once), with their transactions and callbacks; past it the oldest are forgotten first, whatever their state: open sessions, payments in progress, callbacks still retrying (counted in GET /sandbox/health). The initial payment of a recurring series stays while such payments are at most half of it (serve --retain N).
    */
   retain?: number
+  /**
+   * Seconds a client has to send a request head; after it, 408 REQUEST_TIMEOUT and the connection closed (docs/rules.md#request-limits; default 10; serve --headers-timeout S overrides it). Not longer than request_timeout.
+   */
+  headers_timeout?: number
+  /**
+   * Seconds a client has to send a whole request, head and body, else 408 REQUEST_TIMEOUT; an event stream's answer stays open (docs/rules.md#request-limits; default 30; serve --request-timeout S overrides it).
+   */
+  request_timeout?: number
+  /**
+   * Seconds without a body byte before a request is answered 408 REQUEST_TIMEOUT in its route's envelope (docs/rules.md#request-limits; default 10; serve --body-timeout S overrides it).
+   */
+  body_timeout?: number
+  /**
+   * Open connections at most; one beyond is closed as it opens (docs/rules.md#request-limits; default 1024; serve --max-connections N overrides it).
+   */
+  max_connections?: number
 }
 export interface SandboxSessionConfig {
   /**

@@ -4,6 +4,7 @@ import type { HttpLimits } from '../adapters/express/server.js'
 import { boundHost, checkControlToken } from '../adapters/serve/control-guard.js'
 import type { Gateway } from '../core/engine/gateway.js'
 
+/** The HTTP server's limits (HttpLimits) default to the config's `limits` keys, then DEFAULT_HTTP_LIMITS. */
 export interface ListenOptions extends HttpLimits {
   /** Default 0: a free port chosen by the system (read it from `url`). */
   port?: number
@@ -33,16 +34,18 @@ export async function listenWithExpress(gateway: Gateway, options: ListenOptions
   checkControlToken(host, gateway.ctx.config.control_token)
   const basePath = normalizeBasePath(options.basePath)
   // express is loaded only by those who listen: an msw-only test suite never pays for it.
-  const [{ createExpressApp }, { createHttpServer }] = await Promise.all([
+  const [{ createExpressApp }, { createHttpServer, httpLimits }] = await Promise.all([
     import('../adapters/express/app.js'),
     import('../adapters/express/server.js'),
   ])
+  // An option beats the config's `limits` keys (docs/rules.md#request-limits).
+  const limits = httpLimits(gateway.ctx.config.limits, options)
   const app = createExpressApp(gateway, {
     ...(basePath ? { basePath } : {}),
     servedHosts: boundHost(host),
-    ...(options.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: options.bodyTimeoutMs } : {}),
+    ...(limits.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: limits.bodyTimeoutMs } : {}),
   })
-  const server = createHttpServer(app, options)
+  const server = createHttpServer(app, limits)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(options.port ?? 0, host, () => {

@@ -1,9 +1,13 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_HTTP_LIMITS, type RunningSandbox, serve } from '../../src/adapters/serve.js'
 import { errorEntry } from '../../src/core/engine/errors.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
 import { createSandbox } from '../../src/library/create-sandbox.js'
+import { demoConfig } from '../helpers/engine.js'
 
 /**
  * Issue 21, requirement 5: "413 from `Content-Length` before the body is read; `Expect:
@@ -209,6 +213,222 @@ describe('limits read from the head of a request', () => {
     } finally {
       await sandbox.close()
     }
+  })
+})
+
+/**
+ * docs/rules.md#request-limits: a request node cannot read is answered in the structured envelope
+ * (catalogue rows REQUEST_HEAD_INVALID 400, REQUEST_HEADERS_TOO_LARGE 431, REQUEST_BODY_MALFORMED
+ * 400 for a broken chunked framing), never node's bare status line; the connection is closed and
+ * the server goes on answering. `serve` and `sandbox.listen` share the one HTTP server
+ * (adapters/express/server.ts): each case runs through both.
+ */
+describe('requests node cannot read', () => {
+  const starters: [string, () => Promise<{ port: number; close(): Promise<void> }>][] = [
+    ['serve', () => serve({ port: 0, logger: silentLogger })],
+    [
+      'sandbox.listen',
+      async () => {
+        const sandbox = await createSandbox({ logger: silentLogger })
+        const listening = await sandbox.listen()
+        return {
+          port: listening.port,
+          close: async () => {
+            await listening.close()
+            await sandbox.close()
+          },
+        }
+      },
+    ],
+  ]
+  const envelope = (id: string) => {
+    const row = errorEntry(id)
+    return { http_code: row.http_code, error_code: row.error_code, error_message: row.error_message }
+  }
+  const health = async (port: number) => {
+    const response = await fetch(`http://127.0.0.1:${port}/sandbox/health`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ status: 'ok' })
+  }
+  const cases: [string, string, number, string][] = [
+    [
+      'a header name that is not a token',
+      'GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nBad Header: 1\r\n\r\n',
+      400,
+      'REQUEST_HEAD_INVALID',
+    ],
+    ['a request line that is not HTTP', 'HELLO THERE\r\n\r\n', 400, 'REQUEST_HEAD_INVALID'],
+    [
+      'two Content-Length headers',
+      'POST /post HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+      400,
+      'REQUEST_HEAD_INVALID',
+    ],
+    [
+      'headers beyond what node reads (32 KiB)',
+      `GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: ${'a'.repeat(32 * 1024)}\r\n\r\n`,
+      431,
+      'REQUEST_HEADERS_TOO_LARGE',
+    ],
+    [
+      'a chunked body whose chunk size is not hexadecimal',
+      'POST /sandbox/clock/advance HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n',
+      400,
+      'REQUEST_BODY_MALFORMED',
+    ],
+  ]
+
+  for (const [through, start] of starters) {
+    describe(through, () => {
+      let running: { port: number; close(): Promise<void> } | undefined
+      afterEach(async () => {
+        await running?.close()
+        running = undefined
+      })
+
+      it.each(cases)(
+        'answers %s with its catalogue row, closes, and goes on serving',
+        async (_, head, status, id) => {
+          running = await start()
+          const c = raw(running.port)
+          c.socket.write(head)
+          const answer = await c.until((a) => a.closed)
+          expect(answer.text).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `))
+          expect(answer.text.toLowerCase()).toContain('connection: close')
+          expect(answer.text.toLowerCase()).toContain('content-type: application/json')
+          expect(bodyOf(answer.text)).toEqual(envelope(id))
+          expect(envelope(id).http_code).toBe(status)
+          await health(running.port)
+        },
+      )
+
+      it('survives clients that reset the connection on a bad head, and answers health after', async () => {
+        running = await start()
+        const port = running.port
+        const resets = Array.from({ length: 20 }, (_, i) => {
+          const c = raw(port)
+          c.socket.write(i % 2 ? 'BAD\r\n\r\n' : `GET / HTTP/1.1\r\nX: ${'a'.repeat(32 * 1024)}\r\n\r\n`)
+          c.socket.resetAndDestroy()
+          return c.until((a) => a.closed)
+        })
+        await Promise.all(resets)
+        await health(port)
+      })
+    })
+  }
+})
+
+/**
+ * docs/rules.md#request-limits, Configurable: the config file's `limits.headers_timeout`,
+ * `limits.request_timeout`, `limits.body_timeout` (seconds) and `limits.max_connections` set the
+ * same limits as the serve flags, with the flags' bounds; a flag beats the file; `sandbox.listen`
+ * reads the same keys from its config. Time-outs are real time: the smallest the file allows (1 s)
+ * and a generous bound on the answer, never a fixed wait.
+ */
+describe('limits from the config file', () => {
+  const running: RunningSandbox[] = []
+  afterEach(async () => {
+    for (const s of running.splice(0)) await s.close()
+  })
+  const fileWith = (limits: Record<string, unknown>) => {
+    const file = join(mkdtempSync(join(tmpdir(), 'paysandbox-limits-')), 'config.json')
+    writeFileSync(file, JSON.stringify({ ...demoConfig(), limits }))
+    return file
+  }
+  const start = async (limits: Record<string, unknown>, options: Parameters<typeof serve>[0] = {}) => {
+    const s = await serve({ port: 0, logger: silentLogger, configFile: fileWith(limits), ...options })
+    running.push(s)
+    return s
+  }
+
+  it('limits.max_connections: 1 closes a second connection as it opens', async () => {
+    const s = await start({ max_connections: 1 })
+    expect(s.server.maxConnections).toBe(1)
+    const one = raw(s.port)
+    one.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    await one.until((a) => a.text.includes('"status"'))
+    expect((await raw(s.port).until((a) => a.closed)).text).toBe('')
+    one.socket.destroy()
+  })
+
+  it('limits.headers_timeout answers a slow head 408, limits.body_timeout a stalled body 408', async () => {
+    const s = await start({ headers_timeout: 1, request_timeout: 5, body_timeout: 1 })
+    expect([s.server.headersTimeout, s.server.requestTimeout]).toEqual([1_000, 5_000])
+    const slowHead = raw(s.port)
+    slowHead.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ')
+    const stalled = raw(s.port)
+    stalled.socket.write(
+      'POST /post HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\naction=SA',
+    )
+    const [head, body] = await Promise.all([slowHead.until((a) => a.closed), stalled.until((a) => a.closed)])
+    expect(head.text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(bodyOf(head.text)).toEqual({
+      http_code: 408,
+      error_code: 100000,
+      error_message: errorEntry('REQUEST_TIMEOUT').error_message,
+    })
+    expect(body.text).toMatch(/^HTTP\/1\.1 408 /)
+    expect(bodyOf(body.text)).toEqual({
+      result: 'ERROR',
+      http_code: 408,
+      error_code: 100000,
+      error_message: errorEntry('REQUEST_TIMEOUT').error_message,
+    })
+  })
+
+  it('takes a flag over the file, key by key', async () => {
+    const s = await start(
+      { headers_timeout: 2, request_timeout: 20, max_connections: 1 },
+      { headersTimeoutMs: 3_000, maxConnections: 5 },
+    )
+    expect([s.server.headersTimeout, s.server.requestTimeout, s.server.maxConnections]).toEqual([
+      3_000, 20_000, 5,
+    ])
+  })
+
+  it('is read by sandbox.listen from its config, an option beating it', async () => {
+    const sandbox = await createSandbox({
+      logger: silentLogger,
+      config: { ...demoConfig(), limits: { max_connections: 1 } },
+    })
+    try {
+      const listening = await sandbox.listen()
+      const one = raw(listening.port)
+      one.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      await one.until((a) => a.text.includes('"status"'))
+      expect((await raw(listening.port).until((a) => a.closed)).text).toBe('')
+      const wider = await sandbox.listen({ maxConnections: 2 })
+      const held = raw(wider.port)
+      held.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      await held.until((a) => a.text.includes('"status"'))
+      const second = raw(wider.port)
+      second.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+      expect((await second.until((a) => a.text.includes('"status"'))).text).toMatch(/^HTTP\/1\.1 200 /)
+      for (const c of [one, held, second]) c.socket.destroy()
+    } finally {
+      await sandbox.close()
+    }
+  })
+
+  it.each([
+    ['headers_timeout', 0, /limits\.headers_timeout: .*1/],
+    ['request_timeout', 3601, /limits\.request_timeout: .*3600/],
+    ['body_timeout', 1.5, /limits\.body_timeout: /],
+    ['max_connections', '10', /limits\.max_connections: /],
+    ['max_connections', 0, /limits\.max_connections: .*1/],
+  ])('refuses limits.%s: %j at start, naming the key and the file', async (key, value, message) => {
+    const file = fileWith({ [key]: value })
+    const refused = start({ [key]: value })
+    await expect(refused).rejects.toThrow(message)
+    await expect(serve({ port: 0, logger: silentLogger, configFile: file })).rejects.toThrow(
+      `config file ${file}`,
+    )
+  })
+
+  it('refuses a header time-out longer than the request time-out in the file', async () => {
+    await expect(start({ headers_timeout: 40, request_timeout: 30 })).rejects.toThrow(
+      /limits\.headers_timeout: 40 s is longer than limits\.request_timeout \(30 s\)/,
+    )
   })
 })
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_MODULES } from '../../src/assembly.js'
 import type { OperationHandler, RouteDefinition } from '../../src/core/engine/modules.js'
 import { jsonResponse } from '../../src/core/engine/http.js'
+import { declareControlRoute } from '../../src/core/engine/pipeline.js'
 import { schemaRegistry } from '../../src/core/validation/schema-registry.js'
 import { createTestGateway } from '../helpers/engine.js'
 
@@ -63,6 +64,37 @@ describe('route declarations', () => {
       expect(schema, name(r)).toBeTruthy()
       expect(schema?.['x-endpoint']?.responseOf, name(r)).toContain(name(r))
     }
+  })
+
+  // The OpenAPI document lists a control route's successful answer under its declared `status`: an answer with
+  // another 2xx status would make the document wrong, so the declaration refuses it as an engine bug.
+  it("a control route's successful answer must have the status it declares", () => {
+    const routeAnswering = (status: number, declared?: 201 | 202) =>
+      declareControlRoute({
+        method: 'POST',
+        path: '/sandbox/status-check',
+        summary: 'test',
+        pipeline: {},
+        response: { none: 'a route built by this test only' },
+        ...(declared ? { status: declared } : {}),
+        handler: () => jsonResponse(status, {}),
+      })
+    const call = (route: RouteDefinition) => () =>
+      (route.handler as OperationHandler)({
+        body: undefined,
+        ctx: gateway.ctx,
+        request: {},
+        params: {},
+      } as never)
+    expect(call(routeAnswering(201, 201))).not.toThrow()
+    expect(call(routeAnswering(202, 202))).not.toThrow()
+    expect(call(routeAnswering(200))).not.toThrow()
+    // An error answer is not the successful one: it keeps its own status.
+    expect(call(routeAnswering(404, 201))).not.toThrow()
+    expect(call(routeAnswering(200, 201))).toThrow(/answered 200, but declares 201/)
+    expect(call(routeAnswering(201))).toThrow(/answered 201, but declares 200/)
+    const declaredStatuses = routes.filter((r) => r.status).map((r) => `${name(r)} ${r.status}`)
+    expect(declaredStatuses.length).toBeGreaterThanOrEqual(2)
   })
 
   it('no control route validates its body by hand: the declared schema is the route request schema', () => {

@@ -1,6 +1,6 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, STATUS_CODES, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { transportRefusal } from '../../core/engine/gateway.js'
+import { type TransportRefusal, transportRefusal } from '../../core/engine/gateway.js'
 import { ServeError } from '../serve/control-guard.js'
 import { DEFAULT_BODY_TIMEOUT_MS } from './node-request.js'
 
@@ -31,7 +31,8 @@ const CHECK_EVERY_MS = 1_000
 
 /**
  * A node HTTP server for the engine's request handler, with its limits: header and request
- * time-outs (answered with the REQUEST_TIMEOUT row, the engine's own error body), a cap on open
+ * time-outs (answered with the REQUEST_TIMEOUT row, the engine's own error body), heads that do
+ * not parse or are too large (REQUEST_HEAD_INVALID, REQUEST_HEADERS_TOO_LARGE), a cap on open
  * connections, and `Expect: 100-continue` left to the engine (the body reader sends `100
  * Continue` only when the engine reads the body: node would otherwise send it before any check).
  */
@@ -56,6 +57,30 @@ export function createHttpServer(
   return server
 }
 
+/** The configuration file's `limits` keys for the HTTP server, in seconds (connections counted). */
+export interface ConfigHttpLimits {
+  headers_timeout?: number
+  request_timeout?: number
+  body_timeout?: number
+  max_connections?: number
+}
+
+/**
+ * The limits to serve with (docs/rules.md#request-limits): those given (`serve` flags,
+ * `sandbox.listen` options), else the configuration's `limits` keys, else the defaults
+ * (createHttpServer fills them in). A flag beats the file, as for every other key.
+ */
+export function httpLimits(config: ConfigHttpLimits | undefined, given: HttpLimits = {}): HttpLimits {
+  const ms = (seconds: number | undefined) => (seconds === undefined ? undefined : seconds * 1000)
+  const fromConfig: HttpLimits = {
+    headersTimeoutMs: ms(config?.headers_timeout),
+    requestTimeoutMs: ms(config?.request_timeout),
+    bodyTimeoutMs: ms(config?.body_timeout),
+    maxConnections: config?.max_connections,
+  }
+  return { ...definedOnly(fromConfig), ...definedOnly(given) }
+}
+
 /** The limits given (any other property of `limits` ignored), so the defaults fill the rest. */
 const definedOnly = (limits: HttpLimits): HttpLimits =>
   Object.fromEntries(
@@ -65,23 +90,48 @@ const definedOnly = (limits: HttpLimits): HttpLimits =>
   ) as HttpLimits
 
 /**
- * What node answers a request it could not read, with the engine's body for a time-out: 408 with
- * REQUEST_TIMEOUT; a head too large 431; anything else 400. The connection is closed after it.
+ * What the server answers a request node could not read (docs/rules.md#request-limits), each in
+ * the engine's structured envelope, never node's bare status line: a head or request past its
+ * time-out 408 REQUEST_TIMEOUT; a head larger than node reads 431 REQUEST_HEADERS_TOO_LARGE; a
+ * head that does not parse 400 REQUEST_HEAD_INVALID; a chunked body whose framing breaks after the
+ * head was handed on 400 REQUEST_BODY_MALFORMED. Written only while the socket is writable and no
+ * answer has begun on it, then the connection is closed; a reset or an unwritable socket is only
+ * destroyed. Nothing here may throw: it runs on node's error path.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
-  if (error.code === 'ECONNRESET' || !socket.writable || busy) return void socket.destroy()
-  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
-    const answer = transportRefusal('REQUEST_TIMEOUT')
+  try {
+    const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
+    if (error.code === 'ECONNRESET' || !socket.writable || busy) return void socket.destroy()
+    const answer = transportRefusal(refusalOf(error, socket))
     const head = Object.entries({ ...answer.headers, connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')
     const body = Buffer.from(answer.body)
-    return void socket.end(
-      `HTTP/1.1 ${answer.status} Request Timeout\r\n${head}content-length: ${body.length}\r\n\r\n${answer.body}`,
+    const reason = STATUS_CODES[answer.status] ?? 'Error'
+    // The socket is destroyed once the answer is flushed, or after a grace period if the peer does not read.
+    const cut = setTimeout(() => socket.destroy(), FLUSH_GRACE_MS)
+    cut.unref()
+    socket.end(
+      `HTTP/1.1 ${answer.status} ${reason}\r\n${head}content-length: ${body.length}\r\n\r\n${answer.body}`,
+      () => {
+        clearTimeout(cut)
+        socket.destroy()
+      },
     )
+  } catch {
+    socket.destroy()
   }
-  const status =
-    error.code === 'HPE_HEADER_OVERFLOW' ? '431 Request Header Fields Too Large' : '400 Bad Request'
-  socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\n\r\n`)
+}
+
+/** An answer not flushed within this (ms) is cut: a peer that does not read holds no socket. */
+const FLUSH_GRACE_MS = 5_000
+
+/** The catalogue row for a request node refused (its error code: node's llhttp `HPE_*`, or a time-out). */
+function refusalOf(error: NodeJS.ErrnoException, socket: Duplex): TransportRefusal {
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'REQUEST_TIMEOUT'
+  if (error.code === 'HPE_HEADER_OVERFLOW') return 'REQUEST_HEADERS_TOO_LARGE'
+  // The head was read and handed on (node made the answer's object): what broke is the body's framing.
+  const handedOn = (socket as { _httpMessage?: unknown })._httpMessage !== undefined
+  if (handedOn || error.code?.includes('CHUNK')) return 'REQUEST_BODY_MALFORMED'
+  return 'REQUEST_HEAD_INVALID'
 }

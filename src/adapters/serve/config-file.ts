@@ -84,6 +84,12 @@ function crossChecks(config: SandboxConfig): string[] {
   const keys = new Map<string, number>()
   const mids = new Map<string, string>()
   const known = methodIds()
+  const { headers_timeout: head, request_timeout: whole } = config.limits ?? {}
+  // docs/rules.md#request-limits: the head is part of the request, so its time-out cannot be the longer.
+  if (head !== undefined && whole !== undefined && head > whole)
+    problems.push(
+      `limits.headers_timeout: ${head} s is longer than limits.request_timeout (${whole} s); the head is part of the request.`,
+    )
   config.merchants.forEach((merchant, m) => {
     const first = keys.get(merchant.key)
     if (first !== undefined)

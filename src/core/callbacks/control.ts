@@ -77,6 +77,7 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
       summary: 'Send a delivery again, as a new delivery marked replay_of',
       pipeline: { load: (c, params) => find(c, params.id) },
       response: 'control/callback-replay-response',
+      status: 202,
       handler: ({ loaded: original }) => {
         const replay = callbacksOf(ctx).replay(original.id)
         if (!replay) throw fail('SANDBOX_DELIVERY_NOT_FOUND')

@@ -57,6 +57,7 @@ export function merchantRoutes(ctx: EngineContext): RouteDefinition[] {
         'Create a merchant (a configuration file merchant: key, password, notification_url, MIDs, ...), served at once; 409 for a key or MID id already in use',
       pipeline: { schema: CREATE_SCHEMA },
       response: 'control/merchant-response',
+      status: 201,
       handler: ({ input: given }) => {
         const unknown = (given.mids ?? []).flatMap((mid, i) =>
           (mid.methods ?? []).flatMap((method, j) =>

@@ -129,6 +129,7 @@ export function importRoutes(ctx: EngineContext): RouteDefinition[] {
         'Restore one payment exported with GET /sandbox/payments/{id}/export, with its own ids (a clash is refused, nothing is written)',
       pipeline: { schema: 'sandbox/payment-export' },
       response: 'control/import-response',
+      status: 201,
       handler: ({ input }) => jsonResponse(201, importPayment(ctx, input)),
     }),
   ]

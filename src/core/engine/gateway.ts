@@ -186,11 +186,20 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
   }
 }
 
+/** The catalogue rows an HTTP server answers itself, for requests `handle` never sees. */
+export type TransportRefusal =
+  | 'REQUEST_TIMEOUT'
+  | 'REQUEST_HEAD_INVALID'
+  | 'REQUEST_HEADERS_TOO_LARGE'
+  | 'REQUEST_BODY_MALFORMED'
+
 /**
  * The answer to a request that never reached `handle` because the transport gave up on it (a head
- * that did not arrive in time): the adapter writes it on the raw connection.
+ * that did not arrive in time, could not be parsed or was too large; a chunked body whose framing
+ * broke): the adapter writes it on the raw connection, in the control API's envelope (no route
+ * can be named for it).
  */
-export function transportRefusal(id: 'REQUEST_TIMEOUT'): GatewayResponse {
+export function transportRefusal(id: TransportRefusal): GatewayResponse {
   return errorResponse(fail(id), 'sandbox')
 }
 

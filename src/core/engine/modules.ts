@@ -51,6 +51,8 @@ export interface RouteDefinition {
   declared?: RouteDeclaration
   /** Schema (path under schemas/) of a successful JSON answer, for routes not described by an `x-endpoint` request schema. */
   response?: string
+  /** HTTP status of a successful answer when it is not 200 (a control route that creates: 201; that accepts work for later: 202). */
+  status?: 201 | 202
   /**
    * Awaited before the unit of work starts (units are synchronous): loads what the handler needs
    * on first use, such as the hosted pages' React renderer, so that start-up does not pay for it,

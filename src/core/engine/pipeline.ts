@@ -210,7 +210,9 @@ export interface ControlPreparedInput<I, L> {
  * (control/guard.ts); then the body or query is validated against its schema, then `load` runs,
  * then the synchronous handler. `response` names the schema of its successful JSON answer
  * (schemas/control/, checked in the tests and under `serve --check-responses`), or says why it has
- * none (a stream).
+ * none (a stream). `status` is the status of its successful answer when not 200 (201 created, 202
+ * accepted): the OpenAPI document lists it from here, and a handler whose successful answer has
+ * another status is an engine bug, refused as one.
  */
 export function declareControlRoute<I = undefined, L = undefined>(
   route: Omit<
@@ -225,6 +227,7 @@ export function declareControlRoute<I = undefined, L = undefined>(
   const { pipeline, handler, response, ...rest } = route
   if (pipeline.schema && pipeline.query)
     throw new Error(`${route.path}: a body schema or a query schema, not both`)
+  const status = route.status ?? 200
   return {
     ...rest,
     api: 'sandbox',
@@ -244,7 +247,12 @@ export function declareControlRoute<I = undefined, L = undefined>(
           ? validated<I>(pipeline.query, { ...request.query })
           : (undefined as I)
       const loaded = pipeline.load ? pipeline.load(ctx, params) : (undefined as L)
-      return handler({ input, loaded, request, params, ctx })
+      const answer = handler({ input, loaded, request, params, ctx })
+      if (answer.status !== status && answer.status >= 200 && answer.status < 300)
+        throw new Error(
+          `${route.method} ${route.path} answered ${answer.status}, but declares ${status} (declareControlRoute status)`,
+        )
+      return answer
     },
   }
 }

@@ -177,6 +177,7 @@ export const faultsModule: EngineModule = {
         'Make the next N matching requests time out, answer 5xx, drop the connection, or lose their answer',
       pipeline: { schema: 'sandbox/fault-request' },
       response: 'control/fault-response',
+      status: 201,
       handler: ({ input }) => jsonResponse(201, { fault: view(addFault(ctx, input)) }),
     }),
     declareControlRoute({
