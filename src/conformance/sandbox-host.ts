@@ -13,6 +13,7 @@ import { type Collections, STORE_INDEXES } from '../core/engine/model.js'
 import { parseBody } from '../core/engine/parse.js'
 import { assembleGateway } from '../assembly.js'
 import { toGatewayRequest, writeResponse } from '../adapters/express/node-request.js'
+import { answerClientError } from '../adapters/express/server.js'
 import { silentLogger } from '../core/ports/logger.js'
 import { FAULT_HEADER } from '../core/faults/index.js'
 import type { ScenarioSetup } from '../generated/types.js'
@@ -132,6 +133,8 @@ export async function startSandboxHost(port = 0): Promise<SandboxHost> {
       res.end(JSON.stringify({ error: String((error as Error)?.message ?? error) }))
     })
   })
+  // A head node cannot read gets the same structured envelope as from `serve` (docs/rules.md#request-limits).
+  server.on('clientError', answerClientError)
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, '127.0.0.1', () => resolve())

@@ -90,3 +90,28 @@ describe("the kit's host: the gateway reads the merchant's body (engine lifecycl
     expect(answer.status).toBe(413)
   })
 })
+
+describe("the kit's host: a head node cannot read (docs/rules.md#request-limits)", () => {
+  it('answers the structured envelope, as serve does, and keeps serving', async () => {
+    const { connect } = await import('node:net')
+    const { port } = new URL(host.url)
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('GET / HTTP/1.1\r\nBad Header\r\n\r\n'),
+      )
+      const chunks: Buffer[] = []
+      socket.on('data', (c: Buffer) => chunks.push(c))
+      socket.on('close', () => resolve(Buffer.concat(chunks).toString()))
+      socket.on('error', reject)
+    })
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /)
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4))
+    expect(body).toMatchObject({
+      http_code: 400,
+      error_code: 100000,
+      error_message: 'Request head could not be parsed.',
+    })
+    const after = await send('/run/host-case/api/v1/session', 2, Buffer.from('{}'))
+    expect(after.status).toBe(400)
+  })
+})

@@ -98,7 +98,7 @@ const definedOnly = (limits: HttpLimits): HttpLimits =>
  * answer has begun on it, then the connection is closed; a reset or an unwritable socket is only
  * destroyed. Nothing here may throw: it runs on node's error path.
  */
-function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   try {
     const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
     if (error.code === 'ECONNRESET' || !socket.writable || busy) return void socket.destroy()
