@@ -11,6 +11,7 @@ import { interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
+import { orderLookupNote } from '../lookups.js'
 import { bookedView, describeRequest, showView } from '../observations.js'
 import { orderNumber } from './order.js'
 
@@ -207,9 +208,11 @@ export async function expectMerchantOrder(
     )
   // The headline is the first wrong ledger value; the whole view and every difference follow.
   const wrong = checkFields(answer.body, interpolate(step.fields, ctx.vars))
+  // Where the wrong value came from, when the kit saw it (a lookup by order_id without size).
+  const source = wrong.length ? orderLookupNote(ctx, orderId, answer.body) : undefined
   if (wrong.length)
     fail(
-      `the merchant booked order ${orderId} wrongly: ${wrong[0]}\n  its inspect hook shows it as ${showView(bookedView(answer.body))}:\n  - ${wrong.join('\n  - ')}`,
+      `the merchant booked order ${orderId} wrongly: ${wrong[0]}${source ? `: ${source}` : ''}\n  its inspect hook shows it as ${showView(bookedView(answer.body))}:\n  - ${wrong.join('\n  - ')}`,
     )
   return answer.body
 }
