@@ -281,7 +281,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'ignores-voids': {
     scenarios: ['merchant-capture-then-void-same-day'],
-    says: /\$\.state: expected "cancelled", found "paid"[\s\S]*void\/void \(success\) → attempt 1: HTTP 200/,
+    says: /\$\.state: expected "cancelled", found "paid": the last callback it acknowledged about this order: #\d+ void\/void \(success\)[\s\S]*void\/void \(success\) → attempt 1: HTTP 200/,
     section: /States and transitions/,
   },
 }

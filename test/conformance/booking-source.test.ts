@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CallbackRecord } from '../../src/conformance/callback-channel.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
-import { orderLookupNote } from '../../src/conformance/lookups.js'
+import { lastCallbackNote, orderLookupNote } from '../../src/conformance/booking-source.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
 
 /**
@@ -25,11 +25,18 @@ function lookup(body: Record<string, unknown>, json: unknown): ObservedRequest {
     consumed: false,
   }
 }
-const callback = (index: number, id: string, orderStatus: string): Partial<CallbackRecord> => ({
+const callback = (
+  index: number,
+  id: string,
+  orderStatus: string,
+  acknowledged = true,
+  type = 'sale',
+): Partial<CallbackRecord> => ({
   index,
   source: 'gateway',
   api: 'checkout',
-  fields: { id, order_number: 'two-windows', order_status: orderStatus, type: 'sale' },
+  fields: { id, order_number: 'two-windows', order_status: orderStatus, type, status: 'success' },
+  attempts: [{ acknowledged, status: acknowledged ? 200 : 400, ms: 1 }],
 })
 function ctxWith(requests: ObservedRequest[], callbacks: Partial<CallbackRecord>[]): ScenarioContext {
   return {
@@ -66,5 +73,24 @@ describe('a booking taken from a lookup by order_id without size', () => {
     const other = ctxWith([lookup({ order_id: 'two-windows' }, newest)], twoPayments)
     expect(orderLookupNote(other, 'two-windows', { payment_id: 'pay-settled' })).toBeUndefined()
     expect(orderLookupNote(other, 'another-order', { payment_id: 'pay-declined' })).toBeUndefined()
+  })
+})
+
+// A wrong state is shown with the last report about the order that the merchant acknowledged
+// (it took the report and did not book it, or booked it wrongly), never with one it refused.
+describe('a wrong state', () => {
+  it('is shown with the last callback the merchant acknowledged about the order', () => {
+    const ctx = ctxWith(
+      [],
+      [
+        callback(0, 'pay-1', 'settled'),
+        callback(1, 'pay-1', 'void', true, 'void'),
+        callback(2, 'pay-1', 'void', false, 'void'),
+      ],
+    )
+    expect(lastCallbackNote(ctx, 'two-windows')).toBe(
+      'the last callback it acknowledged about this order: #1 void/void (success)',
+    )
+    expect(lastCallbackNote(ctx, 'another-order')).toBeUndefined()
   })
 })

@@ -1,12 +1,15 @@
 import type { ScenarioContext } from './context.js'
 import { describeRequest } from './observations.js'
 import type { ObservedRequest } from './sandbox-host.js'
+import { describeCallback } from './steps/select.js'
 
 /**
  * Where a wrong booking came from, when the kit saw it happen (issue 23: headlines derived from
- * what was observed). A Checkout status lookup by `order_id` without `size` answers one object,
- * the order's newest payment (Endpoints); an order with several payments may have settled an
- * older one. When the merchant booked exactly what such a lookup answered, the headline says so.
+ * what was observed, the first wrong ledger value with its source). A Checkout status lookup by
+ * `order_id` without `size` answers one object, the order's newest payment (Endpoints); an order
+ * with several payments may have settled an older one. When the merchant booked exactly what such
+ * a lookup answered, the headline says so; else a wrong state is shown with the last callback the
+ * merchant acknowledged about the order (a report it did not book, or booked wrongly).
  */
 
 const STATUS_PATH = '/api/v1/payment/status'
@@ -62,4 +65,18 @@ export function orderLookupNote(ctx: ScenarioContext, orderId: string, booked: u
     `it booked the answer of its ${describeRequest(last)} (by order_id without size), which is only the order's newest payment (${newest.payment_id} ${String(newest.status ?? '')}); ` +
     `the order has ${payments.size} payments (also ${others.join(', ')}): look an order with several payments up with size and book the one that settled (Endpoints)`
   )
+}
+
+/** `the last callback it acknowledged about this order: #2 void/void (success)`, or undefined when none. */
+export function lastCallbackNote(ctx: ScenarioContext, orderId: string): string | undefined {
+  if (ctx.mode !== 'merchant') return undefined
+  const last = ctx.channel.log
+    .filter(
+      (c) =>
+        c.source === 'gateway' &&
+        (c.fields.order_number ?? c.fields.order_id) === orderId &&
+        c.attempts.some((a) => a.acknowledged),
+    )
+    .at(-1)
+  return last ? `the last callback it acknowledged about this order: ${describeCallback(last)}` : undefined
 }
