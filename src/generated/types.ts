@@ -7383,7 +7383,7 @@ export interface ScenarioSetup {
   callback_timeout_seconds?: number
 }
 /**
- * The merchant starts a payment. Merchant mode: the kit calls the adapter's `start_payment` hook (docs/conformance.md) and the merchant sends its request to the scenario's gateway. Gateway mode: the kit itself sends the request (session, session token, S2S SALE/AUTH/DEBIT...), signed with the credentials, and checks the answer against `expect`. The result is the answer's fields plus `order`; `${order_number}` (and `${payment_id}`, `${trans_id}`, `${token}`, `${redirect_url}` when answered) are captured automatically.
+ * The merchant starts a payment. Merchant mode: the kit calls the adapter's `start_payment` hook (docs/conformance.md) and the merchant sends its request to the scenario's gateway. Gateway mode: the kit itself sends the request (session, session token, S2S SALE/AUTH/DEBIT...), signed with the credentials, and checks the answer against `expect`. The result is the answer's fields plus `order` and, for a Checkout session, its page `token` (for `payer.card` `token`: pay an earlier session); `${order_number}` (and `${payment_id}`, `${trans_id}`, `${token}`, `${redirect_url}` when answered) are captured automatically.
  */
 export interface ScenarioMerchantStartStep {
   step: 'merchant.start'

@@ -154,8 +154,27 @@ describe('gateway.call', () => {
   it('captures values by JSONPath and fails a capture that selects nothing', async () => {
     const { failure } = await one([{ ...start, capture: { nothing: '$.no.such.field' } }])
     expect(failure?.message).toMatch(
-      /capture nothing: \$\.no\.such\.field selects nothing in the step's result \(it has: redirect_url, order\)/,
+      /capture nothing: \$\.no\.such\.field selects nothing in the step's result \(it has: redirect_url, order, token\)/,
     )
+  })
+
+  // A duplicate checkout window (scenarios/merchant-order-lookup-without-size.json): a session's
+  // page token, captured from merchant.start, pays that session after a later one was started.
+  it('pays an earlier session by the token captured from its merchant.start', async () => {
+    const { result } = await one([
+      { ...start, capture: { first: '$.token' } },
+      start,
+      { step: 'payer.card', token: ref('first'), outcome: 'success', capture: { paid: '$.payment_id' } },
+      { step: 'payer.card', outcome: 'decline' },
+      {
+        step: 'gateway.call',
+        api: 'checkout',
+        path: '/api/v1/payment/status',
+        body: { payment_id: ref('paid') },
+        expect: { fields: { '$.status': 'settled' } },
+      },
+    ])
+    expect(result.status).toBe('passed')
   })
 })
 

@@ -267,6 +267,23 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     says: /\$\.amount_refunded: expected "0\.00", found "4\.00"[\s\S]*POST \/api\/v1\/payment\/refund \{amount "4\.00".*\} → HTTP 503/,
     section: /Gateway faults/,
   },
+  // Issue 23, requirement 4: several payments under one order number (lookups by order_id with and
+  // without size); voids and refunds of captured payments across financial days.
+  'order-status-without-size': {
+    scenarios: ['merchant-order-lookup-without-size', 'merchant-shared-order-number'],
+    says: /^\d+\. expect\.merchant_order: the merchant booked order two-windows-r1 wrongly: \$\.payment_id: expected "[0-9a-f-]{36}", found "[0-9a-f-]{36}": it booked the answer of its POST \/api\/v1\/payment\/status \{order_id "two-windows-r1"\} → HTTP 200 \(by order_id without size\), which is only the order's newest payment \([0-9a-f-]{36} decline\); the order has 2 payments \(also [0-9a-f-]{36} settled\): look an order with several payments up with size/,
+    section: /Endpoints/,
+  },
+  'voids-after-financial-day': {
+    scenarios: ['merchant-capture-cancelled-days-later', 'merchant-partial-refund-days-later'],
+    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: [^\n]*refund a settled payment after its financial day/,
+    section: /States and transitions/,
+  },
+  'ignores-voids': {
+    scenarios: ['merchant-capture-then-void-same-day'],
+    says: /\$\.state: expected "cancelled", found "paid": the last callback it acknowledged about this order: #\d+ void\/void \(success\)[\s\S]*void\/void \(success\) → attempt 1: HTTP 200/,
+    section: /States and transitions/,
+  },
 }
 
 const twins = readdirSync(join(merchants, 'twins'))

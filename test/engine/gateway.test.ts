@@ -99,6 +99,19 @@ describe('gateway.handle', () => {
   })
 })
 
+// docs/sandbox-choices.md (Void: the financial day is the sandbox clock's): every answer, refusals
+// and unknown routes too, carries that clock in its HTTP Date header, so a merchant can tell a day is over.
+describe('the Date header', () => {
+  it("is the sandbox clock's time, moving with the virtual clock", async () => {
+    const t = createTestGateway([echo], undefined, { checkResponses: false })
+    const first = await t.call('POST', '/api/v1/echo', { a: 1 })
+    expect(first.headers.date).toBe('Mon, 02 Nov 2026 10:00:00 GMT')
+    await t.clock.advance(3 * 24 * 3600 * 1000)
+    expect((await t.call('POST', '/api/v1/refuse', {})).headers.date).toBe('Thu, 05 Nov 2026 10:00:00 GMT')
+    expect((await t.call('GET', '/nowhere')).headers.date).toBe('Thu, 05 Nov 2026 10:00:00 GMT')
+  })
+})
+
 describe('body parsing robustness', () => {
   it('accepts bracketed JSON keys and values holding lone surrogates without failing', async () => {
     const t = createTestGateway([echo], undefined, { checkResponses: false })

@@ -11,6 +11,7 @@ import { interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
+import { lastCallbackNote, orderLookupNote } from '../booking-source.js'
 import { bookedView, describeRequest, showView } from '../observations.js'
 import { orderNumber } from './order.js'
 
@@ -207,9 +208,16 @@ export async function expectMerchantOrder(
     )
   // The headline is the first wrong ledger value; the whole view and every difference follow.
   const wrong = checkFields(answer.body, interpolate(step.fields, ctx.vars))
+  // Where the wrong value came from, when the kit saw it: a lookup by order_id without size; for a
+  // wrong state, the last report about the order the merchant acknowledged.
+  const stateWrong = wrong.some((w) => w.startsWith('$.state:'))
+  const source = wrong.length
+    ? (orderLookupNote(ctx, orderId, answer.body) ??
+      (stateWrong ? lastCallbackNote(ctx, orderId) : undefined))
+    : undefined
   if (wrong.length)
     fail(
-      `the merchant booked order ${orderId} wrongly: ${wrong[0]}\n  its inspect hook shows it as ${showView(bookedView(answer.body))}:\n  - ${wrong.join('\n  - ')}`,
+      `the merchant booked order ${orderId} wrongly: ${wrong[0]}${source ? `: ${source}` : ''}\n  its inspect hook shows it as ${showView(bookedView(answer.body))}:\n  - ${wrong.join('\n  - ')}`,
     )
   return answer.body
 }

@@ -29,8 +29,9 @@ export async function merchantStart(step: ScenarioMerchantStartStep, ctx: Scenar
       ? await startAtMerchant(step, ctx, order, fields)
       : await startAtGateway(step, ctx, order, fields)
   const body = (answer && typeof answer === 'object' ? answer : {}) as Record<string, unknown>
-  remember(ctx, step, order, body)
-  return { ...body, order }
+  const token = remember(ctx, step, order, body)
+  // The Checkout session's page token too, so a scenario can pay an earlier session (`payer.card` `token`).
+  return { ...body, order, ...(token && body.token === undefined ? { token } : {}) }
 }
 
 function remember(
@@ -38,7 +39,7 @@ function remember(
   step: ScenarioMerchantStartStep,
   order: Order,
   body: Record<string, unknown>,
-) {
+): string | undefined {
   ctx.vars.order_number = order.number
   for (const name of ['payment_id', 'trans_id', 'redirect_url'])
     if (typeof body[name] === 'string') ctx.vars[name] = body[name]
@@ -51,7 +52,9 @@ function remember(
   if (token && step.api === 'checkout') {
     ctx.vars.token = token
     ctx.sessions.push({ token, operation: step.operation ?? 'purchase' })
+    return token
   }
+  return undefined
 }
 
 async function startAtMerchant(

@@ -71,25 +71,38 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       for (const stop of stops.splice(0)) stop()
     },
     async handle(request) {
-      try {
-        const path = normalisePath(request.path, request.basePath)
-        if (path === PATH_INVALID) return errorResponse(fail('REQUEST_PATH_INVALID'), 'sandbox')
-        if (path === PATH_OUTSIDE) return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
-        const normal: IncomingRequest = path === request.path ? request : { ...request, path }
-        // The control guard reads the normalised path: every spelling of a control path is guarded.
-        if (isControlPath(path)) {
-          const refused = checkControlRequest(normal, guardFor(request.servedHosts))
-          if (refused) return errorResponse(fail(refused), 'sandbox')
-        }
-        const found = router.match(normal.method, path)
-        // A path served for another method only answers as unknown too: the gateway has no other notion of it.
-        if (found === undefined || found === 'method')
-          return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
-        return await run(found.value, normal, found.params)
-      } catch (error) {
-        return internalError(request, error)
-      }
+      return dated(await answer(request))
     },
+  }
+
+  /**
+   * Every answer carries the sandbox's clock in the HTTP `Date` header (RFC 9110: when the message
+   * was originated): on a virtual or advanced clock, the day and time the payments, financial days
+   * and callbacks of this gateway live in (docs/sandbox-choices.md). Set here once for all adapters.
+   */
+  function dated(response: GatewayResponse): GatewayResponse {
+    if (response.headers.date !== undefined) return response
+    return { ...response, headers: { ...response.headers, date: new Date(ctx.clock.now()).toUTCString() } }
+  }
+
+  async function answer(request: IncomingRequest): Promise<GatewayResponse> {
+    try {
+      const path = normalisePath(request.path, request.basePath)
+      if (path === PATH_INVALID) return errorResponse(fail('REQUEST_PATH_INVALID'), 'sandbox')
+      if (path === PATH_OUTSIDE) return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
+      const normal: IncomingRequest = path === request.path ? request : { ...request, path }
+      // The control guard reads the normalised path: every spelling of a control path is guarded.
+      if (isControlPath(path)) {
+        const refused = checkControlRequest(normal, guardFor(request.servedHosts))
+        if (refused) return errorResponse(fail(refused), 'sandbox')
+      }
+      const found = router.match(normal.method, path)
+      // A path served for another method only answers as unknown too: the gateway has no other notion of it.
+      if (found === undefined || found === 'method') return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
+      return await run(found.value, normal, found.params)
+    } catch (error) {
+      return internalError(request, error)
+    }
   }
 
   /** The guard's options: the config's token and hosts, the base URL's host, what the adapter serves. */

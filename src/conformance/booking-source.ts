@@ -1,0 +1,82 @@
+import type { ScenarioContext } from './context.js'
+import { describeRequest } from './observations.js'
+import type { ObservedRequest } from './sandbox-host.js'
+import { describeCallback } from './steps/select.js'
+
+/**
+ * Where a wrong booking came from, when the kit saw it happen (issue 23: headlines derived from
+ * what was observed, the first wrong ledger value with its source). A Checkout status lookup by
+ * `order_id` without `size` answers one object, the order's newest payment (Endpoints); an order
+ * with several payments may have settled an older one. When the merchant booked exactly what such
+ * a lookup answered, the headline says so; else a wrong state is shown with the last callback the
+ * merchant acknowledged about the order (a report it did not book, or booked wrongly).
+ */
+
+const STATUS_PATH = '/api/v1/payment/status'
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
+
+/** The order's Checkout payments the kit has seen (its callbacks, the merchant's lookups with size), with their latest status. */
+function paymentsOf(ctx: ScenarioContext, orderId: string, requests: ObservedRequest[]): Map<string, string> {
+  const payments = new Map<string, string>()
+  for (const c of ctx.channel.log)
+    if (c.source === 'gateway' && c.api === 'checkout' && c.fields.order_number === orderId && c.fields.id)
+      payments.set(c.fields.id, c.fields.order_status ?? '')
+  for (const r of requests) {
+    if (r.path !== STATUS_PATH || r.body?.order_id !== orderId || !Array.isArray(r.answer.json)) continue
+    for (const item of r.answer.json as unknown[]) {
+      const p = record(item)
+      if (typeof p?.payment_id === 'string') payments.set(p.payment_id, String(p.status ?? ''))
+    }
+  }
+  return payments
+}
+
+/**
+ * `it booked the answer of its POST /api/v1/payment/status {order_id "…"} → HTTP 200 (by order_id
+ * without size), which is only the order's newest payment (… decline); …`, or undefined when the
+ * order has one payment, the merchant used size, or booked something else.
+ */
+export function orderLookupNote(ctx: ScenarioContext, orderId: string, booked: unknown): string | undefined {
+  if (ctx.mode !== 'merchant' || !ctx.hosted) return undefined
+  const requests = ctx.hosted.requests
+  const last = requests
+    .filter(
+      (r) =>
+        r.path === STATUS_PATH &&
+        r.body?.order_id === orderId &&
+        r.body.size === undefined &&
+        r.body.payment_id === undefined &&
+        r.answer.status === 200,
+    )
+    .at(-1)
+  const newest = record(last?.answer.json)
+  if (!last || typeof newest?.payment_id !== 'string') return undefined
+  const view = record(booked)
+  if (view?.payment_id !== undefined && view.payment_id !== newest.payment_id) return undefined
+  const payments = paymentsOf(ctx, orderId, requests)
+  payments.set(newest.payment_id, String(newest.status ?? payments.get(newest.payment_id) ?? ''))
+  if (payments.size < 2) return undefined
+  const others = [...payments]
+    .filter(([id]) => id !== newest.payment_id)
+    .map(([id, status]) => `${id} ${status}`.trim())
+  return (
+    `it booked the answer of its ${describeRequest(last)} (by order_id without size), which is only the order's newest payment (${newest.payment_id} ${String(newest.status ?? '')}); ` +
+    `the order has ${payments.size} payments (also ${others.join(', ')}): look an order with several payments up with size and book the one that settled (Endpoints)`
+  )
+}
+
+/** `the last callback it acknowledged about this order: #2 void/void (success)`, or undefined when none. */
+export function lastCallbackNote(ctx: ScenarioContext, orderId: string): string | undefined {
+  if (ctx.mode !== 'merchant') return undefined
+  const last = ctx.channel.log
+    .filter(
+      (c) =>
+        c.source === 'gateway' &&
+        (c.fields.order_number ?? c.fields.order_id) === orderId &&
+        c.attempts.some((a) => a.acknowledged),
+    )
+    .at(-1)
+  return last ? `the last callback it acknowledged about this order: ${describeCallback(last)}` : undefined
+}
