@@ -356,6 +356,17 @@ function powerOfTen(a: string, b: string): number | undefined {
   return /^10+$/.test(ratio) ? sign * (ratio.length - 1) : undefined
 }
 
+/** The decimals `sent` has when it is `asked` rounded (or cut) to fewer decimals: 2 for "12.35" of "12.345". */
+function roundedTo(sent: string, asked: string): number | undefined {
+  const x = decimal(asked)
+  const y = decimal(sent)
+  if (!x || !y || y.scale >= x.scale) return undefined
+  const unit = 10n ** BigInt(x.scale - y.scale)
+  const cut = x.n / unit
+  const rounded = (x.n + unit / 2n) / unit
+  return y.n === cut || y.n === rounded ? y.scale : undefined
+}
+
 /** "1500" JPY as the platform documents it: "1500.00". */
 function documentedForm(amount: string, currency: string): string {
   const decimals = documentedDecimals(currency)
@@ -422,9 +433,12 @@ function intentFindings(r: ObservedRequest, ctx: ScenarioContext): Finding[] {
     )
     if (power !== 0 && !anyAsked) {
       const exponent = currencyExponent(currency)
+      const cut = roundedTo(amount, askedAmount)
       const how =
         power === undefined
-          ? 'another amount than the order'
+          ? cut !== undefined && cut < exponent
+            ? `the order's amount rounded to ${cut} decimal${cut === 1 ? '' : 's'}; ${currency} has ${exponent} (ISO 4217)`
+            : 'another amount than the order'
           : power < 0
             ? `1/${10 ** -power} of it, as if ${currency} had ${exponent - power} decimals; ${currency} has ${exponent || 'none'} (ISO 4217)`
             : `${10 ** power} times it, as if ${currency} had ${exponent - power} decimals; ${currency} has ${exponent} (ISO 4217)`

@@ -262,6 +262,18 @@ describe('intent: what the merchant sent against what the kit asked for (issue 2
     expect(found[0]?.fix).toMatch(/send order_amount "12\.345"$/)
   })
 
+  it('an amount rounded to fewer decimals than its currency has: "12.35" for 12.345 KWD', () => {
+    const ctx = ctxWith([
+      request('/post', sale({ order_amount: '12.35', order_currency: 'KWD' }), settledSale('t-1')),
+    ])
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.345 KWD'] } }
+    expect(causesOf(ctx)[0]?.headline).toBe(
+      'the merchant sent order_amount "12.35" KWD for an order of 12.345 KWD (POST /post SALE): the order\'s amount rounded to 2 decimals; KWD has 3 (ISO 4217)',
+    )
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.000 KWD'] } }
+    expect(causesOf(ctx)[0]?.headline).toMatch(/: another amount than the order$/)
+  })
+
   it('the same amount in another form ("1500.00" for 1500 JPY), or an amount asked earlier under the order number, is no cause', () => {
     const ctx = ctxWith([
       request('/post', sale({ order_amount: '1500.00', order_currency: 'JPY' }), settledSale('t-1')),

@@ -292,6 +292,11 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     says: /^\d+\. expect\.merchant_request s2s-card: the merchant sent recurring_init "Y" \(POST \/post SALE\) for a payment it was not asked to make recurring: the gateway started a recurring chain for it \(it answered a recurring_token\)[\s\S]*fix: leave recurring_init out \(or send N\)/,
     section: /2\.3/,
   },
+  'amount-rounded-to-cents': {
+    scenarios: ['merchant-s2s-amount-three-decimal-currency', 'merchant-amount-three-decimal-currency'],
+    says: /^1\. merchant\.start s2s-card success: the merchant sent order_amount "12\.35" KWD for an order of 12\.345 KWD \(POST \/post SALE\): the order's amount rounded to 2 decimals; KWD has 3 \(ISO 4217\)[\s\S]*fix: [^\n]*send order_amount "12\.345"/,
+    section: /2\.1\.1/,
+  },
 }
 
 const twins = readdirSync(join(merchants, 'twins'))
