@@ -1,4 +1,5 @@
 import { currencyExponent } from '../core/engine/format.js'
+import { checkoutSignatures } from '../core/signatures/checkout.js'
 import { documentedDecimals } from '../core/validation/amounts.js'
 import { type CallbackAttempt, type CallbackRecord, describeAttempts } from './callback-channel.js'
 import type { ScenarioContext } from './context.js'
@@ -237,6 +238,21 @@ function firstUnacknowledged(
   return undefined
 }
 
+/** A Checkout callback whose hash the kit recomputes with the adapter's password (MD5 or SHA256 mode) and finds right. */
+function signedRight(r: CallbackRecord, password: string): boolean {
+  if (r.api !== 'checkout' || !r.fields.hash) return false
+  const f = r.fields
+  const order = {
+    number: f.order_number,
+    amount: f.order_amount,
+    currency: f.order_currency,
+    description: f.order_description,
+  }
+  return [false, true].some(
+    (sha256) => checkoutSignatures.notification(f.id ?? '', order, { password, sha256 }) === f.hash,
+  )
+}
+
 const hashTroubleIn = (attempt: CallbackAttempt) =>
   !/json|unexpected token|parse|syntax/i.test(attempt.body ?? attempt.error ?? '') &&
   /hash|signature/i.test(attempt.body ?? attempt.error ?? '')
@@ -263,7 +279,8 @@ export async function probeRefusedCallback(ctx: ScenarioContext): Promise<void> 
   if (ctx.mode !== 'merchant' || !ctx.hosted || ctx.callbackProbe) return
   const found = firstUnacknowledged(ctx)
   if (!found) return
-  if (found.record.api !== 'checkout' || !hashTroubleIn(found.first)) return
+  // Only a callback the kit found signed right: then the merchant's check, not the callback, is wrong.
+  if (!hashTroubleIn(found.first) || !signedRight(found.record, ctx.credentials.password)) return
   const { record } = found
   ctx.callbackProbe = { index: record.index }
   for (const [flat, nested] of NESTED_READS) {
@@ -294,22 +311,22 @@ function callbackFinding(ctx: ScenarioContext): Finding | undefined {
   const parseTrouble = /json|unexpected token|parse|syntax/i.test(text)
   const serverError = (first.status ?? 0) >= 500
   const hashTrouble = hashTroubleIn(first)
+  const verified = hashTrouble && signedRight(r, ctx.credentials.password)
   const diagnosis = parseTrouble
     ? ': its callback handler could not read the body: callbacks are form-encoded (application/x-www-form-urlencoded), not JSON'
     : serverError
       ? ': its callback handler failed on the callback (HTTP 5xx); callbacks are form-encoded (application/x-www-form-urlencoded), read them as a form'
       : first.timedOut
         ? ': a time-out is a failed attempt (answer first, then do slow work)'
-        : hashTrouble
-          ? ": the gateway signed it right, so the merchant's check computes another hash (another formula, or other values than the callback's own fields)"
+        : verified
+          ? ": the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's flat form fields)"
           : ''
   const rule = r.api === 'checkout' ? 'any 2xx' : 'the body OK'
   const probe = ctx.callbackProbe?.index === r.index ? ctx.callbackProbe : undefined
   const read = probe?.flat && probe.nested ? { flat: probe.flat, nested: probe.nested } : undefined
-  const flatFields =
-    r.api === 'checkout' && hashTrouble
-      ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): ${CALLBACK_FORMULAS.checkout} over ${CHECKOUT_SIGNED.map((k) => `${k} ${JSON.stringify(r.fields[k] ?? '')}`).join(', ')} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${rule}`
-      : undefined
+  const flatFields = verified
+    ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): ${CALLBACK_FORMULAS.checkout} over ${CHECKOUT_SIGNED.map((k) => `${k} ${JSON.stringify(r.fields[k] ?? '')}`).join(', ')} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${rule}`
+    : undefined
   return {
     kind: 'unacknowledged-callback',
     headline: read
@@ -426,7 +443,14 @@ function intentFindings(r: ObservedRequest, ctx: ScenarioContext): Finding[] {
   const [askedAmount, askedCurrency] = (asked?.amounts.at(-1) ?? '').split(' ')
   const currency = typeof sent.currency === 'string' ? sent.currency : askedCurrency
   const amount = sent.amount
-  if (askedAmount && askedCurrency && currency === askedCurrency && typeof amount === 'string') {
+  // A malformed amount ("1234,50", a JSON number) is a matter of form: the gateway's refusal or warning says so.
+  if (
+    askedAmount &&
+    askedCurrency &&
+    currency === askedCurrency &&
+    decimal(amount) &&
+    typeof amount === 'string'
+  ) {
     const power = powerOfTen(amount, askedAmount)
     const anyAsked = asked?.amounts.some(
       (a) => a.endsWith(` ${currency}`) && powerOfTen(amount, a.split(' ')[0] ?? '') === 0,

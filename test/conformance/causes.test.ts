@@ -272,6 +272,15 @@ describe('intent: what the merchant sent against what the kit asked for (issue 2
     )
     ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.000 KWD'] } }
     expect(causesOf(ctx)[0]?.headline).toMatch(/: another amount than the order$/)
+    // The same amount with a trailing zero is no cause; a malformed one is a matter of form, for
+    // the gateway's refusal or warning to name.
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.350 KWD'] } }
+    expect(causesOf(ctx)).toEqual([])
+    const comma = ctxWith([
+      request('/post', sale({ order_amount: '12,35', order_currency: 'KWD' }), settledSale('t-1')),
+    ])
+    comma.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.35 KWD'] } }
+    expect(causesOf(comma)).toEqual([])
   })
 
   it('the same amount in another form ("1500.00" for 1500 JPY), or an amount asked earlier under the order number, is no cause', () => {
@@ -386,15 +395,16 @@ describe('a genuine callback refused for its hash', () => {
     order_status: 'settled',
     type: 'sale',
     status: 'success',
-    hash: 'h-1',
   }
-  const refused = (): Partial<CallbackRecord> => ({
+  // Signed as the gateway signs it: sha1(md5(upper(id + order_number + ... + password))).
+  const hash = signatures.checkout.notification('pay-1', order, PASSWORD)
+  const refused = (signed = hash): Partial<CallbackRecord> => ({
     index: 0,
     source: 'gateway',
     api: 'checkout',
     url: 'http://127.0.0.1:1/gateway/callback',
-    fields,
-    text: new URLSearchParams(fields).toString(),
+    fields: { ...fields, hash: signed },
+    text: new URLSearchParams({ ...fields, hash: signed }).toString(),
     attempts: [{ status: 400, body: 'invalid hash', acknowledged: false, ms: 2 }],
   })
 
@@ -437,10 +447,25 @@ describe('a genuine callback refused for its hash', () => {
     ctx.callbackProbe = { index: 0 }
     const [first] = causesOf(ctx)
     expect(first?.headline).toBe(
-      `the merchant did not acknowledge #0 sale/settled (success): attempt 1: HTTP 400 "invalid hash": the gateway signed it right, so the merchant's check computes another hash (another formula, or other values than the callback's own fields)`,
+      `the merchant did not acknowledge #0 sale/settled (success): attempt 1: HTTP 400 "invalid hash": the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's flat form fields)`,
     )
-    expect(first?.fix).toMatch(
-      /over id "pay-1", order_number "o-1", order_amount "10\.00", order_currency "EUR", order_description "Order o-1" and the adapter's password is h-1, the hash this callback carries; then answer any 2xx$/,
+    expect(first?.fix).toBe(
+      `read the callback's flat form fields (id, order_number, order_amount, order_currency, order_description, order_status, type, status, hash): hash = sha1(md5(upper(id + order_number + order_amount + order_currency + order_description + password))) over id "pay-1", order_number "o-1", order_amount "10.00", order_currency "EUR", order_description "Order o-1" and the adapter's password is ${hash}, the hash this callback carries; then answer any 2xx`,
+    )
+  })
+
+  it('a callback the kit does not find signed right is not probed, and not called right', async () => {
+    const ctx = ctxWith([], [refused('0'.repeat(40))])
+    ;(ctx as unknown as { hosted: object }).hosted = { requests: [] }
+    let sent = 0
+    ctx.channel.sendOwn = async () => {
+      sent++
+      throw new Error('no probe expected')
+    }
+    await probeRefusedCallback(ctx)
+    expect(sent).toBe(0)
+    expect(causesOf(ctx)[0]?.headline).toBe(
+      'the merchant did not acknowledge #0 sale/settled (success): attempt 1: HTTP 400 "invalid hash"',
     )
   })
 })
