@@ -514,34 +514,13 @@ function charged(r: ObservedRequest): boolean {
  * merchant sent it again.
  */
 function doubleChargeFinding(r: ObservedRequest, requests: ObservedRequest[]): Finding | undefined {
-  const keyOf = (o: ObservedRequest): string | undefined => {
-    const action = actionOf(o)
-    if (action && CHARGES.has(action) && o.body?.order_id !== undefined)
-      return `order ${String(o.body.order_id)}`
-    if (/^\/api\/v1\/processing\/\w+\/card$/.test(o.path) && o.headers.token) {
-      const session = requests.find(
-        (s) =>
-          s.path === '/api/v1/session/token' &&
-          (s.answer.json as { token?: unknown })?.token === o.headers.token,
-      )
-      const order = session?.body?.order as { number?: unknown } | undefined
-      return order?.number !== undefined ? `order ${String(order.number)}` : `session ${o.headers.token}`
-    }
-    return undefined
-  }
-  const key = keyOf(r)
+  const key = paymentKey(r, requests)
   if (!key || !charged(r)) return undefined
-  const before = requests.filter((o) => o.seq < r.seq && keyOf(o) === key && charged(o))
-  const first = before[0]
-  if (!first) return undefined
-  // Lookups of the order (a lookup by trans_id or payment_id names a payment the merchant already knows).
-  const lookups = requests.filter(
-    (o) =>
-      o.seq > first.seq &&
-      o.seq < r.seq &&
-      ((o.path === '/api/v1/payment/status' && o.body?.order_id !== undefined) ||
-        actionOf(o) === 'GET_TRANS_STATUS_BY_ORDER'),
+  const first = requests.find(
+    (o) => o.seq < r.seq && paymentKey(o, requests)?.label === key.label && charged(o),
   )
+  if (!first) return undefined
+  const lookups = orderLookups(requests, key.order, first.seq, r.seq)
   const json = (r.answer.json ?? {}) as Record<string, unknown>
   const id = json.trans_id ?? json.payment_id
   const firstWas =
@@ -550,11 +529,83 @@ function doubleChargeFinding(r: ObservedRequest, requests: ObservedRequest[]): F
       : `was done (HTTP ${first.answer.status} ${String((first.answer.json as { status?: unknown })?.status ?? '')})`
   return {
     kind: 'double-charge',
-    headline: `the payer is charged twice for ${key}: the first ${requestName(first)} ${firstWas}; the merchant sent it again ${lookups.length ? `after ${lookups.map(requestName).join(', ')}` : 'without looking the order up first'}, and the gateway did the second too (HTTP ${r.answer.status} ${String(json.status ?? '')}${id ? `, ${json.trans_id ? 'trans_id' : 'payment_id'} ${String(id)}` : ''})`,
+    headline: `the payer is charged twice for ${key.label}: the first ${requestName(first)} ${firstWas}; the merchant sent it again ${lookups.length ? `after ${lookups.map(requestName).join(', ')}` : 'without looking the order up first'}, and the gateway did the second too (HTTP ${r.answer.status} ${String(json.status ?? '')}${id ? `, ${json.trans_id ? 'trans_id' : 'payment_id'} ${String(id)}` : ''})`,
     request: `${requestName(r)} ${maskCards(r.text).slice(0, 400)}`,
     answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`,
-    rule: 'one order, one charge: a payment request whose answer never came may have been done; the status lookup says what became of it (Events; docs/conformance.md, Gateway faults)',
-    fix: `before sending a payment again, look the order up (${r.path === '/post' ? 'GET_TRANS_STATUS_BY_ORDER' : 'POST /api/v1/payment/status by order_id'}) and send it again only when the gateway has no payment for it (101000 "Order does not exist."); refund the second charge`,
+    rule: UNKNOWN_OUTCOME_RULE,
+    fix: `before sending a payment again, ${lookupFix(r)}; refund the second charge`,
+  }
+}
+
+/** A payment request the merchant sent, and the order (or session) it pays. */
+function paymentKey(
+  o: ObservedRequest,
+  requests: ObservedRequest[],
+): { label: string; order?: string } | undefined {
+  const action = actionOf(o)
+  if (action && CHARGES.has(action) && o.body?.order_id !== undefined)
+    return { label: `order ${String(o.body.order_id)}`, order: String(o.body.order_id) }
+  if (/^\/api\/v1\/processing\/\w+\/card$/.test(o.path) && o.headers.token) {
+    const session = requests.find(
+      (s) =>
+        s.path === '/api/v1/session/token' &&
+        (s.answer.json as { token?: unknown })?.token === o.headers.token,
+    )
+    const number = (session?.body?.order as { number?: unknown } | undefined)?.number
+    return number !== undefined
+      ? { label: `order ${String(number)}`, order: String(number) }
+      : { label: `session ${o.headers.token}` }
+  }
+  return undefined
+}
+
+/** The merchant's status lookups of an order between two requests (by trans_id or payment_id names a payment it already knows). */
+const orderLookups = (
+  requests: ObservedRequest[],
+  order: string | undefined,
+  after: number,
+  before: number,
+) =>
+  requests.filter(
+    (o) =>
+      o.seq > after &&
+      o.seq < before &&
+      ((o.path === '/api/v1/payment/status' &&
+        o.body?.order_id !== undefined &&
+        String(o.body.order_id) === order) ||
+        (actionOf(o) === 'GET_TRANS_STATUS_BY_ORDER' && String(o.body?.order_id) === order)),
+  )
+
+const UNKNOWN_OUTCOME_RULE =
+  'one order, one charge: a payment request whose answer never came may have been done; the status lookup of the order says what became of it (Events; docs/conformance.md, Gateway faults)'
+
+const lookupFix = (r: ObservedRequest) =>
+  `look the order up (${r.path === '/post' ? 'GET_TRANS_STATUS_BY_ORDER' : 'POST /api/v1/payment/status by order_id'}) and send the payment again only when the gateway has none for it (101000 "Order does not exist."); book what the lookup says`
+
+/**
+ * A payment request whose answer never came (an injected time-out, dropped connection, 5xx page or
+ * lost answer) that the merchant never looked up by its order: it sent it again blindly (once
+ * charged, the double charge says so), or booked the unknown outcome as it pleased.
+ */
+function unansweredFinding(r: ObservedRequest, requests: ObservedRequest[]): Finding | undefined {
+  const key = r.fault ? paymentKey(r, requests) : undefined
+  if (!key) return undefined
+  if (orderLookups(requests, key.order, r.seq, Number.POSITIVE_INFINITY).length) return undefined
+  const again = requests.find((o) => o.seq > r.seq && paymentKey(o, requests)?.label === key.label)
+  if (again && charged(r) && charged(again)) return undefined
+  const done =
+    r.fault === 'lost'
+      ? 'the gateway did it and its answer was lost (sandbox fault "lost")'
+      : `its answer never came (sandbox fault "${r.fault}"; this time the gateway had not done it)`
+  return {
+    kind: 'unknown-outcome',
+    headline: again
+      ? `the merchant sent ${requestName(again)} again for ${key.label} without looking the order up first: ${done}; an answer that never came may mean the payment was done, and a second one charges the payer twice`
+      : `the merchant never looked ${key.label} up after its ${requestName(r)} got no answer: ${done}; an answer that never came is an unknown outcome, which only the status lookup of the order settles`,
+    request: `${requestName(r)} ${maskCards(r.text).slice(0, 400)}`,
+    answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`,
+    rule: UNKNOWN_OUTCOME_RULE,
+    fix: lookupFix(r),
   }
 }
 
@@ -567,7 +618,7 @@ export function causesOf(ctx: ScenarioContext): Finding[] {
     if (!r.fault && !r.expectedRefusal) found.push(...intentFindings(r, ctx))
     if (isRefused(r)) found.push(requestFinding(r, ctx, requests))
     else if (r.answer.warnings?.length && !r.fault) found.push(warningFinding(r))
-    const twice = doubleChargeFinding(r, requests)
+    const twice = doubleChargeFinding(r, requests) ?? unansweredFinding(r, requests)
     if (twice) found.push(twice)
   }
   const callback = callbackFinding(ctx)

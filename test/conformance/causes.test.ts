@@ -369,6 +369,33 @@ describe('a payment sent again after its answer was lost', () => {
     expect(causesOf(ctxWith([timedOut, lookup, again]))).toEqual([])
   })
 
+  it('a SALE whose answer was lost and never looked up: the unknown outcome, and the lookup that settles it', () => {
+    const lost = request(
+      '/post',
+      sale({}),
+      { status: 0, text: '(no answer: connection dropped, sandbox fault lost)' },
+      { fault: 'lost' },
+    )
+    const byTransId = request('/post', { action: 'GET_TRANS_STATUS', trans_id: 't-1' }, settledSale('t-1'))
+    const [first, ...rest] = causesOf(ctxWith([lost, byTransId]))
+    expect(rest).toEqual([])
+    expect(first?.kind).toBe('unknown-outcome')
+    expect(first?.headline).toBe(
+      'the merchant never looked order o-1 up after its POST /post SALE got no answer: the gateway did it and its answer was lost (sandbox fault "lost"); an answer that never came is an unknown outcome, which only the status lookup of the order settles',
+    )
+    expect(first?.fix).toMatch(/^look the order up \(GET_TRANS_STATUS_BY_ORDER\)/)
+  })
+
+  it('a SALE that timed out, sent again without a lookup: charged once by luck, named all the same', () => {
+    const timedOut = request('/post', sale({}), { status: 0, text: '' }, { fault: 'timeout' })
+    const again = request('/post', sale({}), settledSale('t-2'))
+    const [first, ...rest] = causesOf(ctxWith([timedOut, again]))
+    expect(rest).toEqual([])
+    expect(first?.headline).toBe(
+      'the merchant sent POST /post SALE again for order o-1 without looking the order up first: its answer never came (sandbox fault "timeout"; this time the gateway had not done it); an answer that never came may mean the payment was done, and a second one charges the payer twice',
+    )
+  })
+
   it('a Hosted Payment Fields payment sent again on a paid session: the refusal says to look it up', () => {
     const [first] = causesOf(
       ctxWith([
