@@ -29,7 +29,8 @@ export interface CallbackEffect {
 
 export interface CallbackRecord {
   index: number
-  source: 'gateway' | 'duplicate' | 'forged'
+  /** `probe`: the kit re-sent a refused callback with a key added, to learn what the merchant reads. */
+  source: 'gateway' | 'duplicate' | 'forged' | 'probe'
   api: ApiName
   url: string
   /** As POSTed: flat keys in bracket notation. */
@@ -73,7 +74,7 @@ export interface CallbackChannel {
   sendOwn(
     template: CallbackRecord,
     fields: Record<string, string>,
-    source: 'duplicate' | 'forged',
+    source: 'duplicate' | 'forged' | 'probe',
   ): Promise<CallbackRecord>
   held(): CallbackRecord[]
 }

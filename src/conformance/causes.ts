@@ -1,4 +1,7 @@
-import { describeAttempts } from './callback-channel.js'
+import { currencyExponent } from '../core/engine/format.js'
+import { checkoutSignatures } from '../core/signatures/checkout.js'
+import { documentedDecimals } from '../core/validation/amounts.js'
+import { type CallbackAttempt, type CallbackRecord, describeAttempts } from './callback-channel.js'
 import type { ScenarioContext } from './context.js'
 import { apiOfPath } from './endpoints.js'
 import {
@@ -109,6 +112,11 @@ function ruleAndFix(
       rule: HPF_ENDPOINT_RULE,
       fix: `send the card to the endpoint of the session's operation, not ${r.path}`,
     }
+  if (/payment already exists/i.test(words))
+    return {
+      rule: 'one session, one payment: a payment request whose answer never came may have been done, and the status lookup says what became of it (Events; docs/conformance.md, Gateway faults)',
+      fix: "the session's payment was already made by an earlier request: look it up (POST /api/v1/payment/status by order_id) and book what the gateway answers instead of paying again",
+    }
   if (/void is not allowed/i.test(words) || (action === 'VOID' && r.answer.status >= 400))
     return {
       rule: VOID_RULE,
@@ -169,7 +177,9 @@ function ruleAndFix(
     const asBoolean =
       typeof sent === 'string' && /^(true|false|Y|N|yes|no|0|1)$/i.test(sent) && api === 'checkout'
         ? `; Checkout takes booleans as JSON true/false, not ${JSON.stringify(sent)}`
-        : ''
+        : api !== 'checkout' && /\bY, N\b/.test(words) && sent !== undefined
+          ? `; S2S flags are the letters Y or N (docs/rules.md#booleans): ${JSON.stringify(sent)} is ${/^(true|yes|1|y)$/i.test(String(sent)) ? `${field}=Y` : `${field}=N, or no ${field} at all`}`
+          : ''
     const nested =
       sent === undefined && field.startsWith('order_') && body?.order && typeof body.order === 'object'
         ? `; the request nests its order under "order" (as a session request does), where ${r.path} takes flat order_id, order_amount, order_currency and order_description`
@@ -216,41 +226,387 @@ function warningFinding(r: ObservedRequest): Finding {
 
 const KIT_FAILED = /refused by the kit/
 
+/** The first genuine callback whose first attempt that reached the merchant was not acknowledged. */
+function firstUnacknowledged(
+  ctx: ScenarioContext,
+): { record: CallbackRecord; first: CallbackAttempt } | undefined {
+  for (const record of ctx.channel.log) {
+    if (record.source !== 'gateway' || record.expectedRefusal) continue
+    const first = record.attempts.filter((a) => !(a.error && KIT_FAILED.test(a.error)))[0]
+    if (first && !first.acknowledged) return { record, first }
+  }
+  return undefined
+}
+
+/** A Checkout callback whose hash the kit recomputes with the adapter's password (MD5 or SHA256 mode) and finds right. */
+function signedRight(r: CallbackRecord, password: string): boolean {
+  if (r.api !== 'checkout' || !r.fields.hash) return false
+  const f = r.fields
+  const order = {
+    number: f.order_number,
+    amount: f.order_amount,
+    currency: f.order_currency,
+    description: f.order_description,
+  }
+  return [false, true].some(
+    (sha256) => checkoutSignatures.notification(f.id ?? '', order, { password, sha256 }) === f.hash,
+  )
+}
+
+const hashTroubleIn = (attempt: CallbackAttempt) =>
+  !/json|unexpected token|parse|syntax/i.test(attempt.body ?? attempt.error ?? '') &&
+  /hash|signature/i.test(attempt.body ?? attempt.error ?? '')
+
+/**
+ * Where a merchant may look for a Checkout callback's flat field: the nested key of the session
+ * request it sent (`order[number]` for `order_number`), as a form parser names it.
+ */
+const NESTED_READS: [flat: string, nested: string][] = [
+  ['order_number', 'order[number]'],
+  ['order_amount', 'order[amount]'],
+  ['order_currency', 'order[currency]'],
+  ['order_description', 'order[description]'],
+]
+
+/**
+ * A genuine Checkout callback the merchant refused for its hash: the gateway signed it right, so
+ * the merchant computed its hash over other values. The kit sends the same callback again with
+ * one nested key added at a time (the flat fields and the hash unchanged); the one the merchant
+ * then acknowledges is the key it reads. Once per scenario, after a step failed (the scenario
+ * stops there), and shown in the report as `[probe]` callbacks.
+ */
+export async function probeRefusedCallback(ctx: ScenarioContext): Promise<void> {
+  if (ctx.mode !== 'merchant' || !ctx.hosted || ctx.callbackProbe) return
+  const found = firstUnacknowledged(ctx)
+  if (!found) return
+  // Only a callback the kit found signed right: then the merchant's check, not the callback, is wrong.
+  if (!hashTroubleIn(found.first) || !signedRight(found.record, ctx.credentials.password)) return
+  const { record } = found
+  ctx.callbackProbe = { index: record.index }
+  for (const [flat, nested] of NESTED_READS) {
+    const value = record.fields[flat]
+    if (value === undefined || nested in record.fields) continue
+    const probe = await ctx.channel.sendOwn(record, { ...record.fields, [nested]: value }, 'probe')
+    probe.forgery = `the same callback with ${nested} added`
+    if (probe.attempts.at(-1)?.acknowledged) {
+      ctx.callbackProbe = { index: record.index, flat, nested }
+      return
+    }
+  }
+}
+
+/** `HTTP 400 "invalid hash"`: one answer of the merchant to a callback. */
+const answerText = (a: CallbackAttempt) =>
+  a.error ? a.error : `HTTP ${a.status}${a.body ? ` ${JSON.stringify(a.body.slice(0, 120))}` : ''}`
+
+/** Checkout: the flat fields the hash is computed over, with the values this callback carries. */
+const CHECKOUT_SIGNED = ['id', 'order_number', 'order_amount', 'order_currency', 'order_description']
+
 /** A genuine callback whose first attempt that reached the merchant was not acknowledged. */
 function callbackFinding(ctx: ScenarioContext): Finding | undefined {
-  for (const r of ctx.channel.log) {
-    if (r.source !== 'gateway' || r.expectedRefusal) continue
-    const reached = r.attempts.filter((a) => !(a.error && KIT_FAILED.test(a.error)))
-    const first = reached[0]
-    if (!first || first.acknowledged) continue
-    const text = first.body ?? first.error ?? ''
-    const parseTrouble = /json|unexpected token|parse|syntax/i.test(text)
-    const serverError = (first.status ?? 0) >= 500
-    const diagnosis = parseTrouble
-      ? ': its callback handler could not read the body: callbacks are form-encoded (application/x-www-form-urlencoded), not JSON'
-      : serverError
-        ? ': its callback handler failed on the callback (HTTP 5xx); callbacks are form-encoded (application/x-www-form-urlencoded), read them as a form'
-        : first.timedOut
-          ? ': a time-out is a failed attempt (answer first, then do slow work)'
+  const found = firstUnacknowledged(ctx)
+  if (!found) return undefined
+  const { record: r, first } = found
+  const text = first.body ?? first.error ?? ''
+  const parseTrouble = /json|unexpected token|parse|syntax/i.test(text)
+  const serverError = (first.status ?? 0) >= 500
+  const hashTrouble = hashTroubleIn(first)
+  const verified = hashTrouble && signedRight(r, ctx.credentials.password)
+  const diagnosis = parseTrouble
+    ? ': its callback handler could not read the body: callbacks are form-encoded (application/x-www-form-urlencoded), not JSON'
+    : serverError
+      ? ': its callback handler failed on the callback (HTTP 5xx); callbacks are form-encoded (application/x-www-form-urlencoded), read them as a form'
+      : first.timedOut
+        ? ': a time-out is a failed attempt (answer first, then do slow work)'
+        : verified
+          ? ": the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's flat form fields)"
           : ''
-    const rule = r.api === 'checkout' ? 'any 2xx' : 'the body OK'
-    const hashTrouble = !parseTrouble && /hash|signature/i.test(text)
-    return {
-      kind: 'unacknowledged-callback',
-      headline: `the merchant did not acknowledge ${describeCallback(r)}: ${describeAttempts([first])}${diagnosis}`,
-      request: `POST ${r.url} (application/x-www-form-urlencoded) ${maskCards(r.text).slice(0, 400)}`,
-      answer: describeAttempts(r.attempts),
-      rule: hashTrouble
-        ? `the callback's ${CALLBACK_FORMULAS[r.api] ?? 'hash'} (Authentication; docs/rules.md#signatures)`
-        : CALLBACK_RULE,
-      fix: hashTrouble
+  const rule = r.api === 'checkout' ? 'any 2xx' : 'the body OK'
+  const probe = ctx.callbackProbe?.index === r.index ? ctx.callbackProbe : undefined
+  const read = probe?.flat && probe.nested ? { flat: probe.flat, nested: probe.nested } : undefined
+  const flatFields = verified
+    ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): ${CALLBACK_FORMULAS.checkout} over ${CHECKOUT_SIGNED.map((k) => `${k} ${JSON.stringify(r.fields[k] ?? '')}`).join(', ')} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${rule}`
+    : undefined
+  return {
+    kind: 'unacknowledged-callback',
+    headline: read
+      ? `the merchant reads the callback's ${read.flat} from ${read.nested}, where the gateway posts the flat form field ${read.flat}: it refused ${describeCallback(r)}, signed right, with ${answerText(first)}, and acknowledged the same callback once the kit added ${read.nested}`
+      : `the merchant did not acknowledge ${describeCallback(r)}: ${describeAttempts([first])}${diagnosis}`,
+    request: `POST ${r.url} (application/x-www-form-urlencoded) ${maskCards(r.text).slice(0, 400)}`,
+    answer: describeAttempts(r.attempts),
+    rule: hashTrouble
+      ? `the callback's ${CALLBACK_FORMULAS[r.api] ?? 'hash'}, over its flat form fields (Authentication; docs/rules.md#signatures; docs/rules.md#callbacks)`
+      : CALLBACK_RULE,
+    fix: flatFields
+      ? read
+        ? `take ${read.flat} from the flat field ${read.flat} (a callback carries no ${read.nested}); ${flatFields}`
+        : flatFields
+      : hashTrouble
         ? `the gateway signed this callback correctly (hash ${r.fields.hash ?? ''}): verify it with that formula and the adapter's password, then answer ${rule}`
         : parseTrouble || serverError
           ? `parse the callback body as a form (content-type application/x-www-form-urlencoded) and answer ${rule}`
           : `answer ${rule} once the callback is verified and booked`,
+  }
+}
+
+/** A decimal string as an integer and its scale: "12.345" → 12345n, 3. */
+function decimal(value: unknown): { n: bigint; scale: number } | undefined {
+  const text = typeof value === 'number' ? String(value) : value
+  if (typeof text !== 'string' || !/^\d{1,18}(\.\d{1,8})?$/.test(text)) return undefined
+  const [whole = '0', fraction = ''] = text.split('.')
+  return { n: BigInt(whole + fraction), scale: fraction.length }
+}
+
+/** a / b as a power of ten (2 for a hundred times, -1 for a tenth), 0 when equal, undefined otherwise. */
+function powerOfTen(a: string, b: string): number | undefined {
+  const x = decimal(a)
+  const y = decimal(b)
+  if (!x || !y) return undefined
+  const scale = Math.max(x.scale, y.scale)
+  const p = x.n * 10n ** BigInt(scale - x.scale)
+  const q = y.n * 10n ** BigInt(scale - y.scale)
+  if (p === q) return 0
+  if (p === 0n || q === 0n) return undefined
+  const [big, small, sign] = p > q ? [p, q, 1] : [q, p, -1]
+  if (big % small !== 0n) return undefined
+  const ratio = (big / small).toString()
+  return /^10+$/.test(ratio) ? sign * (ratio.length - 1) : undefined
+}
+
+/** The decimals `sent` has when it is `asked` rounded (or cut) to fewer decimals: 2 for "12.35" of "12.345". */
+function roundedTo(sent: string, asked: string): number | undefined {
+  const x = decimal(asked)
+  const y = decimal(sent)
+  if (!x || !y || y.scale >= x.scale) return undefined
+  const unit = 10n ** BigInt(x.scale - y.scale)
+  const cut = x.n / unit
+  const rounded = (x.n + unit / 2n) / unit
+  return y.n === cut || y.n === rounded ? y.scale : undefined
+}
+
+/** "1500" JPY as the platform documents it: "1500.00". */
+function documentedForm(amount: string, currency: string): string {
+  const decimals = documentedDecimals(currency)
+  const [whole = '0', fraction = ''] = amount.split('.')
+  return decimals ? `${whole}.${fraction.padEnd(decimals, '0').slice(0, decimals)}` : whole
+}
+
+const PAYMENT_ACTIONS = new Set(['SALE', 'DEBIT', 'AUTH', 'CREDIT2CARD'])
+const FLAGS = ['recurring_init', 'req_token', 'auth'] as const
+const truthy = (value: unknown) => value === true || /^(y|yes|true|1)$/i.test(String(value ?? ''))
+
+/** The order a payment request is about, as the merchant sent it: number, amount field and flags. */
+function sentOrder(
+  r: ObservedRequest,
+):
+  | { number: string; field: string; amount: unknown; currency: unknown; flags: Record<string, unknown> }
+  | undefined {
+  const body = r.body
+  if (!body) return undefined
+  const flags = Object.fromEntries(FLAGS.filter((f) => f in body).map((f) => [f, body[f]]))
+  const nested =
+    body.order && typeof body.order === 'object' ? (body.order as Record<string, unknown>) : undefined
+  if ((r.path === '/api/v1/session' || r.path === '/api/v1/session/token') && nested)
+    return {
+      number: String(nested.number),
+      field: 'order.amount',
+      amount: nested.amount,
+      currency: nested.currency,
+      flags,
+    }
+  const action = actionOf(r)
+  const payment =
+    r.path === '/api/v1/payment/card/credit' || (action !== undefined && PAYMENT_ACTIONS.has(action))
+  if (payment && body.order_id !== undefined)
+    return {
+      number: String(body.order_id),
+      field: 'order_amount',
+      amount: body.order_amount,
+      currency: body.order_currency,
+      flags,
+    }
+  return undefined
+}
+
+/**
+ * Intent (issue 23, requirement 3): what the merchant sent for an order against what the kit asked
+ * it for at merchant.start: the amount in its currency, and no flag (recurring_init, req_token,
+ * auth) it was not asked for.
+ */
+function intentFindings(r: ObservedRequest, ctx: ScenarioContext): Finding[] {
+  const sent = sentOrder(r)
+  if (!sent) return []
+  const found: Finding[] = []
+  const request = `${requestName(r)} ${maskCards(r.text).slice(0, 600)}`
+  const answer = `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`
+  const asked = ctx.asked?.[sent.number]
+  const [askedAmount, askedCurrency] = (asked?.amounts.at(-1) ?? '').split(' ')
+  const currency = typeof sent.currency === 'string' ? sent.currency : askedCurrency
+  const amount = sent.amount
+  // A malformed amount ("1234,50", a JSON number) is a matter of form: the gateway's refusal or warning says so.
+  if (
+    askedAmount &&
+    askedCurrency &&
+    currency === askedCurrency &&
+    decimal(amount) &&
+    typeof amount === 'string'
+  ) {
+    const power = powerOfTen(amount, askedAmount)
+    const anyAsked = asked?.amounts.some(
+      (a) => a.endsWith(` ${currency}`) && powerOfTen(amount, a.split(' ')[0] ?? '') === 0,
+    )
+    if (power !== 0 && !anyAsked) {
+      const exponent = currencyExponent(currency)
+      const cut = roundedTo(amount, askedAmount)
+      const how =
+        power === undefined
+          ? cut !== undefined && cut < exponent
+            ? `the order's amount rounded to ${cut} decimal${cut === 1 ? '' : 's'}; ${currency} has ${exponent} (ISO 4217)`
+            : 'another amount than the order'
+          : power < 0
+            ? `1/${10 ** -power} of it, as if ${currency} had ${exponent - power} decimals; ${currency} has ${exponent || 'none'} (ISO 4217)`
+            : `${10 ** power} times it, as if ${currency} had ${exponent - power} decimals; ${currency} has ${exponent} (ISO 4217)`
+      found.push({
+        kind: 'intent',
+        headline: `the merchant sent ${sent.field} ${JSON.stringify(sent.amount)} ${currency} for an order of ${askedAmount} ${currency} (${requestName(r)}): ${how}`,
+        request,
+        answer,
+        rule: `${sent.field} is the order's amount with the currency's decimals (ISO 4217 exponent; 0: an integer, except UGX, JPY, KRW and CLP as 100.00) (2.1.1; docs/rules.md#amounts)`,
+        fix: `format the amount from the currency's exponent, not a fixed number of cents: send ${sent.field} "${documentedForm(askedAmount, currency)}"`,
+      })
     }
   }
+  for (const flag of asked ? FLAGS : []) {
+    if (asked?.flags[flag] || !truthy(sent.flags[flag])) continue
+    const json = (r.answer.json ?? {}) as Record<string, unknown>
+    const effect =
+      flag === 'recurring_init'
+        ? typeof json.recurring_token === 'string'
+          ? ': the gateway started a recurring chain for it (it answered a recurring_token)'
+          : ': it asks the gateway to start a recurring chain the payer did not agree to'
+        : flag === 'req_token'
+          ? ": it asks the gateway to save the payer's card, which the payer did not agree to"
+          : ': it asks for an authorization held for capture, not a charge'
+    found.push({
+      kind: 'intent',
+      headline: `the merchant sent ${flag} ${JSON.stringify(sent.flags[flag])} (${requestName(r)}) for a payment it was not asked to make ${flag === 'auth' ? 'two-stage' : flag === 'req_token' ? 'with a saved card' : 'recurring'}${effect}`,
+      request,
+      answer,
+      rule: `${flag} only when the payer asked for it: Checkout takes JSON true/false, S2S the letters Y or N (2.1; 2.3; docs/rules.md#booleans)`,
+      fix: `leave ${flag} out (or send ${r.path.startsWith('/api/') ? 'false' : 'N'}) unless the payer asked for it`,
+    })
+  }
+  return found
+}
+
+const CHARGES = new Set(['SALE', 'DEBIT'])
+
+/** A payment the gateway did: its answer says so, or it was done and its answer lost (sandbox fault `lost`). */
+function charged(r: ObservedRequest): boolean {
+  if (r.fault) return r.fault === 'lost'
+  const json = (r.answer.json ?? {}) as Record<string, unknown>
+  return r.answer.status === 200 && /^(settled|pending)$/i.test(String(json.status ?? ''))
+}
+
+/**
+ * Two charges for one order: payments (S2S CARD SALE or DEBIT by order_id, Hosted Payment Fields
+ * by session token) the gateway did twice. The answer of the first was lost or came late; the
+ * merchant sent it again.
+ */
+function doubleChargeFinding(r: ObservedRequest, requests: ObservedRequest[]): Finding | undefined {
+  const key = paymentKey(r, requests)
+  if (!key || !charged(r)) return undefined
+  const first = requests.find(
+    (o) => o.seq < r.seq && paymentKey(o, requests)?.label === key.label && charged(o),
+  )
+  if (!first) return undefined
+  const lookups = orderLookups(requests, key.order, first.seq, r.seq)
+  const json = (r.answer.json ?? {}) as Record<string, unknown>
+  const id = json.trans_id ?? json.payment_id
+  const firstWas =
+    first.fault === 'lost'
+      ? 'was done and its answer lost (sandbox fault "lost")'
+      : `was done (HTTP ${first.answer.status} ${String((first.answer.json as { status?: unknown })?.status ?? '')})`
+  return {
+    kind: 'double-charge',
+    headline: `the payer is charged twice for ${key.label}: the first ${requestName(first)} ${firstWas}; the merchant sent it again ${lookups.length ? `after ${lookups.map(requestName).join(', ')}` : 'without looking the order up first'}, and the gateway did the second too (HTTP ${r.answer.status} ${String(json.status ?? '')}${id ? `, ${json.trans_id ? 'trans_id' : 'payment_id'} ${String(id)}` : ''})`,
+    request: `${requestName(r)} ${maskCards(r.text).slice(0, 400)}`,
+    answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`,
+    rule: UNKNOWN_OUTCOME_RULE,
+    fix: `before sending a payment again, ${lookupFix(r)}; refund the second charge`,
+  }
+}
+
+/** A payment request the merchant sent, and the order (or session) it pays. */
+function paymentKey(
+  o: ObservedRequest,
+  requests: ObservedRequest[],
+): { label: string; order?: string } | undefined {
+  const action = actionOf(o)
+  if (action && CHARGES.has(action) && o.body?.order_id !== undefined)
+    return { label: `order ${String(o.body.order_id)}`, order: String(o.body.order_id) }
+  if (/^\/api\/v1\/processing\/\w+\/card$/.test(o.path) && o.headers.token) {
+    const session = requests.find(
+      (s) =>
+        s.path === '/api/v1/session/token' &&
+        (s.answer.json as { token?: unknown })?.token === o.headers.token,
+    )
+    const number = (session?.body?.order as { number?: unknown } | undefined)?.number
+    return number !== undefined
+      ? { label: `order ${String(number)}`, order: String(number) }
+      : { label: `session ${o.headers.token}` }
+  }
   return undefined
+}
+
+/** The merchant's status lookups of an order between two requests (by trans_id or payment_id names a payment it already knows). */
+const orderLookups = (
+  requests: ObservedRequest[],
+  order: string | undefined,
+  after: number,
+  before: number,
+) =>
+  requests.filter(
+    (o) =>
+      o.seq > after &&
+      o.seq < before &&
+      ((o.path === '/api/v1/payment/status' &&
+        o.body?.order_id !== undefined &&
+        String(o.body.order_id) === order) ||
+        (actionOf(o) === 'GET_TRANS_STATUS_BY_ORDER' && String(o.body?.order_id) === order)),
+  )
+
+const UNKNOWN_OUTCOME_RULE =
+  'one order, one charge: a payment request whose answer never came may have been done; the status lookup of the order says what became of it (Events; docs/conformance.md, Gateway faults)'
+
+const lookupFix = (r: ObservedRequest) =>
+  `look the order up (${r.path === '/post' ? 'GET_TRANS_STATUS_BY_ORDER' : 'POST /api/v1/payment/status by order_id'}) and send the payment again only when the gateway has none for it (101000 "Order does not exist."); book what the lookup says`
+
+/**
+ * A payment request whose answer never came (an injected time-out, dropped connection, 5xx page or
+ * lost answer) that the merchant never looked up by its order: it sent it again blindly (once
+ * charged, the double charge says so), or booked the unknown outcome as it pleased.
+ */
+function unansweredFinding(r: ObservedRequest, requests: ObservedRequest[]): Finding | undefined {
+  const key = r.fault ? paymentKey(r, requests) : undefined
+  if (!key) return undefined
+  if (orderLookups(requests, key.order, r.seq, Number.POSITIVE_INFINITY).length) return undefined
+  const again = requests.find((o) => o.seq > r.seq && paymentKey(o, requests)?.label === key.label)
+  if (again && charged(r) && charged(again)) return undefined
+  const done =
+    r.fault === 'lost'
+      ? 'the gateway did it and its answer was lost (sandbox fault "lost")'
+      : `its answer never came (sandbox fault "${r.fault}"; this time the gateway had not done it)`
+  return {
+    kind: 'unknown-outcome',
+    headline: again
+      ? `the merchant sent ${requestName(again)} again for ${key.label} without looking the order up first: ${done}; an answer that never came may mean the payment was done, and a second one charges the payer twice`
+      : `the merchant never looked ${key.label} up after its ${requestName(r)} got no answer: ${done}; an answer that never came is an unknown outcome, which only the status lookup of the order settles`,
+    request: `${requestName(r)} ${maskCards(r.text).slice(0, 400)}`,
+    answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`,
+    rule: UNKNOWN_OUTCOME_RULE,
+    fix: lookupFix(r),
+  }
 }
 
 /** Every cause the kit saw so far in the scenario, in the order the merchant made them. */
@@ -259,8 +615,11 @@ export function causesOf(ctx: ScenarioContext): Finding[] {
   const requests = ctx.hosted.requests
   const found: Finding[] = []
   for (const r of requests) {
+    if (!r.fault && !r.expectedRefusal) found.push(...intentFindings(r, ctx))
     if (isRefused(r)) found.push(requestFinding(r, ctx, requests))
     else if (r.answer.warnings?.length && !r.fault) found.push(warningFinding(r))
+    const twice = doubleChargeFinding(r, requests) ?? unansweredFinding(r, requests)
+    if (twice) found.push(twice)
   }
   const callback = callbackFinding(ctx)
   if (callback) found.push(callback)

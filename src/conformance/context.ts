@@ -47,6 +47,19 @@ export interface ScenarioContext {
   kitRequests: string[]
   /** The orders merchant.start began: order number → `10.00 EUR`. */
   orderAmounts: Record<string, string>
+  /**
+   * Merchant mode: what merchant.start asked the merchant for, per order number (intent,
+   * src/conformance/causes.ts): the flags, and every amount asked under that number (`10.00 EUR`).
+   */
+  asked?: Record<
+    string,
+    { flags: Record<'auth' | 'recurring_init' | 'req_token', boolean>; amounts: string[] }
+  >
+  /**
+   * Merchant mode: the callback the kit re-sent with one nested key added at a time after the
+   * merchant refused it for its hash (src/conformance/causes.ts), and the key it then took.
+   */
+  callbackProbe?: { index: number; flat?: string; nested?: string }
   /** Merchant mode: where the merchant's start_payment says it sends its payer (the payer follows it). */
   handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown }
 }

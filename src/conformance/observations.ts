@@ -104,7 +104,9 @@ const sourceNote = (r: CallbackRecord) =>
     ? ` (made by the kit: ${r.forgery ?? 'forged'})`
     : r.source === 'duplicate'
       ? ' (the kit sent it again)'
-      : ''
+      : r.source === 'probe'
+        ? ` (the kit's probe: ${r.forgery ?? 'the same callback with a key added'})`
+        : ''
 
 /** `#0 sale/settled (success) → attempt 1: HTTP 200 "OK"` plus, for kit-sent ones, what it changed. */
 export function describeDelivery(r: CallbackRecord, orderAmounts: Record<string, string> = {}): string {

@@ -88,7 +88,7 @@ export function releaseNote(text: string): string | undefined {
 }
 
 export const AMOUNT_RULE =
-  'amounts are decimal strings with exactly the currency\'s decimals and a dot: "10.00" EUR, "1000" JPY, "1.000" KWD (2.1.1)'
+  'amounts are decimal strings with exactly the currency\'s decimals and a dot: "10.00" EUR, "1000" ISK, "1.000" KWD; UGX, JPY, KRW and CLP as "1000.00" (2.1.1; docs/rules.md#amounts)'
 
 export const SESSION_EXPIRY_RULE =
   'session_expiry is a whole number of minutes, 1 to 720, default 60 (docs/rules.md#sessions)'

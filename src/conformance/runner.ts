@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import { type ScenarioContext, StepFailed, StepSkipped } from './context.js'
-import { causesOf, findingLines, refusedSince } from './causes.js'
+import { causesOf, findingLines, probeRefusedCallback, refusedSince } from './causes.js'
 import { toCurl } from './curl.js'
 import { JsonPathError, selectAll, UnknownVariableError } from './interpolate.js'
 import { AdapterError, type MerchantClient, MerchantUnreachable } from './merchant.js'
@@ -255,6 +255,8 @@ async function runStep(
     // What the kit saw leads; the step's description says what the interface expects; in merchant
     // mode the merchant's requests, callbacks and order follow, so the reader sees what it did.
     const description = (step as { description?: string }).description
+    // A callback refused for its hash: the kit learns which key the merchant reads (before the story, which shows it).
+    if (!(error instanceof StepSkipped)) await probeRefusedCallback(ctx)
     const story = merchantStory(ctx)
     const findings = error instanceof StepSkipped ? [] : causesOf(ctx)
     const failed = (message: string) => {

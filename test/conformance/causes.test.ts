@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import type { CallbackRecord } from '../../src/conformance/callback-channel.js'
-import { causesOf, findingLines, isRefused, maskCards } from '../../src/conformance/causes.js'
+import {
+  causesOf,
+  findingLines,
+  isRefused,
+  maskCards,
+  probeRefusedCallback,
+} from '../../src/conformance/causes.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
 import { signatures } from '../../src/index.js'
@@ -199,6 +205,294 @@ describe('the headline names the cause', () => {
     )
     expect(first?.rule).toMatch(
       /this rule changed between releases 6\.6\.5 and 6\.7\.0: schedules: `delays` was accepted up to 6\.6\.5/,
+    )
+  })
+})
+
+const NOT_ASKED = { auth: false, recurring_init: false, req_token: false }
+const sale = (fields: Record<string, string>) => ({
+  action: 'SALE',
+  client_key: 'ref-merchant',
+  order_id: 'o-1',
+  order_amount: '10.00',
+  order_currency: 'EUR',
+  order_description: 'Order o-1',
+  ...fields,
+})
+const settledSale = (transId: string) => ({
+  status: 200,
+  json: { action: 'SALE', result: 'SUCCESS', status: 'SETTLED', order_id: 'o-1', trans_id: transId },
+})
+
+describe('intent: what the merchant sent against what the kit asked for (issue 23, requirement 3)', () => {
+  it('an amount off by a power of ten: the amount asked, the amount sent, the decimals it assumed', () => {
+    const ctx = ctxWith([
+      request(
+        '/api/v1/session',
+        { order: { ...order, amount: '15.00', currency: 'JPY' } },
+        { status: 200, json: {} },
+      ),
+    ])
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['1500 JPY'] } }
+    const [first, ...rest] = causesOf(ctx)
+    expect(rest).toEqual([])
+    expect(first?.kind).toBe('intent')
+    expect(first?.headline).toBe(
+      'the merchant sent order.amount "15.00" JPY for an order of 1500 JPY (POST /api/v1/session): 1/100 of it, as if JPY had 2 decimals; JPY has none (ISO 4217)',
+    )
+    expect(first?.rule).toMatch(/2\.1\.1; docs\/rules\.md#amounts/)
+    expect(first?.fix).toMatch(/send order\.amount "1500\.00"$/)
+  })
+
+  it('a three-decimal currency sent with two: ten times the amount, named before the warning it got', () => {
+    const ctx = ctxWith([
+      request('/post', sale({ order_amount: '123.45', order_currency: 'KWD' }), {
+        ...settledSale('t-1'),
+        warnings: [
+          'order_amount: 123.45 KWD; documented: 3 decimals for KWD, for example 100.000; source: x',
+        ],
+      }),
+    ])
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.345 KWD'] } }
+    const found = causesOf(ctx)
+    expect(found.map((f) => f.kind)).toEqual(['intent', 'warning'])
+    expect(found[0]?.headline).toBe(
+      'the merchant sent order_amount "123.45" KWD for an order of 12.345 KWD (POST /post SALE): 10 times it, as if KWD had 2 decimals; KWD has 3 (ISO 4217)',
+    )
+    expect(found[0]?.fix).toMatch(/send order_amount "12\.345"$/)
+  })
+
+  it('an amount rounded to fewer decimals than its currency has: "12.35" for 12.345 KWD', () => {
+    const ctx = ctxWith([
+      request('/post', sale({ order_amount: '12.35', order_currency: 'KWD' }), settledSale('t-1')),
+    ])
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.345 KWD'] } }
+    expect(causesOf(ctx)[0]?.headline).toBe(
+      'the merchant sent order_amount "12.35" KWD for an order of 12.345 KWD (POST /post SALE): the order\'s amount rounded to 2 decimals; KWD has 3 (ISO 4217)',
+    )
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.000 KWD'] } }
+    expect(causesOf(ctx)[0]?.headline).toMatch(/: another amount than the order$/)
+    // The same amount with a trailing zero is no cause; a malformed one is a matter of form, for
+    // the gateway's refusal or warning to name.
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.350 KWD'] } }
+    expect(causesOf(ctx)).toEqual([])
+    const comma = ctxWith([
+      request('/post', sale({ order_amount: '12,35', order_currency: 'KWD' }), settledSale('t-1')),
+    ])
+    comma.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['12.35 KWD'] } }
+    expect(causesOf(comma)).toEqual([])
+  })
+
+  it('the same amount in another form ("1500.00" for 1500 JPY), or an amount asked earlier under the order number, is no cause', () => {
+    const ctx = ctxWith([
+      request('/post', sale({ order_amount: '1500.00', order_currency: 'JPY' }), settledSale('t-1')),
+      request('/post', sale({ order_id: 'o-2', order_amount: '5.00' }), settledSale('t-2')),
+    ])
+    ctx.asked = {
+      'o-1': { flags: NOT_ASKED, amounts: ['1500 JPY'] },
+      'o-2': { flags: NOT_ASKED, amounts: ['5.00 EUR', '7.00 EUR'] },
+    }
+    expect(causesOf(ctx)).toEqual([])
+  })
+
+  it('recurring_init=Y on an S2S SALE not asked to be recurring: the flag and the chain the gateway started', () => {
+    const ctx = ctxWith([
+      request('/post', sale({ recurring_init: 'Y' }), {
+        status: 200,
+        json: { ...settledSale('t-1').json, recurring_token: 'tok-1' },
+      }),
+    ])
+    ctx.asked = { 'o-1': { flags: NOT_ASKED, amounts: ['10.00 EUR'] } }
+    const [first] = causesOf(ctx)
+    expect(first?.headline).toBe(
+      'the merchant sent recurring_init "Y" (POST /post SALE) for a payment it was not asked to make recurring: the gateway started a recurring chain for it (it answered a recurring_token)',
+    )
+    expect(first?.rule).toMatch(/docs\/rules\.md#booleans/)
+    expect(first?.fix).toBe('leave recurring_init out (or send N) unless the payer asked for it')
+    ctx.asked = { 'o-1': { flags: { ...NOT_ASKED, recurring_init: true }, amounts: ['10.00 EUR'] } }
+    expect(causesOf(ctx)).toEqual([])
+  })
+
+  it('an S2S flag sent as "false": the refusal, and the letter it stands for', () => {
+    const [first] = causesOf(
+      ctxWith([
+        request('/post', sale({ recurring_init: 'false' }), {
+          status: 400,
+          json: {
+            result: 'ERROR',
+            error_code: 100000,
+            error_message: 'Request data is invalid.',
+            errors: [
+              {
+                error_code: 100000,
+                error_message:
+                  'recurring_init: The value you selected is not a valid choice. Valid values: Y, N.',
+              },
+            ],
+          },
+        }),
+      ]),
+    )
+    expect(first?.headline).toMatch(/POST \/post SALE \(HTTP 400\): recurring_init: .*Valid values: Y, N\.$/)
+    expect(first?.fix).toMatch(
+      /; S2S flags are the letters Y or N \(docs\/rules\.md#booleans\): "false" is recurring_init=N, or no recurring_init at all$/,
+    )
+  })
+})
+
+describe('a payment sent again after its answer was lost', () => {
+  it('two SALEs for one order, both done: the payer is charged twice, and the recovery path', () => {
+    const lost = request(
+      '/post',
+      sale({}),
+      { status: 0, text: '(no answer: connection dropped, sandbox fault lost)' },
+      { fault: 'lost' },
+    )
+    const again = request('/post', sale({}), settledSale('t-2'))
+    const [first, ...rest] = causesOf(ctxWith([lost, again]))
+    expect(rest).toEqual([])
+    expect(first?.kind).toBe('double-charge')
+    expect(first?.headline).toBe(
+      'the payer is charged twice for order o-1: the first POST /post SALE was done and its answer lost (sandbox fault "lost"); the merchant sent it again without looking the order up first, and the gateway did the second too (HTTP 200 SETTLED, trans_id t-2)',
+    )
+    expect(first?.fix).toMatch(/look the order up \(GET_TRANS_STATUS_BY_ORDER\)/)
+  })
+
+  it('a SALE that timed out undone, then sent again after the lookup: one charge, no cause', () => {
+    const timedOut = request('/post', sale({}), { status: 0, text: '' }, { fault: 'timeout' })
+    const lookup = request(
+      '/post',
+      { action: 'GET_TRANS_STATUS_BY_ORDER', order_id: 'o-1' },
+      { status: 400, json: { result: 'ERROR', error_code: 101000, error_message: 'Order does not exist.' } },
+    )
+    const again = request('/post', sale({}), settledSale('t-2'))
+    expect(causesOf(ctxWith([timedOut, lookup, again]))).toEqual([])
+  })
+
+  it('a SALE whose answer was lost and never looked up: the unknown outcome, and the lookup that settles it', () => {
+    const lost = request(
+      '/post',
+      sale({}),
+      { status: 0, text: '(no answer: connection dropped, sandbox fault lost)' },
+      { fault: 'lost' },
+    )
+    const byTransId = request('/post', { action: 'GET_TRANS_STATUS', trans_id: 't-1' }, settledSale('t-1'))
+    const [first, ...rest] = causesOf(ctxWith([lost, byTransId]))
+    expect(rest).toEqual([])
+    expect(first?.kind).toBe('unknown-outcome')
+    expect(first?.headline).toBe(
+      'the merchant never looked order o-1 up after its POST /post SALE got no answer: the gateway did it and its answer was lost (sandbox fault "lost"); an answer that never came is an unknown outcome, which only the status lookup of the order settles',
+    )
+    expect(first?.fix).toMatch(/^look the order up \(GET_TRANS_STATUS_BY_ORDER\)/)
+  })
+
+  it('a SALE that timed out, sent again without a lookup: charged once by luck, named all the same', () => {
+    const timedOut = request('/post', sale({}), { status: 0, text: '' }, { fault: 'timeout' })
+    const again = request('/post', sale({}), settledSale('t-2'))
+    const [first, ...rest] = causesOf(ctxWith([timedOut, again]))
+    expect(rest).toEqual([])
+    expect(first?.headline).toBe(
+      'the merchant sent POST /post SALE again for order o-1 without looking the order up first: its answer never came (sandbox fault "timeout"; this time the gateway had not done it); an answer that never came may mean the payment was done, and a second one charges the payer twice',
+    )
+  })
+
+  it('a Hosted Payment Fields payment sent again on a paid session: the refusal says to look it up', () => {
+    const [first] = causesOf(
+      ctxWith([
+        request(
+          '/api/v1/processing/purchase/card',
+          { card_number: '4111111111111111' },
+          invalid('A payment already exists for this session.'),
+        ),
+      ]),
+    )
+    expect(first?.fix).toMatch(
+      /already made by an earlier request: look it up \(POST \/api\/v1\/payment\/status by order_id\)/,
+    )
+  })
+})
+
+describe('a genuine callback refused for its hash', () => {
+  const fields = {
+    id: 'pay-1',
+    order_number: 'o-1',
+    order_amount: '10.00',
+    order_currency: 'EUR',
+    order_description: 'Order o-1',
+    order_status: 'settled',
+    type: 'sale',
+    status: 'success',
+  }
+  // Signed as the gateway signs it: sha1(md5(upper(id + order_number + ... + password))).
+  const hash = signatures.checkout.notification('pay-1', order, PASSWORD)
+  const refused = (signed = hash): Partial<CallbackRecord> => ({
+    index: 0,
+    source: 'gateway',
+    api: 'checkout',
+    url: 'http://127.0.0.1:1/gateway/callback',
+    fields: { ...fields, hash: signed },
+    text: new URLSearchParams({ ...fields, hash: signed }).toString(),
+    attempts: [{ status: 400, body: 'invalid hash', acknowledged: false, ms: 2 }],
+  })
+
+  it('the kit re-sends it with one nested key at a time and names the one the merchant then takes', async () => {
+    const sent: Record<string, string>[] = []
+    const ctx = ctxWith([], [refused()])
+    ;(ctx as unknown as { hosted: object }).hosted = { requests: [] }
+    ctx.channel.sendOwn = async (template, own, source) => {
+      sent.push(own)
+      const record = {
+        ...template,
+        index: 1 + sent.length,
+        source,
+        fields: own,
+        attempts: [{ status: 200, acknowledged: 'order[amount]' in own, ms: 1 }],
+      } as CallbackRecord
+      ctx.channel.log.push(record)
+      return record
+    }
+    await probeRefusedCallback(ctx)
+    expect(sent.map((f) => Object.keys(f).filter((k) => k.startsWith('order[')))).toEqual([
+      ['order[number]'],
+      ['order[amount]'],
+    ])
+    expect(ctx.callbackProbe).toEqual({ index: 0, flat: 'order_amount', nested: 'order[amount]' })
+    const [first] = causesOf(ctx)
+    expect(first?.headline).toBe(
+      `the merchant reads the callback's order_amount from order[amount], where the gateway posts the flat form field order_amount: it refused #0 sale/settled (success), signed right, with HTTP 400 "invalid hash", and acknowledged the same callback once the kit added order[amount]`,
+    )
+    expect(first?.fix).toMatch(
+      /^take order_amount from the flat field order_amount \(a callback carries no order\[amount\]\); read the callback's flat form fields \(id, order_number, order_amount, order_currency, order_description, order_status, type, status, hash\)/,
+    )
+    // Once per scenario.
+    await probeRefusedCallback(ctx)
+    expect(sent).toHaveLength(2)
+  })
+
+  it('when no key helps: the gateway signed it right, and the fix lists the flat fields and the hash over them', () => {
+    const ctx = ctxWith([], [refused()])
+    ctx.callbackProbe = { index: 0 }
+    const [first] = causesOf(ctx)
+    expect(first?.headline).toBe(
+      `the merchant did not acknowledge #0 sale/settled (success): attempt 1: HTTP 400 "invalid hash": the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's flat form fields)`,
+    )
+    expect(first?.fix).toBe(
+      `read the callback's flat form fields (id, order_number, order_amount, order_currency, order_description, order_status, type, status, hash): hash = sha1(md5(upper(id + order_number + order_amount + order_currency + order_description + password))) over id "pay-1", order_number "o-1", order_amount "10.00", order_currency "EUR", order_description "Order o-1" and the adapter's password is ${hash}, the hash this callback carries; then answer any 2xx`,
+    )
+  })
+
+  it('a callback the kit does not find signed right is not probed, and not called right', async () => {
+    const ctx = ctxWith([], [refused('0'.repeat(40))])
+    ;(ctx as unknown as { hosted: object }).hosted = { requests: [] }
+    let sent = 0
+    ctx.channel.sendOwn = async () => {
+      sent++
+      throw new Error('no probe expected')
+    }
+    await probeRefusedCallback(ctx)
+    expect(sent).toBe(0)
+    expect(causesOf(ctx)[0]?.headline).toBe(
+      'the merchant did not acknowledge #0 sale/settled (success): attempt 1: HTTP 400 "invalid hash"',
     )
   })
 })

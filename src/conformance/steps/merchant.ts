@@ -94,6 +94,17 @@ async function startAtMerchant(
       : {}),
     return_url_base: ctx.returnUrl,
   }
+  ctx.asked = {
+    ...ctx.asked,
+    [order.number]: {
+      flags: {
+        auth: payload.auth === true,
+        recurring_init: payload.recurring_init === true,
+        req_token: payload.req_token === true,
+      },
+      amounts: [...(ctx.asked?.[order.number]?.amounts ?? []), `${order.amount} ${order.currency}`],
+    },
+  }
   const answer = await merchant.startPayment(payload)
   if (answer.request) ctx.request = answer.request
   const handed = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as Record<
