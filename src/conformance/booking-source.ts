@@ -80,3 +80,61 @@ export function lastCallbackNote(ctx: ScenarioContext, orderId: string): string 
     .at(-1)
   return last ? `the last callback it acknowledged about this order: ${describeCallback(last)}` : undefined
 }
+
+/** A refund request: Checkout `/api/v1/payment/refund`, S2S CARD or APM `CREDITVOID`. */
+const isRefund = (r: ObservedRequest) =>
+  r.path === '/api/v1/payment/refund' ||
+  ((r.path === '/post' || r.path === '/post-va') && r.body?.action === 'CREDITVOID')
+
+/** The ids the gateway gave the order's payments, from the callbacks the kit saw (Checkout `id`, S2S `trans_id`). */
+function paymentIdsOf(ctx: ScenarioContext, orderId: string): Set<string> {
+  const ids = new Set<string>()
+  for (const c of ctx.channel.log) {
+    if (c.source !== 'gateway' || (c.fields.order_number ?? c.fields.order_id) !== orderId) continue
+    const id = c.fields.id ?? c.fields.trans_id
+    if (id) ids.add(id)
+  }
+  return ids
+}
+
+/**
+ * `it booked a refund the gateway did not do: its POST /api/v1/payment/refund {…} → HTTP 503 …`,
+ * when the wrong value is what was refunded and every refund the merchant asked for this order
+ * was refused or went unanswered, with no refund reported by a callback (Events; Gateway faults:
+ * a refused or unanswered request moved no money). Undefined otherwise.
+ */
+export function refusedRefundNote(
+  ctx: ScenarioContext,
+  orderId: string,
+  wrong: string[],
+): string | undefined {
+  if (ctx.mode !== 'merchant' || !ctx.hosted) return undefined
+  if (
+    !wrong.some(
+      (w) => w.startsWith('$.amount_refunded:') || /^\$\.state: .*found "(partially_)?refunded"/.test(w),
+    )
+  )
+    return undefined
+  const ids = paymentIdsOf(ctx, orderId)
+  const refunds = ctx.hosted.requests.filter((r) => {
+    if (!isRefund(r)) return false
+    const id = r.body?.payment_id ?? r.body?.trans_id
+    return typeof id === 'string' && ids.has(id)
+  })
+  if (!refunds.length || refunds.some((r) => r.answer.status === 200)) return undefined
+  const reported = ctx.channel.log.some(
+    (c) =>
+      c.source === 'gateway' &&
+      (c.fields.order_number ?? c.fields.order_id) === orderId &&
+      /refund|reversal/i.test(
+        `${c.fields.type ?? ''} ${c.fields.order_status ?? ''} ${c.fields.action ?? ''}`,
+      ),
+  )
+  if (reported) return undefined
+  const first = refunds[0] as ObservedRequest
+  const fault = first.fault ? ` (sandbox fault "${first.fault}": the gateway did nothing)` : ''
+  return (
+    `it booked a refund the gateway did not do: its ${describeRequest(first)}${fault}, and no refund callback came: ` +
+    'book a refund when the gateway reports it done (its answer, a refund callback or the status lookup), never from a refused or unanswered request'
+  )
+}

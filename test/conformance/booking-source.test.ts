@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { CallbackRecord } from '../../src/conformance/callback-channel.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
-import { lastCallbackNote, orderLookupNote } from '../../src/conformance/booking-source.js'
+import { lastCallbackNote, orderLookupNote, refusedRefundNote } from '../../src/conformance/booking-source.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
 
 /**
@@ -92,5 +92,42 @@ describe('a wrong state', () => {
       'the last callback it acknowledged about this order: #1 void/void (success)',
     )
     expect(lastCallbackNote(ctx, 'another-order')).toBeUndefined()
+  })
+})
+
+// Gateway faults (docs/conformance.md) and Events: a refund the gateway refused or never answered
+// moved no money; a merchant that booked it anyway is told so, with the request, unless a refund
+// was reported (an accepted refund, a refund callback).
+describe('a refund booked from a refused or unanswered request', () => {
+  const refund = (status: number, fault?: string): ObservedRequest => ({
+    seq: seq++,
+    method: 'POST',
+    path: '/api/v1/payment/refund',
+    headers: { 'content-type': 'application/json' },
+    text: '{}',
+    body: { payment_id: 'pay-settled', amount: '4.00', hash: 'h' },
+    answer: { status, text: '' },
+    consumed: false,
+    ...(fault ? { fault } : {}),
+  })
+  const paid = [callback(0, 'pay-settled', 'settled')]
+  const wrong = ['$.amount_refunded: expected "0.00", found "4.00"']
+
+  it('is named with the refused request and the fault that answered it', () => {
+    const note = refusedRefundNote(ctxWith([refund(503, 'error')], paid), 'two-windows', wrong)
+    expect(note).toBe(
+      'it booked a refund the gateway did not do: its POST /api/v1/payment/refund {amount "4.00", payment_id "pay-settled"} → HTTP 503 ' +
+        '(sandbox fault "error": the gateway did nothing), and no refund callback came: book a refund when the gateway reports it done ' +
+        '(its answer, a refund callback or the status lookup), never from a refused or unanswered request',
+    )
+  })
+
+  it('is not named when a refund was accepted or reported, or the wrong value is not a refund', () => {
+    expect(refusedRefundNote(ctxWith([refund(503), refund(200)], paid), 'two-windows', wrong)).toBeUndefined()
+    const reported = [...paid, callback(1, 'pay-settled', 'partially_refunded', true, 'refund')]
+    expect(refusedRefundNote(ctxWith([refund(503)], reported), 'two-windows', wrong)).toBeUndefined()
+    const state = ['$.state: expected "paid", found "failed"']
+    expect(refusedRefundNote(ctxWith([refund(503)], paid), 'two-windows', state)).toBeUndefined()
+    expect(refusedRefundNote(ctxWith([], paid), 'two-windows', wrong)).toBeUndefined()
   })
 })

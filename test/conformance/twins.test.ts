@@ -276,7 +276,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'refund-error-booked': {
     scenarios: ['merchant-fault-refund-unavailable'],
-    says: /\$\.amount_refunded: expected "0\.00", found "4\.00"[\s\S]*POST \/api\/v1\/payment\/refund \{amount "4\.00".*\} → HTTP 503/,
+    says: /^\d+\. expect\.merchant_order: [^\n]*\$\.amount_refunded: expected "0\.00", found "4\.00": it booked a refund the gateway did not do: its POST \/api\/v1\/payment\/refund \{amount "4\.00".*\} → HTTP 503 \(sandbox fault "error": the gateway did nothing\)/,
     section: /Gateway faults/,
   },
   // Issue 23, requirement 4: several payments under one order number (lookups by order_id with and
