@@ -1,3 +1,4 @@
+import { formatDay } from '../core/engine/format.js'
 import { currencyExponent } from '../core/engine/format.js'
 import { checkoutSignatures } from '../core/signatures/checkout.js'
 import { documentedDecimals } from '../core/validation/amounts.js'
@@ -120,7 +121,7 @@ function ruleAndFix(
   if (/void is not allowed/i.test(words) || (action === 'VOID' && r.answer.status >= 400))
     return {
       rule: VOID_RULE,
-      fix: 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day',
+      fix: voidFix(r, ctx),
     }
   if (field === 'hash' || /\bhash\b|signature/i.test(words)) {
     const formula = formulaFor(api, r.path, action) ?? 'the formula of this endpoint (Authentication)'
@@ -645,4 +646,20 @@ export function findingLines(f: Finding): string[] {
     ...(f.rule ? [`  rule: ${f.rule}`] : []),
     ...(f.fix ? [`  fix: ${f.fix}`] : []),
   ]
+}
+
+/**
+ * The fix for a refused VOID, from the payment the kit's gateway holds (States and transitions):
+ * a payment that settled on an earlier financial day than the VOID is refunded; a held
+ * authorization is released by a refund of its full amount; else both are said.
+ */
+function voidFix(r: ObservedRequest, ctx: ScenarioContext): string {
+  const id = r.body?.payment_id ?? r.body?.trans_id
+  const payment = typeof id === 'string' ? ctx.hosted?.gateway.ctx.store.get('payments', id) : undefined
+  const sent = r.at !== undefined ? formatDay(r.at) : undefined
+  if (payment?.financial_day && sent && payment.financial_day < sent)
+    return `the payment settled on ${payment.financial_day} and the VOID was sent on ${sent}, after its financial day: refund it instead (its full amount, or what remains of it)`
+  if (payment?.auth && !payment.financial_day)
+    return 'the payment is a held authorization, never captured: release it with a refund of its full amount (no amount), on any day'
+  return 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day'
 }

@@ -48,6 +48,8 @@ export interface ObservedRequest {
   fault?: string
   /** A step expected the gateway to refuse it (signature `invalid`, `accepted: false`). */
   expectedRefusal?: boolean
+  /** When it arrived, on the scenario's clock (ms). */
+  at?: number
 }
 
 export interface HostedGateway {
@@ -274,6 +276,7 @@ async function serveGateway(
       if (result.ok) bytes = result.body
       return result
     }
+  const at = hosted.clock.now()
   const response = await hosted.gateway.handle(incoming)
   const path = incoming.path.startsWith(prefix) ? incoming.path.slice(prefix.length) || '/' : incoming.path
   const { headers, method } = incoming
@@ -303,6 +306,7 @@ async function serveGateway(
       },
       consumed: false,
       ...(fault ? { fault } : {}),
+      at,
     })
   }
   writeResponse(req, res, response)

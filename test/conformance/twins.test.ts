@@ -251,7 +251,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'voids-held-authorization': {
     scenarios: ['merchant-held-authorization-across-days'],
-    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount/,
+    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount[\s\S]*fix: the payment is a held authorization, never captured: release it with a refund of its full amount \(no amount\), on any day/,
     section: /States and transitions/,
   },
   'redirect-as-link': {
@@ -288,7 +288,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'voids-after-financial-day': {
     scenarios: ['merchant-capture-cancelled-days-later', 'merchant-partial-refund-days-later'],
-    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: [^\n]*refund a settled payment after its financial day/,
+    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day: refund it instead/,
     section: /States and transitions/,
   },
   'ignores-voids': {
