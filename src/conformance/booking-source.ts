@@ -1,5 +1,5 @@
 import type { ScenarioContext } from './context.js'
-import { describeRequest } from './observations.js'
+import { changes, describeRequest } from './observations.js'
 import type { ObservedRequest } from './sandbox-host.js'
 import { describeCallback } from './steps/select.js'
 
@@ -136,5 +136,93 @@ export function refusedRefundNote(
   return (
     `it booked a refund the gateway did not do: its ${describeRequest(first)}${fault}, and no refund callback came: ` +
     'book a refund when the gateway reports it done (its answer, a refund callback or the status lookup), never from a refused or unanswered request'
+  )
+}
+
+/** `"10.00"` of a wrong line `$.amount_paid: expected "6.00", found "10.00"`, by side. */
+function wrongValue(wrong: string[], field: string): { expected?: string; found?: string } | undefined {
+  const line = wrong.find((w) => w.startsWith(`$.${field}:`))
+  if (!line) return undefined
+  const m = /expected (".*?"|\S+), found (".*?"|\S+)$/.exec(line)
+  const unquote = (v: string | undefined) => (v?.startsWith('"') ? v.slice(1, -1) : v)
+  return m ? { expected: unquote(m[1]), found: unquote(m[2]) } : {}
+}
+
+/**
+ * `it booked a callback the kit sent again: #0 sale/settled (success) (the kit sent it again) …
+ * its order changed: amount_paid "10.00" → "20.00"`: the same report booked twice (Events; docs/rules.md#callbacks:
+ * a callback may come more than once). Undefined when no repeat changed the order.
+ */
+export function repeatedCallbackNote(ctx: ScenarioContext, orderId: string): string | undefined {
+  if (ctx.mode !== 'merchant') return undefined
+  const repeat = ctx.channel.log.find(
+    (c) =>
+      c.source === 'duplicate' &&
+      (c.fields.order_number ?? c.fields.order_id) === orderId &&
+      c.effect &&
+      changes(c.effect.before, c.effect.after),
+  )
+  if (!repeat?.effect) return undefined
+  return (
+    `it booked the same callback twice: the kit sent ${describeCallback(repeat)} again and its order changed: ${changes(repeat.effect.before, repeat.effect.after)}; ` +
+    'a callback may come more than once: book each payment transaction once (its id and status) and answer a repeat without booking it again'
+  )
+}
+
+/**
+ * `it captured 6.00 (its POST /api/v1/payment/capture {amount "6.00", …} → HTTP 200) and booked 10.00`:
+ * a partial capture settles what was captured (States and transitions). Undefined unless the
+ * amount paid is wrong and an accepted capture of the order's payment carried the expected amount.
+ */
+export function captureNote(ctx: ScenarioContext, orderId: string, wrong: string[]): string | undefined {
+  if (ctx.mode !== 'merchant' || !ctx.hosted) return undefined
+  const paid = wrongValue(wrong, 'amount_paid')
+  if (!paid?.expected || !paid.found) return undefined
+  const ids = paymentIdsOf(ctx, orderId)
+  const capture = ctx.hosted.requests.find((r) => {
+    const id = r.body?.payment_id ?? r.body?.trans_id
+    const isCapture = r.path === '/api/v1/payment/capture' || r.body?.action === 'CAPTURE'
+    return (
+      isCapture &&
+      r.answer.status === 200 &&
+      typeof id === 'string' &&
+      ids.has(id) &&
+      r.body?.amount === paid.expected
+    )
+  })
+  if (!capture) return undefined
+  return `it captured ${paid.expected} (its ${describeRequest(capture)}) and booked ${paid.found}: a partial capture settles the amount captured, not the order's amount (States and transitions)`
+}
+
+/**
+ * `it booked e443… (decline), one of the 2 payments its POST /api/v1/payment/status {order_id, size} answered
+ * newest first; the one that settled is b4f7…`: the wrong payment of an order read with size (Endpoints).
+ */
+export function pickedPaymentNote(
+  ctx: ScenarioContext,
+  orderId: string,
+  wrong: string[],
+): string | undefined {
+  if (ctx.mode !== 'merchant' || !ctx.hosted) return undefined
+  const id = wrongValue(wrong, 'payment_id')
+  if (!id?.found) return undefined
+  const lookup = ctx.hosted.requests
+    .filter(
+      (r) =>
+        r.path === STATUS_PATH &&
+        r.body?.order_id === orderId &&
+        r.body.size !== undefined &&
+        r.answer.status === 200,
+    )
+    .at(-1)
+  const list = Array.isArray(lookup?.answer.json) ? (lookup.answer.json as unknown[]).map(record) : []
+  const booked = list.find((p) => p?.payment_id === id.found)
+  if (!lookup || !booked) return undefined
+  const settled = list.filter((p) => p?.status === 'settled').map((p) => String(p?.payment_id))
+  const position =
+    list.indexOf(booked) === list.length - 1 ? 'the oldest' : `number ${list.indexOf(booked) + 1}`
+  return (
+    `it booked ${id.found} (${String(booked.status ?? '')}), ${position} of the ${list.length} payments its ${describeRequest(lookup)} answered newest first` +
+    `${settled.length ? `; the one that settled is ${settled.join(', ')}` : ''}: book the payment that settled (Endpoints)`
   )
 }

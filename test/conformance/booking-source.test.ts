@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { CallbackRecord } from '../../src/conformance/callback-channel.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
-import { lastCallbackNote, orderLookupNote, refusedRefundNote } from '../../src/conformance/booking-source.js'
+import {
+  captureNote,
+  lastCallbackNote,
+  orderLookupNote,
+  pickedPaymentNote,
+  refusedRefundNote,
+  repeatedCallbackNote,
+} from '../../src/conformance/booking-source.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
 
 /**
@@ -129,5 +136,68 @@ describe('a refund booked from a refused or unanswered request', () => {
     const state = ['$.state: expected "paid", found "failed"']
     expect(refusedRefundNote(ctxWith([refund(503)], paid), 'two-windows', state)).toBeUndefined()
     expect(refusedRefundNote(ctxWith([], paid), 'two-windows', wrong)).toBeUndefined()
+  })
+})
+
+// Events and docs/rules.md#callbacks (a callback may come more than once), States and transitions
+// (a partial capture settles what was captured), Endpoints (status by order_id with size answers
+// the order's payments newest first): each wrong booking is named with what the kit saw cause it.
+describe('a callback booked twice, a partial capture booked whole, the wrong payment of a lookup with size', () => {
+  const view = (paid: string) => ({ state: 'paid', amount_paid: paid })
+
+  it('names the repeat that changed the order, and nothing when repeats changed nothing', () => {
+    const repeat = {
+      ...callback(1, 'pay-settled', 'settled'),
+      source: 'duplicate',
+      effect: { before: view('10.00'), after: view('20.00') },
+    } as Partial<CallbackRecord>
+    const note = repeatedCallbackNote(
+      ctxWith([], [callback(0, 'pay-settled', 'settled'), repeat]),
+      'two-windows',
+    )
+    expect(note).toMatch(
+      /^it booked the same callback twice: the kit sent #1 sale\/settled \(success\).* again and its order changed: amount_paid "10\.00" → "20\.00"; a callback may come more than once/,
+    )
+    const harmless = {
+      ...repeat,
+      effect: { before: view('10.00'), after: view('10.00') },
+    } as Partial<CallbackRecord>
+    expect(repeatedCallbackNote(ctxWith([], [harmless]), 'two-windows')).toBeUndefined()
+  })
+
+  it('names the accepted capture of the expected amount, and nothing without one', () => {
+    const capture = (amount: string, status = 200): ObservedRequest => ({
+      seq: seq++,
+      method: 'POST',
+      path: '/api/v1/payment/capture',
+      headers: {},
+      text: '',
+      body: { payment_id: 'pay-settled', amount, hash: 'h' },
+      answer: { status, text: '' },
+      consumed: false,
+    })
+    const paid = [callback(0, 'pay-settled', 'settled')]
+    const wrong = ['$.amount_paid: expected "6.00", found "10.00"']
+    expect(captureNote(ctxWith([capture('6.00')], paid), 'two-windows', wrong)).toBe(
+      'it captured 6.00 (its POST /api/v1/payment/capture {amount "6.00", payment_id "pay-settled"} → HTTP 200) and booked 10.00: ' +
+        "a partial capture settles the amount captured, not the order's amount (States and transitions)",
+    )
+    expect(captureNote(ctxWith([capture('6.00', 400)], paid), 'two-windows', wrong)).toBeUndefined()
+    expect(captureNote(ctxWith([capture('4.00')], paid), 'two-windows', wrong)).toBeUndefined()
+  })
+
+  it('names the payment booked from a lookup with size and the one that settled', () => {
+    const list = [
+      { payment_id: 'pay-settled', status: 'settled' },
+      { payment_id: 'pay-declined', status: 'decline' },
+    ]
+    const ctx = ctxWith([lookup({ order_id: 'two-windows', size: 10 }, list)], twoPayments)
+    const wrong = ['$.payment_id: expected "pay-settled", found "pay-declined"']
+    expect(pickedPaymentNote(ctx, 'two-windows', wrong)).toBe(
+      'it booked pay-declined (decline), the oldest of the 2 payments its POST /api/v1/payment/status {order_id "two-windows", size 10} → HTTP 200 ' +
+        'answered newest first; the one that settled is pay-settled: book the payment that settled (Endpoints)',
+    )
+    const unsized = ctxWith([lookup({ order_id: 'two-windows' }, list[1])], twoPayments)
+    expect(pickedPaymentNote(unsized, 'two-windows', wrong)).toBeUndefined()
   })
 })

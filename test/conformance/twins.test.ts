@@ -57,7 +57,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
       'merchant-s2s-callback-retried-and-duplicated',
       'merchant-s2s-apm-callback-retried-and-duplicated',
     ],
-    says: /\(the kit sent it again\) → attempt 1: HTTP 200 "OK"; its order changed: .*amount_paid "10\.00" → "20\.00"/,
+    says: /^\d+\. expect\.merchant_order: [^\n]*wrongly: \$\.amount_paid: expected "10\.00", found "30\.00": it booked the same callback twice: the kit sent #\d+ sale\/settled \(success\) \[duplicate\] again and its order changed: amount_paid "10\.00" → "20\.00"[\s\S]*\(the kit sent it again\) → attempt 1: HTTP 200 "OK"; its order changed: .*amount_paid "10\.00" → "20\.00"/,
     section: /docs\/rules\.md#callbacks/,
   },
   'sha1-of-binary-md5': {
@@ -160,7 +160,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'capture-books-order-amount': {
     scenarios: ['merchant-partial-capture-then-refund'],
-    says: /\$\.amount_paid: expected "6\.00", found "10\.00"/,
+    says: /^\d+\. expect\.merchant_order: [^\n]*\$\.amount_paid: expected "6\.00", found "10\.00": it captured 6\.00 \(its POST \/api\/v1\/payment\/capture \{amount "6\.00"[^\n]*→ HTTP 200\) and booked 10\.00: a partial capture settles the amount captured/,
     section: /States and transitions/,
   },
   'forgets-recurring-token': {
@@ -246,7 +246,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'order-status-reads-oldest': {
     scenarios: ['merchant-shared-order-number'],
-    says: /\$\.payment_id: expected "[0-9a-f-]{36}", found "[0-9a-f-]{36}"[\s\S]*Expected: Of the order's payments the merchant books the one that settled[\s\S]*POST \/api\/v1\/payment\/status \{order_id "shared-order-r1", size 10\} → HTTP 200/,
+    says: /^\d+\. expect\.merchant_order: [^\n]*\$\.payment_id: expected "[0-9a-f-]{36}", found "[0-9a-f-]{36}": it booked [0-9a-f-]{36} \(decline\), the oldest of the 2 payments its POST \/api\/v1\/payment\/status \{order_id "shared-order-r1", size 10\} → HTTP 200 answered newest first; the one that settled is [0-9a-f-]{36}[\s\S]*Expected: Of the order's payments the merchant books the one that settled[\s\S]*POST \/api\/v1\/payment\/status \{order_id "shared-order-r1", size 10\} → HTTP 200/,
     section: /Endpoints/,
   },
   'voids-held-authorization': {

@@ -11,7 +11,14 @@ import { interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
-import { lastCallbackNote, orderLookupNote, refusedRefundNote } from '../booking-source.js'
+import {
+  captureNote,
+  lastCallbackNote,
+  orderLookupNote,
+  pickedPaymentNote,
+  refusedRefundNote,
+  repeatedCallbackNote,
+} from '../booking-source.js'
 import { bookedView, describeRequest, showView } from '../observations.js'
 import { orderNumber } from './order.js'
 
@@ -209,12 +216,16 @@ export async function expectMerchantOrder(
   // The headline is the first wrong ledger value; the whole view and every difference follow.
   const wrong = checkFields(answer.body, interpolate(step.fields, ctx.vars))
   // Where the wrong value came from, when the kit saw it: a lookup by order_id without size; a
-  // refund booked from a refused or unanswered request; for a wrong state, the last report about
-  // the order the merchant acknowledged.
+  // payment picked wrongly from a lookup with size; a refund booked from a refused or unanswered
+  // request; a partial capture booked as the order's amount; a callback booked twice; for a wrong
+  // state, the last report about the order the merchant acknowledged.
   const stateWrong = wrong.some((w) => w.startsWith('$.state:'))
   const source = wrong.length
     ? (orderLookupNote(ctx, orderId, answer.body) ??
+      pickedPaymentNote(ctx, orderId, wrong) ??
       refusedRefundNote(ctx, orderId, wrong) ??
+      captureNote(ctx, orderId, wrong) ??
+      repeatedCallbackNote(ctx, orderId) ??
       (stateWrong ? lastCallbackNote(ctx, orderId) : undefined))
     : undefined
   if (wrong.length)
