@@ -165,7 +165,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'forgets-recurring-token': {
     scenarios: ['merchant-recurring-charged-later', 'merchant-s2s-recurring-charged-later'],
-    says: /sent no request to POST \/api\/v1\/payment\/recurring[\s\S]*merchant_action recurring 10\.00 → HTTP 200 \{"sent":false,"reason":"no recurring token"\}/,
+    says: /^\d+\. [^\n]*the merchant sent no request to POST \/api\/v1\/payment\/recurring: its merchant_action recurring 10\.00 answered HTTP 200 \{"sent":false,"reason":"no recurring token"\}[\s\S]*merchant_action recurring 10\.00 → HTTP 200 \{"sent":false,"reason":"no recurring token"\}/,
     section: /2\.3/,
   },
   'return-lookup-wrong-hash': {

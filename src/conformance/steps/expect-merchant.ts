@@ -82,8 +82,12 @@ export async function expectMerchantRequest(
   const where = step.endpoint.path ?? `action ${step.endpoint.action}`
   if (!found) {
     const others = hosted.requests.filter((r) => !r.consumed)
+    // The back office's last action, when it answered that it sent nothing (`"sent": false` and
+    // its reason, docs/conformance.md merchant_action): the cause, in the merchant's own words.
+    const last = ctx.hooks.at(-1)
+    const hook = last?.startsWith('merchant_action ') && /"sent"\s*:\s*false/.test(last) ? last : undefined
     fail(
-      `the merchant sent no request to ${step.endpoint.method ?? 'POST'} ${where}; it sent ${others.length ? others.map(describe).join(', ') : 'nothing'} since the last matched one`,
+      `the merchant sent no request to ${step.endpoint.method ?? 'POST'} ${where}${hook ? `: its ${hook.replace(/ → /, ' answered ')}` : ''}; it sent ${others.length ? others.map(describe).join(', ') : 'nothing'} since the last matched one`,
     )
   }
   const request = found as ObservedRequest
