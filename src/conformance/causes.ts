@@ -1,8 +1,8 @@
 import { formatDay } from '../core/engine/format.js'
 import { currencyExponent } from '../core/engine/format.js'
-import { checkoutSignatures } from '../core/signatures/checkout.js'
 import { documentedDecimals } from '../core/validation/amounts.js'
 import { type CallbackAttempt, type CallbackRecord, describeAttempts } from './callback-channel.js'
+import { callbackSigning, memoryOf } from './callback-signing.js'
 import type { ScenarioContext } from './context.js'
 import { apiOfPath } from './endpoints.js'
 import {
@@ -17,7 +17,7 @@ import {
   SESSION_EXPIRY_RULE,
 } from './rules.js'
 import type { ObservedRequest } from './sandbox-host.js'
-import { expectedHash, PaymentMemory } from './signing.js'
+import { expectedHash } from './signing.js'
 import { describeCallback } from './steps/select.js'
 import type { Finding } from './types.js'
 
@@ -74,17 +74,6 @@ function valueAt(body: Record<string, unknown> | undefined, path: string): unkno
     here = (here as Record<string, unknown>)[key]
   }
   return here
-}
-
-function memoryOf(requests: ObservedRequest[]): PaymentMemory {
-  const memory = new PaymentMemory()
-  for (const r of requests) {
-    if (!r.body) continue
-    if (typeof r.body.action === 'string' && r.body.action.startsWith('RECURRING_'))
-      memory.learnRecurring(r.body, r.answer.json)
-    else memory.learn(r.body, r.answer.json)
-  }
-  return memory
 }
 
 const actionOf = (r: ObservedRequest) => (typeof r.body?.action === 'string' ? r.body.action : undefined)
@@ -239,20 +228,12 @@ function firstUnacknowledged(
   return undefined
 }
 
-/** A Checkout callback whose hash the kit recomputes with the adapter's password (MD5 or SHA256 mode) and finds right. */
-function signedRight(r: CallbackRecord, password: string): boolean {
-  if (r.api !== 'checkout' || !r.fields.hash) return false
-  const f = r.fields
-  const order = {
-    number: f.order_number,
-    amount: f.order_amount,
-    currency: f.order_currency,
-    description: f.order_description,
-  }
-  return [false, true].some(
-    (sha256) => checkoutSignatures.notification(f.id ?? '', order, { password, sha256 }) === f.hash,
-  )
-}
+/**
+ * A callback whose hash the kit recomputes with the sandbox's formula and the adapter's password
+ * (MD5 or SHA256 mode) and finds right, with the formula over its values and the mistakes to try.
+ */
+const signedRight = (ctx: ScenarioContext, r: CallbackRecord) =>
+  callbackSigning(r, ctx.credentials.password, ctx.hosted?.requests ?? [])
 
 const hashTroubleIn = (attempt: CallbackAttempt) =>
   !/json|unexpected token|parse|syntax/i.test(attempt.body ?? attempt.error ?? '') &&
@@ -269,21 +250,39 @@ const NESTED_READS: [flat: string, nested: string][] = [
   ['order_description', 'order[description]'],
 ]
 
+/** At most this many re-sends of one refused S2S callback, each signed by one mistake. */
+const MAX_PROBES = 6
+
 /**
- * A genuine Checkout callback the merchant refused for its hash: the gateway signed it right, so
- * the merchant computed its hash over other values. The kit sends the same callback again with
- * one nested key added at a time (the flat fields and the hash unchanged); the one the merchant
- * then acknowledges is the key it reads. Once per scenario, after a step failed (the scenario
- * stops there), and shown in the report as `[probe]` callbacks.
+ * A genuine callback the merchant refused for its hash: the gateway signed it right, so the
+ * merchant computed its hash over other values, or by another formula. Checkout: the kit sends the
+ * same callback again with one nested key added at a time (the flat fields and the hash
+ * unchanged); the one the merchant then acknowledges is the key it reads. S2S CARD and S2S APM:
+ * the kit sends it again with only its hash replaced, by the hash of one common mistake in the
+ * formula at a time (src/core/signatures: `s2sCardCallbackMistakes`, `s2sApmCallbackMistakes`);
+ * the first the merchant acknowledges is the mistake it makes. Once per scenario, after a step
+ * failed (the scenario stops there), and shown in the report as `[probe]` callbacks.
  */
 export async function probeRefusedCallback(ctx: ScenarioContext): Promise<void> {
   if (ctx.mode !== 'merchant' || !ctx.hosted || ctx.callbackProbe) return
   const found = firstUnacknowledged(ctx)
   if (!found) return
   // Only a callback the kit found signed right: then the merchant's check, not the callback, is wrong.
-  if (!hashTroubleIn(found.first) || !signedRight(found.record, ctx.credentials.password)) return
+  const signing = hashTroubleIn(found.first) ? signedRight(ctx, found.record) : undefined
+  if (!signing) return
   const { record } = found
   ctx.callbackProbe = { index: record.index }
+  if (record.api !== 'checkout') {
+    for (const mistake of signing.mistakes.slice(0, MAX_PROBES)) {
+      const probe = await ctx.channel.sendOwn(record, { ...record.fields, hash: mistake.hash }, 'probe')
+      probe.forgery = `the same callback signed ${mistake.name}`
+      if (probe.attempts.at(-1)?.acknowledged) {
+        ctx.callbackProbe = { index: record.index, mistake }
+        return
+      }
+    }
+    return
+  }
   for (const [flat, nested] of NESTED_READS) {
     const value = record.fields[flat]
     if (value === undefined || nested in record.fields) continue
@@ -312,7 +311,8 @@ function callbackFinding(ctx: ScenarioContext): Finding | undefined {
   const parseTrouble = /json|unexpected token|parse|syntax/i.test(text)
   const serverError = (first.status ?? 0) >= 500
   const hashTrouble = hashTroubleIn(first)
-  const verified = hashTrouble && signedRight(r, ctx.credentials.password)
+  const signing = hashTrouble ? signedRight(ctx, r) : undefined
+  const verified = !!signing
   const diagnosis = parseTrouble
     ? ': its callback handler could not read the body: callbacks are form-encoded (application/x-www-form-urlencoded), not JSON'
     : serverError
@@ -320,19 +320,26 @@ function callbackFinding(ctx: ScenarioContext): Finding | undefined {
       : first.timedOut
         ? ': a time-out is a failed attempt (answer first, then do slow work)'
         : verified
-          ? ": the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's flat form fields)"
+          ? `: the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's${r.api === 'checkout' ? ' flat' : ''} form fields)`
           : ''
   const rule = r.api === 'checkout' ? 'any 2xx' : 'the body OK'
   const probe = ctx.callbackProbe?.index === r.index ? ctx.callbackProbe : undefined
   const read = probe?.flat && probe.nested ? { flat: probe.flat, nested: probe.nested } : undefined
-  const flatFields = verified
-    ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): ${CALLBACK_FORMULAS.checkout} over ${CHECKOUT_SIGNED.map((k) => `${k} ${JSON.stringify(r.fields[k] ?? '')}`).join(', ')} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${rule}`
-    : undefined
+  const mistake = r.api !== 'checkout' ? probe?.mistake : undefined
+  const flatFields =
+    verified && r.api === 'checkout'
+      ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): ${CALLBACK_FORMULAS.checkout} over ${CHECKOUT_SIGNED.map((k) => `${k} ${JSON.stringify(r.fields[k] ?? '')}`).join(', ')} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${rule}`
+      : signing
+        ? `verify the callback with ${signing.over} and the adapter's password: for this callback ${r.fields.hash ?? ''}, the hash it carries${mistake ? ` (signed ${mistake.name}, it is ${mistake.hash})` : ''}; then answer ${rule}`
+        : undefined
+  const apiName = r.api === 's2s-apm' ? 'S2S APM' : 'S2S CARD'
   return {
     kind: 'unacknowledged-callback',
     headline: read
       ? `the merchant reads the callback's ${read.flat} from ${read.nested}, where the gateway posts the flat form field ${read.flat}: it refused ${describeCallback(r)}, signed right, with ${answerText(first)}, and acknowledged the same callback once the kit added ${read.nested}`
-      : `the merchant did not acknowledge ${describeCallback(r)}: ${describeAttempts([first])}${diagnosis}`,
+      : mistake
+        ? `the merchant verifies ${apiName} callbacks with a hash computed ${mistake.name}: it refused ${describeCallback(r)}, signed right, with ${answerText(first)}, and acknowledged the same callback signed ${mistake.name}`
+        : `the merchant did not acknowledge ${describeCallback(r)}: ${describeAttempts([first])}${diagnosis}`,
     request: `POST ${r.url} (application/x-www-form-urlencoded) ${maskCards(r.text).slice(0, 400)}`,
     answer: describeAttempts(r.attempts),
     rule: hashTrouble

@@ -56,10 +56,16 @@ export interface ScenarioContext {
     { flags: Record<'auth' | 'recurring_init' | 'req_token', boolean>; amounts: string[] }
   >
   /**
-   * Merchant mode: the callback the kit re-sent with one nested key added at a time after the
-   * merchant refused it for its hash (src/conformance/causes.ts), and the key it then took.
+   * Merchant mode: the callback the kit re-sent after the merchant refused it for its hash
+   * (src/conformance/causes.ts): Checkout with one nested key added at a time, and the key it then
+   * took; S2S signed by one mistake in the formula at a time, and the mistake it then acknowledged.
    */
-  callbackProbe?: { index: number; flat?: string; nested?: string }
+  callbackProbe?: {
+    index: number
+    flat?: string
+    nested?: string
+    mistake?: { name: string; hash: string }
+  }
   /** Merchant mode: where the merchant's start_payment says it sends its payer (the payer follows it). */
   handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown }
 }

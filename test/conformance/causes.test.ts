@@ -9,6 +9,9 @@ import {
 } from '../../src/conformance/causes.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
+import { md5, rev, upper } from '../../src/core/signatures/primitives.js'
+import { s2sApmSignatures } from '../../src/core/signatures/s2s-apm.js'
+import { s2sCardSignatures } from '../../src/core/signatures/s2s-card.js'
 import { signatures } from '../../src/index.js'
 
 /**
@@ -494,6 +497,178 @@ describe('a genuine callback refused for its hash', () => {
     expect(causesOf(ctx)[0]?.headline).toBe(
       'the merchant did not acknowledge #0 sale/settled (success): attempt 1: HTTP 400 "invalid hash"',
     )
+  })
+})
+
+describe('a genuine S2S callback refused for its hash (Authentication; docs/rules.md#signatures)', () => {
+  const card = '4111111111111111'
+  const email = 'payer@example.com'
+  const sale = request(
+    '/post',
+    { action: 'SALE', order_id: 'o-1', payer_email: email, card_number: card },
+    { status: 200, json: { action: 'SALE', result: 'SUCCESS', status: 'SETTLED', trans_id: 't-1' } },
+  )
+  const cardFields: Record<string, string> = {
+    action: 'SALE',
+    result: 'SUCCESS',
+    status: 'SETTLED',
+    order_id: 'o-1',
+    trans_id: 't-1',
+    amount: '10.00',
+    currency: 'EUR',
+  }
+  // Formula 2 over the original payment, as the gateway signs an S2S CARD callback.
+  const cardHash = s2sCardSignatures.transaction(email, PASSWORD, 't-1', { cardNumber: card })
+  const apmFields: Record<string, string> = {
+    action: 'SALE',
+    result: 'REDIRECT',
+    status: 'REDIRECT',
+    order_id: 'o-2',
+    trans_id: 't-2',
+    amount: '10.00',
+    currency: 'EUR',
+    ARN: '',
+  }
+  const refused = (api: 's2s-card' | 's2s-apm', fields: Record<string, string>): Partial<CallbackRecord> => ({
+    index: 0,
+    source: 'gateway',
+    api,
+    url: 'http://127.0.0.1:1/gateway/callback',
+    fields,
+    body: fields,
+    text: new URLSearchParams(fields).toString(),
+    attempts: [{ status: 400, body: 'invalid hash', acknowledged: false, ms: 2 }],
+  })
+  /** The merchant's check: acknowledges (body OK) a callback whose hash `accepts` takes. */
+  function merchant(ctx: ScenarioContext, accepts: (hash: string) => boolean) {
+    const sent: Record<string, string>[] = []
+    ctx.channel.sendOwn = async (template, own, source) => {
+      sent.push(own)
+      const ok = accepts(own.hash ?? '')
+      const record = {
+        ...template,
+        index: 1 + sent.length,
+        source,
+        fields: own,
+        attempts: [{ status: ok ? 200 : 400, body: ok ? 'OK' : 'invalid hash', acknowledged: ok, ms: 1 }],
+      } as CallbackRecord
+      ctx.channel.log.push(record)
+      return record
+    }
+    return sent
+  }
+
+  it('S2S CARD checked with Formula 1 (no trans_id): the first re-send is acknowledged and the headline names it', async () => {
+    const ctx = ctxWith([sale], [refused('s2s-card', { ...cardFields, hash: cardHash })])
+    const formula1 = s2sCardSignatures.payment(email, PASSWORD, { cardNumber: card })
+    const sent = merchant(ctx, (hash) => hash === formula1)
+    await probeRefusedCallback(ctx)
+    // Only the hash changes.
+    expect(sent).toEqual([{ ...cardFields, hash: formula1 }])
+    expect(ctx.channel.log[1]?.forgery).toBe('the same callback signed without trans_id')
+    const [first, ...rest] = causesOf(ctx)
+    expect(rest).toEqual([])
+    expect(first?.headline).toBe(
+      'the merchant verifies S2S CARD callbacks with a hash computed without trans_id: it refused #0 SALE SUCCESS SETTLED, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed without trans_id',
+    )
+    expect(first?.fix).toBe(
+      `verify the callback with Formula 2 over the original payment: hash = md5(upper(rev(payer_email) + password + trans_id + rev(first 6 + last 4 digits of the card, or the card_token))) over payer_email "${email}", trans_id "t-1", first 6 + last 4 "4111111111" and the adapter's password: for this callback ${cardHash}, the hash it carries (signed without trans_id, it is ${formula1}); then answer the body OK`,
+    )
+    expect(findingLines(first as never).join('\n')).not.toMatch(/4111111111111111/)
+    // Once per scenario.
+    await probeRefusedCallback(ctx)
+    expect(sent).toHaveLength(1)
+  })
+
+  it('S2S CARD checked with the password not upper-cased: the re-sends go through the mistakes in turn, at most six', async () => {
+    const ctx = ctxWith([sale], [refused('s2s-card', { ...cardFields, hash: cardHash })])
+    // md5(upper(rev(payer_email)) + password + upper(trans_id + rev(first6 + last4))).
+    const asIs = md5(`${upper(rev(email))}${PASSWORD}${upper(`t-1${rev('4111111111')}`)}`)
+    const sent = merchant(ctx, (hash) => hash === asIs)
+    await probeRefusedCallback(ctx)
+    expect(ctx.channel.log.slice(1).map((r) => r.forgery)).toEqual([
+      'the same callback signed without trans_id',
+      'the same callback signed without payer_email',
+      'the same callback signed with the card digits not reversed',
+      'the same callback signed with payer_email not reversed',
+      'the same callback signed with the password not upper-cased',
+    ])
+    expect(sent.at(-1)?.hash).toBe(asIs)
+    expect(causesOf(ctx)[0]?.headline).toMatch(
+      /^the merchant verifies S2S CARD callbacks with a hash computed with the password not upper-cased: it refused #0 SALE SUCCESS SETTLED, signed right/,
+    )
+  })
+
+  it('S2S APM checked with the password as it is: the headline names it', async () => {
+    const hash = s2sApmSignatures.callback(apmFields, PASSWORD)
+    const ctx = ctxWith([], [refused('s2s-apm', { ...apmFields, hash })])
+    // Keys sorted (ARN, action, amount, currency, order_id, result, status, trans_id), each value reversed.
+    const joined = upper(['', 'ELAS', '00.01', 'RUE', '2-o', 'TCERIDER', 'TCERIDER', '2-t'].join(''))
+    expect(hash).toBe(md5(joined + upper(PASSWORD)))
+    // Before its change, the formula appended the password as it is.
+    const sent = merchant(ctx, (h) => h === md5(joined + PASSWORD))
+    await probeRefusedCallback(ctx)
+    expect(sent).toHaveLength(1)
+    expect(causesOf(ctx)[0]?.headline).toBe(
+      'the merchant verifies S2S APM callbacks with a hash computed with the password appended as it is, not upper-cased: it refused #0 SALE REDIRECT REDIRECT, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed with the password appended as it is, not upper-cased',
+    )
+    expect(causesOf(ctx)[0]?.fix).toMatch(
+      new RegExp(
+        `^verify the callback with hash = md5\\(upper\\(every field but hash, keys sorted at each level, each value reversed, joined\\) \\+ upper\\(password\\)\\) over ARN, action, amount, currency, order_id, result, status, trans_id and the adapter's password: for this callback ${hash}`,
+      ),
+    )
+  })
+
+  it('S2S APM checked without creditvoid_id: named, after the password mistake was tried', async () => {
+    const fields = {
+      ...apmFields,
+      action: 'CREDITVOID',
+      result: 'SUCCESS',
+      status: 'REFUNDED',
+      creditvoid_id: 'cv-1',
+    }
+    const hash = s2sApmSignatures.callback(fields, PASSWORD)
+    const { creditvoid_id: _cv, ...without } = fields
+    const ctx = ctxWith([], [refused('s2s-apm', { ...fields, hash })])
+    const sent = merchant(ctx, (h) => h === s2sApmSignatures.callback(without, PASSWORD))
+    await probeRefusedCallback(ctx)
+    expect(sent).toHaveLength(2)
+    expect(causesOf(ctx)[0]?.headline).toMatch(
+      /^the merchant verifies S2S APM callbacks with a hash computed without creditvoid_id: it refused #0 CREDITVOID SUCCESS REFUNDED, signed right/,
+    )
+  })
+
+  it('no mistake acknowledged: at most six re-sends, and the headline says the kit found it signed right', async () => {
+    const ctx = ctxWith([sale], [refused('s2s-card', { ...cardFields, hash: cardHash })])
+    const sent = merchant(ctx, () => false)
+    await probeRefusedCallback(ctx)
+    expect(sent.length).toBeGreaterThan(0)
+    expect(sent.length).toBeLessThanOrEqual(6)
+    expect(new Set(sent.map((f) => f.hash)).size).toBe(sent.length)
+    expect(sent.map((f) => f.hash)).not.toContain(cardHash)
+    const [first] = causesOf(ctx)
+    expect(first?.headline).toBe(
+      `the merchant did not acknowledge #0 SALE SUCCESS SETTLED: attempt 1: HTTP 400 "invalid hash": the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's form fields)`,
+    )
+    expect(first?.fix).toMatch(
+      /^verify the callback with Formula 2 over the original payment: .* for this callback [0-9a-f]{32}, the hash it carries; then answer the body OK$/,
+    )
+  })
+
+  it('a callback the kit cannot verify is not probed: a payment it has not seen, or a hash it does not find right', async () => {
+    for (const ctx of [
+      // The S2S CARD formula reads the payment's e-mail and card: no SALE seen, nothing to check with.
+      ctxWith([], [refused('s2s-card', { ...cardFields, hash: cardHash })]),
+      ctxWith([sale], [refused('s2s-card', { ...cardFields, hash: '0'.repeat(32) })]),
+      ctxWith([], [refused('s2s-apm', { ...apmFields, hash: '0'.repeat(32) })]),
+    ]) {
+      const sent = merchant(ctx, () => true)
+      await probeRefusedCallback(ctx)
+      expect(sent).toEqual([])
+      expect(causesOf(ctx)[0]?.headline).toMatch(
+        /^the merchant did not acknowledge #0 SALE (SUCCESS SETTLED|REDIRECT REDIRECT): attempt 1: HTTP 400 "invalid hash"$/,
+      )
+    }
   })
 })
 

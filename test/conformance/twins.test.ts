@@ -143,7 +143,8 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   's2s-callback-hash-without-trans-id': {
     scenarios: ['merchant-s2s-callback-hash'],
-    says: /did not acknowledge #0 SALE SUCCESS SETTLED: attempt 1: HTTP 400 "invalid hash"/,
+    // The kit finds the callback signed right and re-sends it signed by common mistakes in Formula 2.
+    says: /^\d+\. expect\.callback_acknowledged: the merchant verifies S2S CARD callbacks with a hash computed without trans_id: it refused #0 SALE SUCCESS SETTLED, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed without trans_id[\s\S]*fix: verify the callback with Formula 2 over the original payment: hash = md5\(upper\(rev\(payer_email\) \+ password \+ trans_id \+ [^\n]*over payer_email "[^"]+", trans_id "[^"]+", first 6 \+ last 4 "4111111111" and the adapter's password: for this callback [0-9a-f]{32}, the hash it carries \(signed without trans_id, it is [0-9a-f]{32}\)/,
     section: /docs\/rules\.md#signatures/,
   },
   // Issue 16: the families a merchant written from the interface got wrong, and the kit missed.
@@ -185,7 +186,8 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
       'merchant-s2s-apm-callback-retried-and-duplicated',
       'merchant-s2s-apm-callbacks-out-of-order',
     ],
-    says: /^\d+\. expect\.callback_acknowledged: the merchant did not acknowledge #0 SALE REDIRECT REDIRECT: attempt 1: HTTP 400 "invalid hash"[\s\S]*rule: the callback's hash = md5\(upper\(every field[\s\S]*\+ upper\(password\)\)/,
+    // The kit finds the callback signed right and re-sends it signed by common mistakes in the formula.
+    says: /^\d+\. expect\.callback_acknowledged: the merchant verifies S2S APM callbacks with a hash computed with the password appended as it is, not upper-cased: it refused #0 SALE REDIRECT REDIRECT, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed with the password appended as it is, not upper-cased[\s\S]*rule: the callback's hash = md5\(upper\(every field[\s\S]*\+ upper\(password\)\)[\s\S]*fix: verify the callback with hash = md5\([^\n]*: for this callback [0-9a-f]{32}, the hash it carries/,
     section: /docs\/rules\.md#signatures/,
   },
   'amount-without-decimals': {

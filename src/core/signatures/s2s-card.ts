@@ -40,3 +40,75 @@ export const s2sCardSignatures = {
   card2card: (payerEmail: string | undefined, secret: Secret, payerCardNumber: string) =>
     sign(secret, (p) => rev(payerEmail ?? '') + p + cardPart({ cardNumber: payerCardNumber })),
 }
+
+/** What Formula 2 (and Formula 6, with no payer e-mail) signs a callback over: the original payment and its trans_id. */
+export interface CallbackParts {
+  payerEmail: string | undefined
+  transId: string
+  card: CardRef
+}
+
+/** A wrong way of computing a signature, named for what it gets wrong ("without trans_id"). */
+export interface SigningMistake<Parts> {
+  name: string
+  sign: (secret: Secret, parts: Parts) => string
+}
+
+/**
+ * Mistakes merchants make computing Formula 2 to verify S2S CARD callbacks: none is a formula of
+ * the platform's. The conformance kit re-sends a callback the merchant refused, signed right, with
+ * each of these hashes in turn, and names the one the merchant acknowledges (docs/conformance.md,
+ * Cause first). The likeliest first: Formula 1 (the payment's own formula, no trans_id).
+ */
+export const s2sCardCallbackMistakes: SigningMistake<CallbackParts>[] = [
+  /** Formula 1 (as for the SALE itself): md5(upper(rev(payer_email) + password + rev(card))). */
+  {
+    name: 'without trans_id',
+    sign: (secret, { payerEmail, card }) => s2sCardSignatures.payment(payerEmail, secret, card),
+  },
+  /** Formula 6 (CREDIT2CARD's) for a payment: md5(upper(password + trans_id + rev(card))). */
+  {
+    name: 'without payer_email',
+    sign: (secret, { transId, card }) => s2sCardSignatures.credit2cardTransaction(secret, transId, card),
+  },
+  /** md5(upper(rev(payer_email) + password + trans_id + first6 + last4)): the card part not reversed. */
+  {
+    name: 'with the card digits not reversed',
+    sign: (secret, { payerEmail, transId, card }) =>
+      sign(
+        secret,
+        (p) =>
+          rev(payerEmail ?? '') +
+          p +
+          transId +
+          ('cardToken' in card ? card.cardToken : cardDigits(card.cardNumber)),
+      ),
+  },
+  /** md5(upper(payer_email + password + trans_id + rev(card))): the e-mail not reversed. */
+  {
+    name: 'with payer_email not reversed',
+    sign: (secret, { payerEmail, transId, card }) =>
+      sign(secret, (p) => (payerEmail ?? '') + p + transId + cardPart(card)),
+  },
+  /** md5(upper(rev(payer_email)) + password + upper(trans_id + rev(card))): the password left as it is. */
+  {
+    name: 'with the password not upper-cased',
+    sign: (secret, { payerEmail, transId, card }) => {
+      const key = signingKey(secret)
+      return key.digest(upper(rev(payerEmail ?? '')) + key.password + upper(transId + cardPart(card)))
+    },
+  },
+  /** md5(upper(rev(payer_email) + password + trans_id + rev(the whole card number))): not first 6 + last 4. */
+  {
+    name: 'over the whole card number, not its first 6 and last 4 digits',
+    sign: (secret, { payerEmail, transId, card }) =>
+      sign(
+        secret,
+        (p) =>
+          rev(payerEmail ?? '') +
+          p +
+          transId +
+          rev('cardToken' in card ? card.cardToken : card.cardNumber.replace(/\D/g, '')),
+      ),
+  },
+]
