@@ -321,7 +321,11 @@ function callbackFinding(ctx: ScenarioContext): Finding | undefined {
         ? ': a time-out is a failed attempt (answer first, then do slow work)'
         : verified
           ? `: the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's${r.api === 'checkout' ? ' flat' : ''} form fields)`
-          : ''
+          : (first.status ?? 0) >= 300 && (first.status ?? 0) < 400
+            ? `: a redirect is not an acknowledgement: the callback URL itself answers ${r.api === 'checkout' ? 'a 2xx' : '200 with the body OK'}, and the kit does not follow it (docs/rules.md#acknowledgement)`
+            : r.api !== 'checkout' && first.status === 200
+              ? ': an S2S callback is acknowledged by the body OK, and only by it (docs/rules.md#acknowledgement)'
+              : ''
   const rule = r.api === 'checkout' ? 'any 2xx' : 'the body OK'
   const probe = ctx.callbackProbe?.index === r.index ? ctx.callbackProbe : undefined
   const read = probe?.flat && probe.nested ? { flat: probe.flat, nested: probe.nested } : undefined

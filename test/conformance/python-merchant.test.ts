@@ -62,7 +62,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; advice?: Re
   },
   'acknowledges-with-redirect': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-callback-retry'],
-    says: /^\d+\. [^\n]*: the merchant did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302/,
+    says: /^\d+\. [^\n]*: the merchant did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302: a redirect is not an acknowledgement/,
   },
 }
 

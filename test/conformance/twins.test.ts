@@ -99,7 +99,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'non-2xx-ack': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-callback-retry'],
-    says: /did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302/,
+    says: /^\d+\. [^\n]*did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302: a redirect is not an acknowledgement: the callback URL itself answers a 2xx/,
     section: /docs\/rules\.md#callbacks/,
   },
   'never-captures-dms': {
@@ -123,7 +123,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   's2s-ack-not-ok': {
     scenarios: ['merchant-s2s-callback-acknowledged-ok'],
-    says: /did not acknowledge #\d+ SALE .*: attempt 1: HTTP 200 ".*received.*\(docs\/rules\.md#acknowledgement: acknowledgement is the body OK\)/,
+    says: /^\d+\. [^\n]*did not acknowledge #\d+ SALE .*: attempt 1: HTTP 200 ".*received.*": an S2S callback is acknowledged by the body OK, and only by it[\s\S]*\(docs\/rules\.md#acknowledgement: acknowledgement is the body OK\)/,
     section: /docs\/rules\.md#callbacks/,
   },
   'unicode-upper': {
