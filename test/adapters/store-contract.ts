@@ -111,6 +111,38 @@ export function describeStoreContract(name: string, open: () => Promise<Store<Co
       expect(store.findBy('payments', 'merchant_key', 'm2')[0]?.merchant_key).toBe('m2')
     })
 
+    it('findBy follows a value from one record to several and back to one ("Records whose indexed `field` equals `value` ..., in insertion order")', async () => {
+      // An index value held by one record is kept apart from one several records share: each
+      // change moves a value between the two forms, and every answer stays the same.
+      store.put('payments', payment('p1', 'm1', { order_id: 'o1' }))
+      expect(ids(store.findBy('payments', 'order_id', 'o1'))).toEqual(['p1'])
+      store.put('payments', payment('p1', 'm1', { order_id: 'o1', amount: '2.00' }))
+      expect(ids(store.findBy('payments', 'order_id', 'o1'))).toEqual(['p1'])
+      expect(store.findBy('payments', 'order_id', 'o1')[0]?.amount).toBe('2.00')
+      store.put('payments', payment('p2', 'm1', { order_id: 'o1' }))
+      store.put('payments', payment('p3', 'm1', { order_id: 'o1' }))
+      expect(ids(store.findBy('payments', 'order_id', 'o1'))).toEqual(['p1', 'p2', 'p3'])
+      store.delete('payments', 'p1')
+      store.put('payments', payment('p3', 'm1'))
+      expect(ids(store.findBy('payments', 'order_id', 'o1'))).toEqual(['p2'])
+      store.put('payments', payment('p1', 'm1', { order_id: 'o1' }))
+      expect(ids(store.findBy('payments', 'order_id', 'o1'))).toEqual(['p2', 'p1'])
+      store.delete('payments', 'p2')
+      store.delete('payments', 'p1')
+      expect(store.findBy('payments', 'order_id', 'o1')).toEqual([])
+      // A refused commit puts a value shared for a moment back to the one record that held it.
+      store.put('payments', payment('p4', 'm1', { order_id: 'o4' }))
+      await expect(
+        store.commit([
+          { collection: 'payments', kind: 'put', id: 'p5', record: payment('p5', 'm1', { order_id: 'o4' }) },
+          { collection: 'payments', kind: 'delete', id: 'p4' },
+          { collection: 'payments', kind: 'put', id: 'p6', record: { id: 'p6', big: 1n } },
+        ]),
+      ).rejects.toThrow(/BigInt/)
+      expect(ids(store.findBy('payments', 'order_id', 'o4'))).toEqual(['p4'])
+      expect(ids(store.findBy('payments', 'merchant_key', 'm1'))).toEqual(['p3', 'p4'])
+    })
+
     it('findBy refuses a field that is not indexed ("only fields declared as indexes")', () => {
       store.put('payments', payment('p1'))
       expect(() => store.findBy('payments', 'amount', '10.00')).toThrow(/payments\.amount is not indexed/)

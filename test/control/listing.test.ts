@@ -187,3 +187,59 @@ describe('GET /sandbox/payments at scale (issue 14)', () => {
     expect(bad.status).toBe(400)
   })
 })
+
+// Issue 22, point 3: "Status lookups by id and order id, and listings, keep their figures with
+// 200,000 sessions and 50,000 payments stored", which holds only if nothing on a listing's path
+// reads the whole store (docs/architecture.md: "nothing reads the whole store").
+describe('a listing reads no record but its page (issue 22)', () => {
+  it('answers newest first, by status and by merchant from the indexes, reading only the page', async () => {
+    const reads = { list: 0, get: 0, findBy: 0, text: 0 }
+    const t = createTestGateway([controlModule], undefined, {
+      wrapStore: (inner) => ({
+        ...inner,
+        get writable() {
+          return inner.writable
+        },
+        list: (c) => {
+          reads.list++
+          return inner.list(c)
+        },
+        get: (c, id) => {
+          reads.get++
+          return inner.get(c, id)
+        },
+        findBy: (c, f, v) => {
+          reads.findBy++
+          return inner.findBy(c, f, v)
+        },
+        getText: (c, id) => {
+          reads.text++
+          return inner.getText?.(c, id)
+        },
+      }),
+    })
+    for (let i = 0; i < 3000; i++)
+      t.store.put(
+        'payments',
+        payment({
+          id: `pay-${String(i).padStart(5, '0')}`,
+          status: i % 2 ? 'settled' : 'decline',
+          created_at: 1_700_000_000_000 + i,
+        }),
+      )
+    for (const [path, total] of [
+      ['/sandbox/payments?per_page=20', 3000],
+      ['/sandbox/payments?status=settled&per_page=20', 1500],
+      ['/sandbox/payments?merchant=demo-merchant&status=decline&per_page=20&page=3', 1500],
+    ] as const) {
+      const before = { ...reads }
+      const answer = await t.call('GET', path)
+      expect(answer.status).toBe(200)
+      expect(answer.body).toMatchObject({ total })
+      expect((answer.body.payments as unknown as Payment[]).length).toBe(20)
+      expect(reads.list - before.list).toBe(0)
+      expect(reads.findBy - before.findBy).toBe(0)
+      expect(reads.get - before.get + reads.text - before.text).toBeLessThanOrEqual(20)
+    }
+  })
+})
