@@ -19,7 +19,13 @@ export type Status = 'passed' | 'failed' | 'skipped'
  * about, or a callback the merchant did not acknowledge. Reported before the failure it led to.
  */
 export interface Finding {
-  kind: 'refused-request' | 'warning' | 'unacknowledged-callback' | 'intent' | 'double-charge' | 'unknown-outcome'
+  kind:
+    | 'refused-request'
+    | 'warning'
+    | 'unacknowledged-callback'
+    | 'intent'
+    | 'double-charge'
+    | 'unknown-outcome'
   /** One line, derived from what was observed. */
   headline: string
   /** The request as sent (card numbers masked): the merchant's, or the gateway's callback. */
