@@ -7,6 +7,7 @@ import {
   declaredSignings,
   type SignedApi,
 } from '../core/signing/declared.js'
+import { formulaFor } from './rules.js'
 import type { PaymentMemory } from './signing.js'
 
 /**
@@ -401,13 +402,17 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
     byFormula.set(other.formula.id, entry)
   }
   const own = e.action ?? e.path
+  const said = (name: string) =>
+    e.api === 'checkout' ? formulaFor(e.api, name, undefined) : formulaFor(e.api, e.path, name)
+  const ownText = said(own) ?? formula.text
   for (const { signing: other, names } of byFormula.values()) {
     const theirs = originalFor(other, e.body, e.memory)
     if (theirs === null) continue
+    const first = names[0] ?? ''
     yield {
       variant: 'other-formula',
       hash: sign(other.formula, e.body, e.password, theirs),
-      mistake: `the merchant's hash is the formula of ${names.slice(0, 4).join(', ')}${names.length > 4 ? ', …' : ''} (${other.formula.text}) over this request; ${own} takes ${formula.text}`,
+      mistake: `the merchant's hash is the formula of ${names.slice(0, 3).join(', ')}${names.length > 3 ? ' and others' : ''} (${said(first) ?? other.formula.text}) over this request; ${own} takes ${/^hash = /.test(ownText) ? ownText.replace(/^hash = /, '') : (ownText.split(':')[0] ?? ownText)}`,
       fix: `sign ${own} with its own formula: ${right}`,
     }
   }

@@ -200,7 +200,7 @@ describe('diagnoseHash: S2S CARD', () => {
     const found = named(e, md5(ascii(rev('jane.doe@example.com') + PASSWORD + cardPart)))
     expect(found?.variant).toBe('other-formula')
     expect(found?.mistake).toMatch(
-      /^the merchant's hash is the formula of SALE, AUTH, .* over this request; CREDIT2CARD takes md5\(upper\(password \+ rev/,
+      /^the merchant's hash is the formula of SALE, AUTH, DEBIT \(Formula 1: hash = md5\(upper\(rev\(payer_email\) \+ password \+ .*\)\) over this request; CREDIT2CARD takes Formula 5 over the recipient's card$/,
     )
     expect(found?.fix).toContain(`for this request ${md5(ascii(PASSWORD + cardPart))}`)
   })
@@ -218,7 +218,7 @@ describe('diagnoseHash: S2S CARD', () => {
       body: { action: 'GET_TRANS_STATUS', client_key: 'ref-merchant', trans_id: 'trans-9' },
       memory,
     })
-    const sent = md5(ascii(rev('jane.doe@example.com') + PASSWORD + 'trans-9' + cardPart))
+    const sent = md5(ascii(`${rev('jane.doe@example.com')}${PASSWORD}trans-9${cardPart}`))
     expect(named(e, sent)?.variant).toBe('payout-lookup-signed-as-payment')
     expect(named(e, md5(ascii(`${PASSWORD}trans-9${cardPart}`)))).toBeUndefined()
   })
