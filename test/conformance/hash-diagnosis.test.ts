@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { causesOf } from '../../src/conformance/causes.js'
+import type { ScenarioContext } from '../../src/conformance/context.js'
 import { diagnoseHash, type HashEvidence } from '../../src/conformance/hash-diagnosis.js'
+import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
 import { PaymentMemory } from '../../src/conformance/signing.js'
 
 /**
@@ -261,5 +264,80 @@ describe('diagnoseHash: S2S APM', () => {
       body: { action: 'CAPTURE', client_key: 'ref-merchant', trans_id: 'abc-1' },
     })
     expect(named(capture, md5(ascii(rev('abc-1'))))?.variant).toBe('password-left-out')
+  })
+})
+
+describe('causesOf: a refused hash is headed by the mistake that reproduces it', () => {
+  let seq = 0
+  const observed = (path: string, body: Record<string, unknown>, answer: { status: number; json: unknown }) =>
+    ({
+      seq: seq++,
+      method: 'POST',
+      path,
+      headers: { 'content-type': 'application/json' },
+      text: JSON.stringify(body),
+      body,
+      answer: { text: JSON.stringify(answer.json), ...answer },
+      consumed: false,
+    }) as ObservedRequest
+  const refused = {
+    status: 400,
+    json: {
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+      errors: [{ error_code: 100000, error_message: 'hash: Hash is not valid.' }],
+    },
+  }
+  const ctxWith = (requests: ObservedRequest[]) =>
+    ({
+      mode: 'merchant',
+      credentials: { merchant_key: 'ref-merchant', password: PASSWORD },
+      hosted: { requests },
+      channel: { log: [], timeoutMs: 10_000 },
+    }) as unknown as ScenarioContext
+  const paid = observed('/api/v1/session', session, { status: 200, json: sessionAnswer.json })
+
+  it('names the mistake in the headline and its fix, with the right hash', () => {
+    const [first] = causesOf(
+      ctxWith([
+        paid,
+        observed(
+          '/api/v1/payment/refund',
+          {
+            merchant_key: 'ref-merchant',
+            payment_id: 'pay-1',
+            amount: '4.00',
+            hash: checkout('pay-1', '10.00'),
+          },
+          refused,
+        ),
+      ]),
+    )
+    expect(first?.headline).toBe(
+      `the gateway refused the merchant's POST /api/v1/payment/refund (HTTP 400): hash: Hash is not valid.: the merchant's hash is over amount "10.00" (order.amount of its POST /api/v1/session) where the request sent amount "4.00"`,
+    )
+    expect(first?.fix).toBe(
+      `sign the amount the request sends ("4.00"): for this request ${checkout('pay-1', '4.00')}`,
+    )
+  })
+
+  it('keeps the formula and the right hash as advice when no mistake reproduces the hash', () => {
+    const wrong = 'f'.repeat(40)
+    const [first] = causesOf(
+      ctxWith([
+        paid,
+        observed(
+          '/api/v1/payment/refund',
+          { merchant_key: 'ref-merchant', payment_id: 'pay-1', amount: '4.00', hash: wrong },
+          refused,
+        ),
+      ]),
+    )
+    expect(first?.headline).toBe(
+      "the gateway refused the merchant's POST /api/v1/payment/refund (HTTP 400): hash: Hash is not valid.",
+    )
+    expect(first?.fix).toBe(
+      `compute the hash with that formula: for this request ${checkout('pay-1', '4.00')}, not "${wrong}"`,
+    )
   })
 })
