@@ -216,6 +216,17 @@ function earlierPayments(e: HashEvidence): { value: string; from: string }[] {
   return [...out].map(([value, from]) => ({ value, from }))
 }
 
+/** trans_ids the gateway answered to the scenario's earlier requests. */
+function earlierTransactions(e: HashEvidence): { value: string; from: string }[] {
+  const out = new Map<string, string>()
+  for (const r of e.earlier) {
+    const answered = (r.answer?.json as { trans_id?: unknown } | undefined)?.trans_id
+    if (typeof answered === 'string' && answered && !out.has(answered))
+      out.set(answered, `the trans_id the gateway answered to its ${nameOf(r)}`)
+  }
+  return [...out].map(([value, from]) => ({ value, from }))
+}
+
 /** The candidates of one refused request, most specific first. */
 function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string): Generator<Candidate> {
   const { formula } = signing
@@ -380,8 +391,31 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
         }
   }
 
+  // An S2S CARD status lookup signed with the formula of the other lookup (Formula 2 by trans_id, Formula 7 by order_id).
+  if (e.api === 's2s-card' && (e.action === 'GET_TRANS_STATUS' || e.action === 'GET_TRANS_STATUS_BY_ORDER')) {
+    const byOrder = e.action === 'GET_TRANS_STATUS'
+    const other = declaredSigning('s2s-card', {
+      action: byOrder ? 'GET_TRANS_STATUS_BY_ORDER' : 'GET_TRANS_STATUS',
+    })
+    const ids = byOrder ? earlierOrders(e) : earlierTransactions(e)
+    const { trans_id: transId, order_id: orderId, ...rest } = e.body
+    for (const { value, from } of other ? ids : []) {
+      const body = { ...rest, ...(byOrder ? { order_id: value } : { trans_id: value }) }
+      const facts = byOrder ? e.memory.forOrder(value) : e.memory.forTrans(value)
+      if (!other || !facts) continue
+      yield {
+        variant: 'lookup-signed-over-other-id',
+        hash: sign(other.formula, body, e.password, facts),
+        mistake: byOrder
+          ? `the merchant's GET_TRANS_STATUS is signed with Formula 7 over the order_id "${value}" (${from}); a lookup by trans_id takes Formula 2 over the trans_id it sends`
+          : `the merchant's GET_TRANS_STATUS_BY_ORDER is signed with Formula 2 over the trans_id "${value}" (${from}); a lookup by order_id takes Formula 7 over the order_id it sends`,
+        fix: `sign the ${byOrder ? `trans_id the lookup sends (${JSON.stringify(transId)})` : `order_id the lookup sends (${JSON.stringify(orderId)})`}: ${right}`,
+      }
+    }
+  }
+
   // A lookup of a CREDIT2CARD signed like a card payment's, or the other way round (Formula 2 and 6).
-  if (original && formula.needsOriginal) {
+  if (original && original !== NO_FACTS && formula.needsOriginal) {
     const flipped = { ...original, credit2card: !original.credit2card }
     yield {
       variant: original.credit2card ? 'payout-lookup-signed-as-payment' : 'payment-lookup-signed-as-payout',
@@ -407,7 +441,8 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
   const ownText = said(own) ?? formula.text
   for (const { signing: other, names } of byFormula.values()) {
     const theirs = originalFor(other, e.body, e.memory)
-    if (theirs === null) continue
+    // A formula over an original payment the kit has not seen would be claimed over empty data.
+    if (theirs === null || theirs === NO_FACTS) continue
     const first = names[0] ?? ''
     yield {
       variant: 'other-formula',

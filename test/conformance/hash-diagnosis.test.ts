@@ -341,3 +341,47 @@ describe('causesOf: a refused hash is headed by the mistake that reproduces it',
     )
   })
 })
+
+describe('diagnoseHash: S2S CARD status lookups', () => {
+  const card = '4111111111111111'
+  const cardPart = rev(card.slice(0, 6) + card.slice(-4))
+  const sale = {
+    action: 'SALE',
+    client_key: 'ref-merchant',
+    order_id: 'o-5',
+    payer_email: 'doe@example.com',
+    card_number: card,
+  }
+  const memory = new PaymentMemory()
+  memory.learn(sale, { trans_id: 't-5' })
+  const earlier = [{ method: 'POST', path: '/post', body: sale, answer: { json: { trans_id: 't-5' } } }]
+  const formula2 = md5(ascii(`${rev('doe@example.com')}${PASSWORD}t-5${cardPart}`))
+  const formula7 = md5(ascii(`${rev('doe@example.com')}${PASSWORD}o-5${cardPart}`))
+
+  it('names a GET_TRANS_STATUS signed with Formula 7 over the order, and a GET_TRANS_STATUS_BY_ORDER with Formula 2', () => {
+    const byTrans = evidence({
+      api: 's2s-card',
+      path: '/post',
+      action: 'GET_TRANS_STATUS',
+      body: { action: 'GET_TRANS_STATUS', client_key: 'ref-merchant', trans_id: 't-5' },
+      memory,
+      earlier,
+    })
+    expect(named(byTrans, formula7)?.mistake).toBe(
+      `the merchant's GET_TRANS_STATUS is signed with Formula 7 over the order_id "o-5" (order_id of its POST /post SALE); a lookup by trans_id takes Formula 2 over the trans_id it sends`,
+    )
+    expect(named(byTrans, formula7)?.fix).toBe(
+      `sign the trans_id the lookup sends ("t-5"): for this request ${formula2}`,
+    )
+    const byOrder = evidence({
+      api: 's2s-card',
+      path: '/post',
+      action: 'GET_TRANS_STATUS_BY_ORDER',
+      body: { action: 'GET_TRANS_STATUS_BY_ORDER', client_key: 'ref-merchant', order_id: 'o-5' },
+      memory,
+      earlier,
+    })
+    expect(named(byOrder, formula2)?.variant).toBe('lookup-signed-over-other-id')
+    expect(named(byOrder, formula7)).toBeUndefined()
+  })
+})
