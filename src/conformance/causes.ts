@@ -5,6 +5,7 @@ import { type CallbackAttempt, type CallbackRecord, describeAttempts } from './c
 import { callbackSigning, memoryOf } from './callback-signing.js'
 import type { ScenarioContext } from './context.js'
 import { apiOfPath } from './endpoints.js'
+import { diagnoseHash } from './hash-diagnosis.js'
 import {
   AMOUNT_RULE,
   CALLBACK_FORMULAS,
@@ -87,7 +88,7 @@ function ruleAndFix(
   words: string,
   ctx: ScenarioContext,
   requests: ObservedRequest[],
-): { rule: string; fix: string } {
+): { rule: string; fix: string; cause?: string } {
   const api = apiOfPath(r.path) ?? 'checkout'
   const action = actionOf(r)
   const field = fieldOf(words)
@@ -129,12 +130,18 @@ function ruleAndFix(
       expected = undefined
     }
     const sent = body?.hash
+    const earlier = requests.filter((o) => o.seq < r.seq)
+    const { password } = ctx.credentials
+    const memory = memoryOf(earlier)
+    const cause = body && diagnoseHash({ api, path: r.path, action, body, password, memory, earlier }, sent)
     return {
       rule: `${formula} (Authentication; docs/rules.md#signatures)`,
-      fix:
-        sent === undefined || sent === ''
+      fix: cause
+        ? cause.fix
+        : sent === undefined || sent === ''
           ? `sign the request: it carried no hash${expected ? `; with the adapter's password this one is ${expected}` : ''}`
           : `compute the hash with that formula${expected ? `: for this request ${expected}, not ${JSON.stringify(sent)}` : ''}`,
+      ...(cause ? { cause: cause.mistake } : {}),
     }
   }
   if (field && /(^|\.|_)amount$/.test(field) && /bigger|exceed|more than|above/i.test(words))
@@ -187,11 +194,11 @@ function ruleAndFix(
 
 function requestFinding(r: ObservedRequest, ctx: ScenarioContext, requests: ObservedRequest[]): Finding {
   const words = gatewayWords(r)
-  const { rule, fix } = ruleAndFix(r, words[0] ?? '', ctx, requests)
+  const { rule, fix, cause } = ruleAndFix(r, words[0] ?? '', ctx, requests)
   const release = releaseNote(`${words.join(' ')} ${r.answer.text}`)
   return {
     kind: 'refused-request',
-    headline: `the gateway refused the merchant's ${requestName(r)} (HTTP ${r.answer.status}): ${words.join('; ')}`,
+    headline: `the gateway refused the merchant's ${requestName(r)} (HTTP ${r.answer.status}): ${words.join('; ')}${cause ? `: ${cause}` : ''}`,
     request: `${requestName(r)} ${maskCards(r.text).slice(0, 600)}`,
     answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 400)}`,
     rule: release ? `${rule}; ${release}` : rule,

@@ -50,15 +50,15 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; advice?: Re
   },
   'sha1-of-md5-bytes': {
     scenarios: ['merchant-session-hash-sha1-over-hex-md5', 'merchant-checkout-settled-callback-marks-paid'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid/,
+    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is sha1 of the binary md5 digest; the formula takes md5's hex digest/,
     advice:
-      /rule: hash = sha1\(md5\(upper\(order\.number[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{40}/,
+      /rule: hash = sha1\(md5\(upper\(order\.number[\s\S]*fix: hash md5's 32-character lower-case hex digest with sha1, not its 16 raw bytes \([^\n]*Python \.digest\(\)[^\n]*\): for this request [0-9a-f]{40}/,
   },
   'refund-signs-order-amount': {
     scenarios: ['merchant-partial-refund'],
-    says: /^\d+\. merchant\.action refund: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): hash: Hash is not valid/,
+    says: /^\d+\. merchant\.action refund: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is over amount "10\.00" \(order\.amount of its POST \/api\/v1\/session\) where the request sent amount "4\.00"/,
     advice:
-      /"amount": ?"4\.00"[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ amount \+ password\)\)\), amount only when sent, exactly as sent/,
+      /"amount": ?"4\.00"[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ amount \+ password\)\)\), amount only when sent, exactly as sent[\s\S]*fix: sign the amount the request sends \("4\.00"\): for this request [0-9a-f]{40}/,
   },
   'acknowledges-with-redirect': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-callback-retry'],

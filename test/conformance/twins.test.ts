@@ -62,7 +62,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'sha1-of-binary-md5': {
     scenarios: ['merchant-session-hash-sha1-over-hex-md5'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid[\s\S]*rule: hash = sha1\(md5\(upper\(order\.number[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{40}/,
+    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is sha1 of the binary md5 digest; the formula takes md5's hex digest\n[\s\S]*rule: hash = sha1\(md5\(upper\(order\.number[\s\S]*fix: hash md5's 32-character lower-case hex digest with sha1, not its 16 raw bytes[^\n]*: for this request [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'amount-with-comma': {
@@ -128,12 +128,12 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'unicode-upper': {
     scenarios: ['merchant-hash-upper-ascii-only'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{40}/,
+    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid\.: the merchant upper-cases with Unicode rules \(toUpperCase, str\.upper\(\)\), which also turn [^\n]*"é" into "É"[^\n]*; the formula upper-cases ASCII a-z only\n[\s\S]*fix: upper-case a-z alone and leave every other character as it is[^\n]*: for this request [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'refund-signs-order-amount': {
     scenarios: ['merchant-partial-refund', 'merchant-full-refund'],
-    says: /merchant\.action refund: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): hash: Hash is not valid[\s\S]*"amount":"4\.00"[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ amount \+ password\)\)\), amount only when sent, exactly as sent/,
+    says: /merchant\.action refund: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is over amount "10\.00" \(order\.amount of its POST \/api\/v1\/session\) where the request sent amount "4\.00"\n[\s\S]*"amount":"4\.00"[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ amount \+ password\)\)\), amount only when sent, exactly as sent[\s\S]*fix: sign the amount the request sends \("4\.00"\): for this request [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'ignores-declines': {
@@ -171,7 +171,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'return-lookup-wrong-hash': {
     scenarios: ['merchant-return-before-callback'],
-    says: /the gateway refused the merchant's POST \/api\/v1\/payment\/status \(HTTP 400\): hash: Hash is not valid[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ password\)\)\) for a lookup by payment_id/,
+    says: /the gateway refused the merchant's POST \/api\/v1\/payment\/status \(HTTP 400\): hash: Hash is not valid\.: the merchant's lookup by payment_id is signed over the order number "merchant-return-before-callback-r1-1" \(order\.number of its POST \/api\/v1\/session\); a lookup by payment_id is signed over that payment_id\n[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ password\)\)\) for a lookup by payment_id[\s\S]*fix: sign the payment_id the lookup sends \("[0-9a-f-]{36}"\): for this request [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'slow-callback-ack': {
@@ -273,7 +273,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'payout-signed-as-sale': {
     scenarios: ['merchant-s2s-payout-credit2card'],
-    says: /^1\. merchant\.start s2s-card CREDIT2CARD: the gateway refused the merchant's POST \/post CREDIT2CARD \(HTTP 401\): Hash is not valid\.[\s\S]*rule: Formula 5 over the recipient's card: hash = md5\(upper\(password \+ rev\(first 6 \+ last 4[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{32}/,
+    says: /^1\. merchant\.start s2s-card CREDIT2CARD: the gateway refused the merchant's POST \/post CREDIT2CARD \(HTTP 401\): Hash is not valid\.: the merchant's hash is the formula of SALE, AUTH, DEBIT \(Formula 1: hash = md5\(upper\(rev\(payer_email\) \+ password \+ [^\n]*\) over this request; CREDIT2CARD takes Formula 5 over the recipient's card\n[\s\S]*rule: Formula 5 over the recipient's card: hash = md5\(upper\(password \+ rev\(first 6 \+ last 4[\s\S]*fix: sign CREDIT2CARD with its own formula: for this request [0-9a-f]{32}/,
     section: /Authentication/,
   },
   'refund-error-booked': {

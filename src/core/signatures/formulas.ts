@@ -33,8 +33,13 @@ export const field = (v: unknown): string =>
 
 const optional = (v: unknown): string | undefined => (v === undefined || v === null ? undefined : field(v))
 
-/** Checkout signs with the password itself (no SHA256 mode on the JSON API). */
-const passwordOf = (secret: Secret): string => (typeof secret === 'string' ? secret : secret.password)
+/** Checkout signs with the password itself (no SHA256 mode on the JSON API); an inspecting digest is kept. */
+const passwordOf = (secret: Secret): Secret =>
+  typeof secret === 'string'
+    ? secret
+    : secret.digest
+      ? { password: secret.password, digest: secret.digest }
+      : secret.password
 
 const orderOf = (fields: Record<string, unknown>) => {
   const o = (fields.order ?? {}) as Record<string, unknown>

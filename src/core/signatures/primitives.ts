@@ -29,6 +29,8 @@ export type Secret =
       password: string
       sha256?: boolean | undefined
       protocol_mapping?: { use_sha256?: boolean | undefined } | null | undefined
+      /** The digest itself, for a caller that inspects a formula (the kit's hash diagnosis); the gateway never passes one. */
+      digest?: ((text: string) => string) | undefined
     }
 
 export interface SigningKey {
@@ -39,6 +41,7 @@ export interface SigningKey {
 
 export function signingKey(secret: Secret): SigningKey {
   if (typeof secret === 'string') return { password: secret, digest: md5 }
+  if (secret.digest) return { password: secret.password, digest: secret.digest }
   const sha = secret.sha256 === true || secret.protocol_mapping?.use_sha256 === true
   return { password: secret.password, digest: sha ? sha256 : md5 }
 }
