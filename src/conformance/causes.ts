@@ -111,7 +111,7 @@ function ruleAndFix(
   if (/void is not allowed/i.test(words) || (action === 'VOID' && r.answer.status >= 400))
     return {
       rule: VOID_RULE,
-      fix: voidFix(r, ctx),
+      ...voidDiagnosis(r, ctx),
     }
   if (field === 'hash' || /\bhash\b|signature/i.test(words)) {
     const formula = formulaFor(api, r.path, action) ?? 'the formula of this endpoint (Authentication)'
@@ -667,17 +667,25 @@ export function findingLines(f: Finding): string[] {
 }
 
 /**
- * The fix for a refused VOID, from the payment the kit's gateway holds (States and transitions):
- * a payment that settled on an earlier financial day than the VOID is refunded; a held
- * authorization is released by a refund of its full amount; else both are said.
+ * Why a VOID was refused and its fix, from the payment the kit's gateway holds (States and
+ * transitions): a payment that settled on an earlier financial day than the VOID is refunded; a
+ * held authorization is released by a refund of its full amount; else both are said, no cause.
  */
-function voidFix(r: ObservedRequest, ctx: ScenarioContext): string {
+function voidDiagnosis(r: ObservedRequest, ctx: ScenarioContext): { cause?: string; fix: string } {
   const id = r.body?.payment_id ?? r.body?.trans_id
   const payment = typeof id === 'string' ? ctx.hosted?.gateway.ctx.store.get('payments', id) : undefined
   const sent = r.at !== undefined ? formatDay(r.at) : undefined
   if (payment?.financial_day && sent && payment.financial_day < sent)
-    return `the payment settled on ${payment.financial_day} and the VOID was sent on ${sent}, after its financial day: refund it instead (its full amount, or what remains of it)`
+    return {
+      cause: `the payment settled on ${payment.financial_day} and the VOID was sent on ${sent}, after its financial day`,
+      fix: `refund it instead (its full amount, or what remains of it): a VOID cancels a payment on the day it settled (${payment.financial_day}) only`,
+    }
   if (payment?.auth && !payment.financial_day)
-    return 'the payment is a held authorization, never captured: release it with a refund of its full amount (no amount), on any day'
-  return 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day'
+    return {
+      cause: 'the payment is a held authorization, never captured, which a VOID does not release',
+      fix: 'release it with a refund of its full amount (no amount), on any day: the gateway reports it as a reversal',
+    }
+  return {
+    fix: 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day',
+  }
 }

@@ -253,7 +253,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'voids-held-authorization': {
     scenarios: ['merchant-held-authorization-across-days'],
-    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount[\s\S]*fix: the payment is a held authorization, never captured: release it with a refund of its full amount \(no amount\), on any day/,
+    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.: the payment is a held authorization, never captured, which a VOID does not release[\s\S]*rule: VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount[\s\S]*fix: release it with a refund of its full amount \(no amount\), on any day/,
     section: /States and transitions/,
   },
   'redirect-as-link': {
@@ -290,7 +290,7 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
   },
   'voids-after-financial-day': {
     scenarios: ['merchant-capture-cancelled-days-later', 'merchant-partial-refund-days-later'],
-    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day: refund it instead/,
+    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: refund it instead \(its full amount, or what remains of it\): a VOID cancels a payment on the day it settled \(\d{4}-\d\d-\d\d\) only/,
     section: /States and transitions/,
   },
   'ignores-voids': {
