@@ -675,9 +675,15 @@ function voidFix(r: ObservedRequest, ctx: ScenarioContext): string {
   const id = r.body?.payment_id ?? r.body?.trans_id
   const payment = typeof id === 'string' ? ctx.hosted?.gateway.ctx.store.get('payments', id) : undefined
   const sent = r.at !== undefined ? formatDay(r.at) : undefined
+  // S2S CARD and S2S APM refund and release with CREDITVOID, the same trans_id and signature as the VOID.
+  const s2s = actionOf(r) === 'VOID'
   if (payment?.financial_day && sent && payment.financial_day < sent)
-    return `the payment settled on ${payment.financial_day} and the VOID was sent on ${sent}, after its financial day: refund it instead (its full amount, or what remains of it)`
+    return `the payment settled on ${payment.financial_day} and the VOID was sent on ${sent}, after its financial day: refund it instead${s2s ? ' with CREDITVOID' : ''} (its full amount, or what remains of it)`
   if (payment?.auth && !payment.financial_day)
-    return 'the payment is a held authorization, never captured: release it with a refund of its full amount (no amount), on any day'
-  return 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day'
+    return s2s
+      ? 'the payment is a held authorization, never captured: release it with CREDITVOID of its full amount (no amount), on any day'
+      : 'the payment is a held authorization, never captured: release it with a refund of its full amount (no amount), on any day'
+  return s2s
+    ? 'release a held authorization with CREDITVOID of its full amount (no amount); refund a settled payment after its financial day with CREDITVOID'
+    : 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day'
 }

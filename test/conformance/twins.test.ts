@@ -28,7 +28,16 @@ const merchants = join(root, 'fixtures', 'merchants')
  * Each twin, the scenarios that expose it (the first one written to catch it), and what that
  * failure must say. Together they cover every merchant scenario: each exposes at least one twin.
  */
-const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: RegExp }> = {
+const CAUGHT_BY: Record<
+  string,
+  {
+    scenarios: string[]
+    says: RegExp
+    section: RegExp
+    /** What a further scenario's first failed step must say, where its API words it otherwise. */
+    alsoSays?: Record<string, RegExp>
+  }
+> = {
   'no-callback-hash-check': {
     scenarios: [
       'merchant-forged-callback-hash',
@@ -88,7 +97,11 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /Events/,
   },
   'ignores-reversals': {
-    scenarios: ['merchant-authorization-reversal', 'merchant-s2s-authorization-reversal'],
+    scenarios: [
+      'merchant-authorization-reversal',
+      'merchant-s2s-authorization-reversal',
+      'merchant-s2s-held-authorization-released',
+    ],
     says: /\$\.state: expected "reversed", found "authorized"[\s\S]*refund\/reversal \(success\) → attempt 1: HTTP 200/,
     section: /States and transitions/,
   },
@@ -252,9 +265,13 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /Endpoints/,
   },
   'voids-held-authorization': {
-    scenarios: ['merchant-held-authorization-across-days'],
+    scenarios: ['merchant-held-authorization-across-days', 'merchant-s2s-held-authorization-released'],
     says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount[\s\S]*fix: the payment is a held authorization, never captured: release it with a refund of its full amount \(no amount\), on any day/,
     section: /States and transitions/,
+    alsoSays: {
+      'merchant-s2s-held-authorization-released':
+        /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/post VOID \(HTTP 400\): Void is not allowed\.[\s\S]*fix: the payment is a held authorization, never captured: release it with CREDITVOID of its full amount \(no amount\), on any day/,
+    },
   },
   'redirect-as-link': {
     scenarios: ['merchant-s2s-3ds-is-not-payment', 'merchant-s2s-callbacks-out-of-order'],
@@ -289,9 +306,17 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /Endpoints/,
   },
   'voids-after-financial-day': {
-    scenarios: ['merchant-capture-cancelled-days-later', 'merchant-partial-refund-days-later'],
+    scenarios: [
+      'merchant-capture-cancelled-days-later',
+      'merchant-partial-refund-days-later',
+      'merchant-s2s-capture-cancelled-days-later',
+    ],
     says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day: refund it instead/,
     section: /States and transitions/,
+    alsoSays: {
+      'merchant-s2s-capture-cancelled-days-later':
+        /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/post VOID \(HTTP 400\): Void is not allowed\.[\s\S]*fix: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day: refund it instead with CREDITVOID/,
+    },
   },
   'ignores-voids': {
     scenarios: ['merchant-capture-then-void-same-day'],
@@ -452,5 +477,10 @@ describe('the broken twins', () => {
       ?.steps.find((s) => s.status === 'failed') as StepResult
     expect(report(first, failed)).toMatch(caught.says)
     expect(failed.section ?? '').toMatch(caught.section)
+    for (const [slug, says] of Object.entries(caught.alsoSays ?? {})) {
+      const step = results.find((r) => r.slug === slug)?.steps.find((s) => s.status === 'failed')
+      expect(step && report(slug, step), `${twin} on ${slug}`).toMatch(says)
+      expect(step?.section ?? '', `${twin} on ${slug}`).toMatch(caught.section)
+    }
   })
 })
