@@ -342,6 +342,12 @@ const CAUGHT_BY: Record<
     says: /^1\. merchant\.start s2s-card success: the merchant sent order_amount "12\.35" KWD for an order of 12\.345 KWD \(POST \/post SALE\): the order's amount rounded to 2 decimals; KWD has 3 \(ISO 4217\)[\s\S]*fix: [^\n]*send order_amount "12\.345"/,
     section: /2\.1\.1/,
   },
+  // Issue 23, requirement 4 on S2S CARD: a declined order paid again under its order number.
+  's2s-keeps-first-trans-id': {
+    scenarios: ['merchant-s2s-shared-order-number'],
+    says: /^\d+\. expect\.merchant_order: the merchant booked order s2s-shared-order-r1 wrongly: \$\.payment_id: expected "[0-9a-f-]{36}", found "[0-9a-f-]{36}": it booked [0-9a-f-]{36} \(DECLINED\), the order's first payment; the order has 2 payments \([0-9a-f-]{36} DECLINED, [0-9a-f-]{36} SETTLED\) and the one that settled is [0-9a-f-]{36}: a payment sent again under the same order number is a new payment with its own id \(S2S trans_id, Checkout payment_id\): keep the id of each answer and book, look up and refund the one that settled/,
+    section: /Endpoints/,
+  },
 }
 
 const twins = readdirSync(join(merchants, 'twins'))
