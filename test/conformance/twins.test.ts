@@ -319,9 +319,13 @@ const CAUGHT_BY: Record<
     },
   },
   'ignores-voids': {
-    scenarios: ['merchant-capture-then-void-same-day'],
+    scenarios: ['merchant-capture-then-void-same-day', 'merchant-s2s-capture-then-void-same-day'],
     says: /\$\.state: expected "cancelled", found "paid": the last callback it acknowledged about this order: #\d+ void\/void \(success\)[\s\S]*void\/void \(success\) → attempt 1: HTTP 200/,
     section: /States and transitions/,
+    alsoSays: {
+      'merchant-s2s-capture-then-void-same-day':
+        /\$\.state: expected "cancelled", found "paid": the last callback it acknowledged about this order: #\d+ VOID SUCCESS VOID[\s\S]*#\d+ VOID SUCCESS VOID → attempt 1: HTTP 200 "OK"/,
+    },
   },
   // Issue 23, intent on S2S CARD: the form's flags are the letters Y or N.
   's2s-recurring-flag-as-boolean': {
