@@ -226,3 +226,34 @@ export function pickedPaymentNote(
     `${settled.length ? `; the one that settled is ${settled.join(', ')}` : ''}: book the payment that settled (Endpoints)`
   )
 }
+
+/**
+ * `it booked 7c1e… (DECLINED), the order's first payment; the order has 2 payments (… DECLINED, …
+ * SETTLED) and the one that settled is …`: a payment sent again under the same order number is a
+ * new payment with its own id (Checkout `payment_id`, S2S `trans_id`), and the merchant kept an
+ * earlier one. From the callbacks the kit saw; undefined unless both ids are the order's payments.
+ */
+export function earlierPaymentNote(
+  ctx: ScenarioContext,
+  orderId: string,
+  wrong: string[],
+): string | undefined {
+  if (ctx.mode !== 'merchant') return undefined
+  const id = wrongValue(wrong, 'payment_id')
+  if (!id?.found || !id.expected) return undefined
+  const statuses = new Map<string, string>()
+  for (const c of ctx.channel.log) {
+    if (c.source !== 'gateway' || (c.fields.order_number ?? c.fields.order_id) !== orderId) continue
+    const paymentId = c.fields.id ?? c.fields.trans_id
+    if (paymentId) statuses.set(paymentId, c.fields.order_status ?? c.fields.status ?? '')
+  }
+  if (!statuses.has(id.found) || !statuses.has(id.expected) || statuses.size < 2) return undefined
+  const ids = [...statuses.keys()]
+  const position =
+    ids.indexOf(id.found) === 0 ? "the order's first payment" : 'an earlier payment of the order'
+  const list = [...statuses].map(([p, s]) => `${p} ${s}`.trim()).join(', ')
+  return (
+    `it booked ${id.found} (${statuses.get(id.found)}), ${position}; the order has ${statuses.size} payments (${list}) and the one that settled is ${id.expected}: ` +
+    'a payment sent again under the same order number is a new payment with its own id (S2S trans_id, Checkout payment_id): keep the id of each answer and book, look up and refund the one that settled (Endpoints)'
+  )
+}

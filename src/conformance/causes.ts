@@ -675,17 +675,21 @@ function voidDiagnosis(r: ObservedRequest, ctx: ScenarioContext): { cause?: stri
   const id = r.body?.payment_id ?? r.body?.trans_id
   const payment = typeof id === 'string' ? ctx.hosted?.gateway.ctx.store.get('payments', id) : undefined
   const sent = r.at !== undefined ? formatDay(r.at) : undefined
+  // S2S CARD and S2S APM refund and release with CREDITVOID, the same trans_id and signature as the VOID.
+  const s2s = actionOf(r) === 'VOID'
   if (payment?.financial_day && sent && payment.financial_day < sent)
     return {
       cause: `the payment settled on ${payment.financial_day} and the VOID was sent on ${sent}, after its financial day`,
-      fix: `refund it instead (its full amount, or what remains of it): a VOID cancels a payment on the day it settled (${payment.financial_day}) only`,
+      fix: `refund it instead${s2s ? ' with CREDITVOID' : ''} (its full amount, or what remains of it): a VOID cancels a payment on the day it settled (${payment.financial_day}) only`,
     }
   if (payment?.auth && !payment.financial_day)
     return {
       cause: 'the payment is a held authorization, never captured, which a VOID does not release',
-      fix: 'release it with a refund of its full amount (no amount), on any day: the gateway reports it as a reversal',
+      fix: `release it with ${s2s ? 'CREDITVOID' : 'a refund'} of its full amount (no amount), on any day: the gateway reports it as a reversal`,
     }
   return {
-    fix: 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day',
+    fix: s2s
+      ? 'release a held authorization with CREDITVOID of its full amount (no amount); refund a settled payment after its financial day with CREDITVOID'
+      : 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day',
   }
 }

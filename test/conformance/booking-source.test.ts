@@ -3,6 +3,7 @@ import type { CallbackRecord } from '../../src/conformance/callback-channel.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
 import {
   captureNote,
+  earlierPaymentNote,
   lastCallbackNote,
   orderLookupNote,
   pickedPaymentNote,
@@ -199,5 +200,41 @@ describe('a callback booked twice, a partial capture booked whole, the wrong pay
     )
     const unsized = ctxWith([lookup({ order_id: 'two-windows' }, list[1])], twoPayments)
     expect(pickedPaymentNote(unsized, 'two-windows', wrong)).toBeUndefined()
+  })
+})
+
+describe('a booking of an earlier payment of the order (a SALE sent again under its order number)', () => {
+  const s2s = (index: number, transId: string, status: string): Partial<CallbackRecord> => ({
+    index,
+    source: 'gateway',
+    api: 's2s-card',
+    fields: { action: 'SALE', order_id: 's2s-shared', trans_id: transId, status },
+    attempts: [{ acknowledged: true, status: 200, ms: 1 }],
+  })
+  const retried = [s2s(0, 'trans-declined', 'DECLINED'), s2s(1, 'trans-settled', 'SETTLED')]
+
+  it('names the payment kept, its status, every payment of the order and the one that settled', () => {
+    const note = earlierPaymentNote(ctxWith([], retried), 's2s-shared', [
+      '$.payment_id: expected "trans-settled", found "trans-declined"',
+    ])
+    expect(note).toBe(
+      "it booked trans-declined (DECLINED), the order's first payment; the order has 2 payments (trans-declined DECLINED, trans-settled SETTLED) and the one that settled is trans-settled: a payment sent again under the same order number is a new payment with its own id (S2S trans_id, Checkout payment_id): keep the id of each answer and book, look up and refund the one that settled (Endpoints)",
+    )
+  })
+
+  it('says nothing for an order of one payment, an id the kit never saw, or no wrong payment_id', () => {
+    const wrong = ['$.payment_id: expected "trans-settled", found "trans-declined"']
+    expect(
+      earlierPaymentNote(ctxWith([], [retried[1] as Partial<CallbackRecord>]), 's2s-shared', wrong),
+    ).toBe(undefined)
+    expect(
+      earlierPaymentNote(ctxWith([], retried), 's2s-shared', [
+        '$.payment_id: expected "trans-settled", found "made-up"',
+      ]),
+    ).toBe(undefined)
+    expect(
+      earlierPaymentNote(ctxWith([], retried), 's2s-shared', ['$.state: expected "paid", found "failed"']),
+    ).toBe(undefined)
+    expect(earlierPaymentNote(ctxWith([], retried), 'another-order', wrong)).toBe(undefined)
   })
 })

@@ -28,7 +28,16 @@ const merchants = join(root, 'fixtures', 'merchants')
  * Each twin, the scenarios that expose it (the first one written to catch it), and what that
  * failure must say. Together they cover every merchant scenario: each exposes at least one twin.
  */
-const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: RegExp }> = {
+const CAUGHT_BY: Record<
+  string,
+  {
+    scenarios: string[]
+    says: RegExp
+    section: RegExp
+    /** What a further scenario's first failed step must say, where its API words it otherwise. */
+    alsoSays?: Record<string, RegExp>
+  }
+> = {
   'no-callback-hash-check': {
     scenarios: [
       'merchant-forged-callback-hash',
@@ -88,7 +97,11 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /Events/,
   },
   'ignores-reversals': {
-    scenarios: ['merchant-authorization-reversal', 'merchant-s2s-authorization-reversal'],
+    scenarios: [
+      'merchant-authorization-reversal',
+      'merchant-s2s-authorization-reversal',
+      'merchant-s2s-held-authorization-released',
+    ],
     says: /\$\.state: expected "reversed", found "authorized"[\s\S]*refund\/reversal \(success\) → attempt 1: HTTP 200/,
     section: /States and transitions/,
   },
@@ -252,9 +265,13 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /Endpoints/,
   },
   'voids-held-authorization': {
-    scenarios: ['merchant-held-authorization-across-days'],
+    scenarios: ['merchant-held-authorization-across-days', 'merchant-s2s-held-authorization-released'],
     says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.: the payment is a held authorization, never captured, which a VOID does not release[\s\S]*rule: VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount[\s\S]*fix: release it with a refund of its full amount \(no amount\), on any day/,
     section: /States and transitions/,
+    alsoSays: {
+      'merchant-s2s-held-authorization-released':
+        /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/post VOID \(HTTP 400\): Void is not allowed\.: the payment is a held authorization, never captured, which a VOID does not release[\s\S]*fix: release it with CREDITVOID of its full amount \(no amount\), on any day/,
+    },
   },
   'redirect-as-link': {
     scenarios: ['merchant-s2s-3ds-is-not-payment', 'merchant-s2s-callbacks-out-of-order'],
@@ -289,14 +306,26 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     section: /Endpoints/,
   },
   'voids-after-financial-day': {
-    scenarios: ['merchant-capture-cancelled-days-later', 'merchant-partial-refund-days-later'],
+    scenarios: [
+      'merchant-capture-cancelled-days-later',
+      'merchant-partial-refund-days-later',
+      'merchant-s2s-capture-cancelled-days-later',
+    ],
     says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: refund it instead \(its full amount, or what remains of it\): a VOID cancels a payment on the day it settled \(\d{4}-\d\d-\d\d\) only/,
     section: /States and transitions/,
+    alsoSays: {
+      'merchant-s2s-capture-cancelled-days-later':
+        /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/post VOID \(HTTP 400\): Void is not allowed\.: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day[\s\S]*fix: refund it instead with CREDITVOID/,
+    },
   },
   'ignores-voids': {
-    scenarios: ['merchant-capture-then-void-same-day'],
+    scenarios: ['merchant-capture-then-void-same-day', 'merchant-s2s-capture-then-void-same-day'],
     says: /\$\.state: expected "cancelled", found "paid": the last callback it acknowledged about this order: #\d+ void\/void \(success\)[\s\S]*void\/void \(success\) → attempt 1: HTTP 200/,
     section: /States and transitions/,
+    alsoSays: {
+      'merchant-s2s-capture-then-void-same-day':
+        /\$\.state: expected "cancelled", found "paid": the last callback it acknowledged about this order: #\d+ VOID SUCCESS VOID[\s\S]*#\d+ VOID SUCCESS VOID → attempt 1: HTTP 200 "OK"/,
+    },
   },
   // Issue 23, intent on S2S CARD: the form's flags are the letters Y or N.
   's2s-recurring-flag-as-boolean': {
@@ -316,6 +345,12 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; section: Re
     scenarios: ['merchant-s2s-amount-three-decimal-currency', 'merchant-amount-three-decimal-currency'],
     says: /^1\. merchant\.start s2s-card success: the merchant sent order_amount "12\.35" KWD for an order of 12\.345 KWD \(POST \/post SALE\): the order's amount rounded to 2 decimals; KWD has 3 \(ISO 4217\)[\s\S]*fix: [^\n]*send order_amount "12\.345"/,
     section: /2\.1\.1/,
+  },
+  // Issue 23, requirement 4 on S2S CARD: a declined order paid again under its order number.
+  's2s-keeps-first-trans-id': {
+    scenarios: ['merchant-s2s-shared-order-number'],
+    says: /^\d+\. expect\.merchant_order: the merchant booked order s2s-shared-order-r1 wrongly: \$\.payment_id: expected "[0-9a-f-]{36}", found "[0-9a-f-]{36}": it booked [0-9a-f-]{36} \(DECLINED\), the order's first payment; the order has 2 payments \([0-9a-f-]{36} DECLINED, [0-9a-f-]{36} SETTLED\) and the one that settled is [0-9a-f-]{36}: a payment sent again under the same order number is a new payment with its own id \(S2S trans_id, Checkout payment_id\): keep the id of each answer and book, look up and refund the one that settled/,
+    section: /Endpoints/,
   },
 }
 
@@ -452,5 +487,10 @@ describe('the broken twins', () => {
       ?.steps.find((s) => s.status === 'failed') as StepResult
     expect(report(first, failed)).toMatch(caught.says)
     expect(failed.section ?? '').toMatch(caught.section)
+    for (const [slug, says] of Object.entries(caught.alsoSays ?? {})) {
+      const step = results.find((r) => r.slug === slug)?.steps.find((s) => s.status === 'failed')
+      expect(step && report(slug, step), `${twin} on ${slug}`).toMatch(says)
+      expect(step?.section ?? '', `${twin} on ${slug}`).toMatch(caught.section)
+    }
   })
 })

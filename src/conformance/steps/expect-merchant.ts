@@ -16,6 +16,7 @@ import {
   lastCallbackNote,
   orderLookupNote,
   pickedPaymentNote,
+  earlierPaymentNote,
   refusedRefundNote,
   repeatedCallbackNote,
 } from '../booking-source.js'
@@ -220,13 +221,14 @@ export async function expectMerchantOrder(
   // The headline is the first wrong ledger value; the whole view and every difference follow.
   const wrong = checkFields(answer.body, interpolate(step.fields, ctx.vars))
   // Where the wrong value came from, when the kit saw it: a lookup by order_id without size; a
-  // payment picked wrongly from a lookup with size; a refund booked from a refused or unanswered
+  // payment picked wrongly from a lookup with size; an earlier payment of the order kept; a refund booked from a refused or unanswered
   // request; a partial capture booked as the order's amount; a callback booked twice; for a wrong
   // state, the last report about the order the merchant acknowledged.
   const stateWrong = wrong.some((w) => w.startsWith('$.state:'))
   const source = wrong.length
     ? (orderLookupNote(ctx, orderId, answer.body) ??
       pickedPaymentNote(ctx, orderId, wrong) ??
+      earlierPaymentNote(ctx, orderId, wrong) ??
       refusedRefundNote(ctx, orderId, wrong) ??
       captureNote(ctx, orderId, wrong) ??
       repeatedCallbackNote(ctx, orderId) ??
