@@ -141,13 +141,18 @@ function ruleAndFix(
         : sent === undefined || sent === ''
           ? `sign the request: it carried no hash${expected ? `; with the adapter's password this one is ${expected}` : ''}`
           : `compute the hash with that formula${expected ? `: for this request ${expected}, not ${JSON.stringify(sent)}` : ''}`,
-      ...(cause ? { cause: cause.mistake } : {}),
+      ...(cause
+        ? { cause: cause.mistake }
+        : sent === undefined || sent === ''
+          ? { cause: 'the merchant sent it unsigned (no hash)' }
+          : {}),
     }
   }
   if (field && /(^|\.|_)amount$/.test(field) && /bigger|exceed|more than|above/i.test(words))
     return {
       rule: 'a refund or capture is at most what the payment has left: charged less refunded, or the authorized amount (States and transitions)',
       fix: `send at most what remains, or no amount for all of it (it was ${JSON.stringify(valueAt(body, field))})`,
+      ...leftOf(r, ctx, valueAt(body, field)),
     }
   if (field && /(^|\.|_)amount$/.test(field)) {
     const sent = valueAt(body, field)
@@ -155,19 +160,35 @@ function ruleAndFix(
       typeof sent === 'number'
         ? `send ${field} as a string ("${sent.toFixed(2)}" for a 2-decimal currency), not the JSON number ${sent}`
         : typeof sent === 'string' && sent.includes(',')
-          ? `use a dot as the decimal separator: ${JSON.stringify(sent.replace(',', '.'))}`
+          ? sent.includes('.')
+            ? `leave the thousands separators out: ${JSON.stringify(sent.replaceAll(',', ''))}`
+            : `use a dot as the decimal separator: ${JSON.stringify(sent.replace(',', '.'))}`
           : `send ${field} with the currency's decimals (it was ${JSON.stringify(sent)})`
-    return { rule: AMOUNT_RULE, fix }
+    const cause =
+      typeof sent === 'number'
+        ? `the merchant sent ${field} as the JSON number ${sent}, where the API takes a decimal string`
+        : typeof sent === 'string' && sent.includes(',')
+          ? `the merchant sent ${field} ${JSON.stringify(sent)}, with a comma as ${sent.includes('.') ? 'a thousands separator' : 'the decimal separator'}`
+          : undefined
+    return { rule: AMOUNT_RULE, fix, ...(cause ? { cause } : {}) }
   }
   if (field === 'session_expiry') {
     const sent = valueAt(body, field)
-    const fix =
-      typeof sent === 'number' && sent > 720 && sent % 60 === 0
-        ? `session_expiry ${sent} looks like seconds: send minutes (${sent / 60})`
-        : typeof sent === 'string'
-          ? `send session_expiry as a JSON integer, not the string ${JSON.stringify(sent)}`
-          : `send a whole number of minutes from 1 to 720 (it was ${JSON.stringify(sent)})`
-    return { rule: SESSION_EXPIRY_RULE, fix }
+    const seconds = typeof sent === 'number' && sent > 720 && sent % 60 === 0
+    const fix = seconds
+      ? `session_expiry ${sent} looks like seconds: send minutes (${sent / 60})`
+      : typeof sent === 'string'
+        ? `send session_expiry as a JSON integer, not the string ${JSON.stringify(sent)}`
+        : `send a whole number of minutes from 1 to 720 (it was ${JSON.stringify(sent)})`
+    return {
+      rule: SESSION_EXPIRY_RULE,
+      fix,
+      ...(seconds
+        ? {
+            cause: `session_expiry ${sent} looks like seconds (${sent / 60} minutes); it is counted in minutes`,
+          }
+        : {}),
+    }
   }
   if (field) {
     const sent = valueAt(body, field)
@@ -181,9 +202,15 @@ function ruleAndFix(
       sent === undefined && field.startsWith('order_') && body?.order && typeof body.order === 'object'
         ? `; the request nests its order under "order" (as a session request does), where ${r.path} takes flat order_id, order_amount, order_currency and order_description`
         : ''
+    const cause = nested
+      ? `the merchant nests its order under "order", where ${r.path} takes flat order_id, order_amount, order_currency and order_description`
+      : asBoolean && api !== 'checkout'
+        ? `the merchant sent ${field} ${JSON.stringify(sent)}, a boolean spelled as a word, where S2S flags are the letters Y or N`
+        : undefined
     return {
       rule: `${field} as the ${api} request schema of ${requestName(r)} describes it (docs/conformance.md; \`paysandbox validate\`)`,
       fix: `${sent === undefined ? `send ${field} (the gateway: "${words}")` : `correct ${field}, which was ${JSON.stringify(sent)} (the gateway: "${words}")`}${asBoolean}${nested}`,
+      ...(cause ? { cause } : {}),
     }
   }
   return {
@@ -673,7 +700,7 @@ export function findingLines(f: Finding): string[] {
  */
 function voidDiagnosis(r: ObservedRequest, ctx: ScenarioContext): { cause?: string; fix: string } {
   const id = r.body?.payment_id ?? r.body?.trans_id
-  const payment = typeof id === 'string' ? ctx.hosted?.gateway.ctx.store.get('payments', id) : undefined
+  const payment = typeof id === 'string' ? ctx.hosted?.gateway?.ctx.store.get('payments', id) : undefined
   const sent = r.at !== undefined ? formatDay(r.at) : undefined
   // S2S CARD and S2S APM refund and release with CREDITVOID, the same trans_id and signature as the VOID.
   const s2s = actionOf(r) === 'VOID'
@@ -691,5 +718,29 @@ function voidDiagnosis(r: ObservedRequest, ctx: ScenarioContext): { cause?: stri
     fix: s2s
       ? 'release a held authorization with CREDITVOID of its full amount (no amount); refund a settled payment after its financial day with CREDITVOID'
       : 'release a held authorization with a refund of its full amount (no amount); refund a settled payment after its financial day',
+  }
+}
+
+/**
+ * `the payment has 6.00 left (10.00 charged, 4.00 refunded) and the merchant asked 10.00`: a refund
+ * over what remains, from the payment the kit's gateway holds (States and transitions).
+ */
+function leftOf(r: ObservedRequest, ctx: ScenarioContext, asked: unknown): { cause?: string } {
+  const refund = r.path === '/api/v1/payment/refund' || actionOf(r) === 'CREDITVOID'
+  const id = r.body?.payment_id ?? r.body?.trans_id
+  const payment =
+    refund && typeof id === 'string' ? ctx.hosted?.gateway?.ctx.store.get('payments', id) : undefined
+  const charged = decimal(payment?.amount_captured)
+  const refunded = decimal(payment?.amount_refunded)
+  if (!payment || !charged || !refunded || charged.scale !== refunded.scale || typeof asked !== 'string')
+    return {}
+  const scale = charged.scale
+  const left = charged.n - refunded.n
+  const text = (n: bigint) => {
+    const digits = n.toString().padStart(scale + 1, '0')
+    return scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits
+  }
+  return {
+    cause: `the payment has ${text(left)} left (${payment.amount_captured} charged, ${payment.amount_refunded} refunded) and the merchant asked ${asked}`,
   }
 }

@@ -73,7 +73,7 @@ describe('the headline names the cause', () => {
     const [first, ...rest] = causesOf(ctx)
     expect(rest).toEqual([])
     expect(first?.headline).toBe(
-      "the gateway refused the merchant's POST /api/v1/payment/status (HTTP 400): hash: This value should not be blank.",
+      "the gateway refused the merchant's POST /api/v1/payment/status (HTTP 400): hash: This value should not be blank.: the merchant sent it unsigned (no hash)",
     )
     expect(first?.rule).toMatch(/sha1\(md5\(upper\(payment_id \+ password\)\)\)/)
     expect(first?.fix).toBe(
@@ -336,7 +336,9 @@ describe('intent: what the merchant sent against what the kit asked for (issue 2
         }),
       ]),
     )
-    expect(first?.headline).toMatch(/POST \/post SALE \(HTTP 400\): recurring_init: .*Valid values: Y, N\.$/)
+    expect(first?.headline).toMatch(
+      /POST \/post SALE \(HTTP 400\): recurring_init: .*Valid values: Y, N\.: the merchant sent recurring_init "false", a boolean spelled as a word, where S2S flags are the letters Y or N$/,
+    )
     expect(first?.fix).toMatch(
       /; S2S flags are the letters Y or N \(docs\/rules\.md#booleans\): "false" is recurring_init=N, or no recurring_init at all$/,
     )
@@ -699,5 +701,67 @@ describe('what is not a cause', () => {
       ]),
     )[0]
     expect(findingLines(finding as never).join('\n')).not.toMatch(/4111111111111111/)
+  })
+})
+
+// docs/rules.md#amounts, #sessions and Endpoints (card credit's flat order fields): a refusal whose
+// field the kit can read in the request heads its finding with what the merchant sent wrong.
+describe('a refused field names what the merchant sent', () => {
+  const headlineOf = (path: string, body: Record<string, unknown>, message: string) =>
+    causesOf(ctxWith([request(path, body, invalid(message))]))[0]
+
+  it('an amount as a JSON number, with a decimal comma, with thousands separators', () => {
+    const asNumber = headlineOf(
+      '/api/v1/session',
+      { order: { ...order, amount: 10 } },
+      'order.amount: This value should be of type string.',
+    )
+    expect(asNumber?.headline).toMatch(
+      /: the merchant sent order\.amount as the JSON number 10, where the API takes a decimal string$/,
+    )
+    const comma = headlineOf(
+      '/api/v1/session',
+      { order: { ...order, amount: '1234,50' } },
+      'order.amount: This value is not valid.',
+    )
+    expect(comma?.headline).toMatch(
+      /: the merchant sent order\.amount "1234,50", with a comma as the decimal separator$/,
+    )
+    expect(comma?.fix).toBe('use a dot as the decimal separator: "1234.50"')
+    const thousands = headlineOf(
+      '/api/v1/session',
+      { order: { ...order, amount: '1,234.50' } },
+      'order.amount: This value is not valid.',
+    )
+    expect(thousands?.headline).toMatch(/with a comma as a thousands separator$/)
+    expect(thousands?.fix).toBe('leave the thousands separators out: "1234.50"')
+  })
+
+  it('session_expiry in seconds, and nothing claimed for another wrong value', () => {
+    const seconds = headlineOf(
+      '/api/v1/session',
+      { order, session_expiry: 1800 },
+      'session_expiry: This value should be less than or equal to 720.',
+    )
+    expect(seconds?.headline).toMatch(
+      /: session_expiry 1800 looks like seconds \(30 minutes\); it is counted in minutes$/,
+    )
+    const other = headlineOf(
+      '/api/v1/session',
+      { order, session_expiry: 1000 },
+      'session_expiry: This value should be less than or equal to 720.',
+    )
+    expect(other?.headline).toMatch(/less than or equal to 720\.$/)
+  })
+
+  it("a card credit's order nested under order", () => {
+    const nested = headlineOf(
+      '/api/v1/payment/card/credit',
+      { order },
+      'order_id: This value should not be blank.',
+    )
+    expect(nested?.headline).toMatch(
+      /: the merchant nests its order under "order", where \/api\/v1\/payment\/card\/credit takes flat order_id/,
+    )
   })
 })

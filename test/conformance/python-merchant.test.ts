@@ -46,7 +46,8 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; advice?: Re
   },
   'amount-thousands-separator': {
     scenarios: ['merchant-amount-dot-separator'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): order\.amount: [^\n]*a dot separator/,
+    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): order\.amount: [^\n]*a dot separator[^\n]*: the merchant sent order\.amount "1,234\.50", with a comma as a thousands separator$/,
+    advice: /fix: leave the thousands separators out: "1234\.50"/,
   },
   'sha1-of-md5-bytes': {
     scenarios: ['merchant-session-hash-sha1-over-hex-md5', 'merchant-checkout-settled-callback-marks-paid'],

@@ -76,7 +76,7 @@ const CAUGHT_BY: Record<
   },
   'amount-with-comma': {
     scenarios: ['merchant-amount-dot-separator'],
-    says: /order\.amount "1234,50"/,
+    says: /^1\. [^\n]*\(HTTP 400\): order\.amount: [^\n]*: the merchant sent order\.amount "1234,50", with a comma as the decimal separator[\s\S]*fix: use a dot as the decimal separator: "1234\.50"/,
     section: /2\.1\.1/,
   },
   'wrong-decimals': {
@@ -169,7 +169,7 @@ const CAUGHT_BY: Record<
   },
   'refund-rest-as-order-amount': {
     scenarios: ['merchant-refund-the-rest', 'merchant-partial-capture-then-refund'],
-    says: /POST \/api\/v1\/payment\/refund \{amount "10\.00".*→ HTTP 400 .*208006/,
+    says: /^\d+\. [^\n]*: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): amount: [^\n]*: the payment has 6\.00 left \(10\.00 charged, 4\.00 refunded\) and the merchant asked 10\.00[\s\S]*POST \/api\/v1\/payment\/refund \{amount "10\.00".*→ HTTP 400 .*208006/,
     section: /States and transitions/,
   },
   'capture-books-order-amount': {
@@ -216,17 +216,17 @@ const CAUGHT_BY: Record<
   // handling), gateway faults (asks the status before retrying, never charges twice), intent.
   'unsigned-status-lookup': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-return-before-callback'],
-    says: /^\d+\. [^\n]*: the gateway refused the merchant's POST \/api\/v1\/payment\/status \(HTTP 400\): hash: This value should not be blank[\s\S]*fix: sign the request: it carried no hash; with the adapter's password this one is [0-9a-f]{40}/,
+    says: /^\d+\. [^\n]*: the gateway refused the merchant's POST \/api\/v1\/payment\/status \(HTTP 400\): hash: This value should not be blank\.: the merchant sent it unsigned \(no hash\)[\s\S]*fix: sign the request: it carried no hash; with the adapter's password this one is [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'session-expiry-seconds': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): session_expiry: [^\n]*[\s\S]*rule: session_expiry is a whole number of minutes, 1 to 720[\s\S]*fix: session_expiry 1800 looks like seconds: send minutes \(30\)/,
+    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): session_expiry: [^\n]*: session_expiry 1800 looks like seconds \(30 minutes\); it is counted in minutes[\s\S]*rule: session_expiry is a whole number of minutes, 1 to 720[\s\S]*fix: session_expiry 1800 looks like seconds: send minutes \(30\)/,
     section: /sessions/,
   },
   'amount-as-json-number': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): order\.amount: [^\n]*[\s\S]*fix: send order\.amount as a string \("10\.00"[^\n]*not the JSON number 10/,
+    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): order\.amount: [^\n]*: the merchant sent order\.amount as the JSON number 10, where the API takes a decimal string[\s\S]*fix: send order\.amount as a string \("10\.00"[^\n]*not the JSON number 10/,
     section: /2\.1\.1/,
   },
   'callback-parsed-as-json': {
@@ -285,7 +285,7 @@ const CAUGHT_BY: Record<
   },
   'credit-nested-order': {
     scenarios: ['merchant-checkout-card-credit'],
-    says: /^1\. merchant\.start checkout credit: the gateway refused the merchant's POST \/api\/v1\/payment\/card\/credit \(HTTP 400\): order_id: This value should not be blank[\s\S]*fix: send order_id \(the gateway: "order_id: This value should not be blank\."\); the request nests its order under "order" \(as a session request does\), where \/api\/v1\/payment\/card\/credit takes flat order_id, order_amount, order_currency and order_description/,
+    says: /^1\. merchant\.start checkout credit: the gateway refused the merchant's POST \/api\/v1\/payment\/card\/credit \(HTTP 400\): order_id: This value should not be blank[^\n]*: the merchant nests its order under "order", where \/api\/v1\/payment\/card\/credit takes flat order_id[\s\S]*fix: send order_id \(the gateway: "order_id: This value should not be blank\."\); the request nests its order under "order" \(as a session request does\), where \/api\/v1\/payment\/card\/credit takes flat order_id, order_amount, order_currency and order_description/,
     section: /Endpoints/,
   },
   'payout-signed-as-sale': {
@@ -333,7 +333,7 @@ const CAUGHT_BY: Record<
       'merchant-s2s-non-recurring-stays-non-recurring',
       'merchant-s2s-amount-zero-decimal-currency',
     ],
-    says: /^1\. merchant\.start s2s-card success: the gateway refused the merchant's POST \/post SALE \(HTTP 400\): recurring_init: The value you selected is not a valid choice\. Valid values: Y, N\.[\s\S]*fix: correct recurring_init, which was "false" [^\n]*; S2S flags are the letters Y or N \(docs\/rules\.md#booleans\): "false" is recurring_init=N, or no recurring_init at all/,
+    says: /^1\. merchant\.start s2s-card success: the gateway refused the merchant's POST \/post SALE \(HTTP 400\): recurring_init: The value you selected is not a valid choice\. Valid values: Y, N\.: the merchant sent recurring_init "false", a boolean spelled as a word, where S2S flags are the letters Y or N[\s\S]*fix: correct recurring_init, which was "false" [^\n]*; S2S flags are the letters Y or N \(docs\/rules\.md#booleans\): "false" is recurring_init=N, or no recurring_init at all/,
     section: /2\.3/,
   },
   's2s-always-recurring': {
