@@ -257,3 +257,31 @@ export function earlierPaymentNote(
     'a payment sent again under the same order number is a new payment with its own id (S2S trans_id, Checkout payment_id): keep the id of each answer and book, look up and refund the one that settled (Endpoints)'
   )
 }
+
+/**
+ * `its state became "paid" after 4. expect.redirect success, with no callback booked (callbacks_processed
+ * stayed 1)`: a wrong state that the merchant set without a report of the gateway (a return page,
+ * a redirect), from the order's timeline the kit recorded (Events: only callbacks and the status
+ * lookup report a payment). Undefined when the change came with a callback, or was not seen.
+ */
+export function changedWithoutCallbackNote(
+  ctx: ScenarioContext,
+  orderId: string,
+  wrong: string[],
+): string | undefined {
+  if (ctx.mode !== 'merchant') return undefined
+  const state = wrongValue(wrong, 'state')
+  if (!state?.found) return undefined
+  const entries = ctx.timeline.filter((t) => t.order === orderId)
+  const at = entries.findIndex(
+    (t, i) => i > 0 && t.view.state === state.found && entries[i - 1]?.view.state !== state.found,
+  )
+  const after = entries[at]
+  const before = entries[at - 1]
+  if (!after || !before || after.view.callbacks_processed === undefined) return undefined
+  if (after.view.callbacks_processed !== before.view.callbacks_processed) return undefined
+  return (
+    `its state became ${JSON.stringify(state.found)} after ${after.label}, with no callback booked ` +
+    `(callbacks_processed stayed ${JSON.stringify(after.view.callbacks_processed)}): only a callback or the status lookup reports a payment (Events)`
+  )
+}

@@ -3,6 +3,7 @@ import type { CallbackRecord } from '../../src/conformance/callback-channel.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
 import {
   captureNote,
+  changedWithoutCallbackNote,
   earlierPaymentNote,
   lastCallbackNote,
   orderLookupNote,
@@ -236,5 +237,34 @@ describe('a booking of an earlier payment of the order (a SALE sent again under 
       earlierPaymentNote(ctxWith([], retried), 's2s-shared', ['$.state: expected "paid", found "failed"']),
     ).toBe(undefined)
     expect(earlierPaymentNote(ctxWith([], retried), 'another-order', wrong)).toBe(undefined)
+  })
+})
+
+// Events: only a callback or the status lookup reports a payment. A wrong state the merchant set
+// while it booked no callback (a return page) is named with the step after which it changed.
+describe('a state changed with no callback booked', () => {
+  const at = (label: string, state: string, callbacks: number) => ({
+    label,
+    order: 'two-windows',
+    view: { state, callbacks_processed: callbacks },
+  })
+  const ctxTimeline = (timeline: ReturnType<typeof at>[]) =>
+    ({ ...ctxWith([], []), timeline }) as unknown as ScenarioContext
+  const wrong = ['$.state: expected "failed", found "paid"']
+
+  it('names the step after which it changed', () => {
+    const ctx = ctxTimeline([
+      at('1. merchant.start', 'new', 0),
+      at('2. payer.card decline', 'failed', 1),
+      at('4. expect.redirect success', 'paid', 1),
+    ])
+    expect(changedWithoutCallbackNote(ctx, 'two-windows', wrong)).toBe(
+      'its state became "paid" after 4. expect.redirect success, with no callback booked (callbacks_processed stayed 1): only a callback or the status lookup reports a payment (Events)',
+    )
+  })
+
+  it('says nothing when a callback came with the change', () => {
+    const ctx = ctxTimeline([at('1. merchant.start', 'new', 0), at('2. payer.card success', 'paid', 1)])
+    expect(changedWithoutCallbackNote(ctx, 'two-windows', wrong)).toBeUndefined()
   })
 })

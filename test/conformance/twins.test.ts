@@ -107,7 +107,7 @@ const CAUGHT_BY: Record<
   },
   'paid-on-redirect': {
     scenarios: ['merchant-success-redirect-is-not-payment', 'merchant-tampered-success-redirect'],
-    says: /after \d+\. expect\.redirect[^\n]*: state "paid"/,
+    says: /^\d+\. expect\.merchant_order: [^\n]*\$\.state: expected "failed", found "paid": its state became "paid" after \d+\. expect\.redirect success, with no callback booked[\s\S]*after \d+\. expect\.redirect[^\n]*: state "paid"/,
     section: /Events/,
   },
   'non-2xx-ack': {

@@ -13,6 +13,7 @@ import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
 import {
   captureNote,
+  changedWithoutCallbackNote,
   lastCallbackNote,
   orderLookupNote,
   pickedPaymentNote,
@@ -232,7 +233,9 @@ export async function expectMerchantOrder(
       refusedRefundNote(ctx, orderId, wrong) ??
       captureNote(ctx, orderId, wrong) ??
       repeatedCallbackNote(ctx, orderId) ??
-      (stateWrong ? lastCallbackNote(ctx, orderId) : undefined))
+      (stateWrong
+        ? (changedWithoutCallbackNote(ctx, orderId, wrong) ?? lastCallbackNote(ctx, orderId))
+        : undefined))
     : undefined
   if (wrong.length)
     fail(
