@@ -19,6 +19,7 @@ import {
 import { silentLogger } from '../../src/core/ports/logger.js'
 import type { Store } from '../../src/core/ports/store.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
+import { countingStore } from '../helpers/counting-store.js'
 
 /**
  * Issue 22 (on issue 11 point 5): `--retain N` bounds memory in every case. A memory store keeps
@@ -27,32 +28,6 @@ import { checkoutSignatures } from '../../src/core/signatures/index.js'
  * kept as units are created, so no write reads the whole store.
  */
 let n = 0
-
-type Inner = ReturnType<typeof createMemoryStore<Collections>>
-
-/** A store that counts full reads (list) and record reads (get, findBy) the retention makes. */
-function counted(inner: Inner) {
-  const reads = { list: 0, get: 0, findBy: 0 }
-  const store: Store<Collections> = {
-    ...inner,
-    get writable() {
-      return inner.writable
-    },
-    list: (c) => {
-      reads.list++
-      return inner.list(c)
-    },
-    get: (c, id) => {
-      reads.get++
-      return inner.get(c, id)
-    },
-    findBy: (c, f, v) => {
-      reads.findBy++
-      return inner.findBy(c, f, v)
-    },
-  }
-  return { store, reads }
-}
 
 function addPayment(
   store: Store<Collections>,
@@ -206,7 +181,7 @@ describe('retention: oldest units first, whatever their state', () => {
   })
 
   it('reads no whole collection and a bounded number of records per write, whatever the store holds', async () => {
-    const { store: inner, reads } = counted(createMemoryStore<Collections>(STORE_INDEXES))
+    const { store: inner, reads } = countingStore(createMemoryStore<Collections>(STORE_INDEXES))
     const store = withRetention(inner, { retain: 100 })
     for (let i = 0; i < 2_000; i++) addPayment(store, 'settled', { session: 'open' })
     await flush()

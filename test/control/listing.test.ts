@@ -8,6 +8,7 @@ import { controlModule } from '../../src/core/control/index.js'
 import { type Collections, type Payment, STORE_INDEXES } from '../../src/core/engine/model.js'
 import type { StoreQuery } from '../../src/core/ports/store.js'
 import { payment } from '../callbacks/harness.js'
+import { countingStore } from '../helpers/counting-store.js'
 import { createTestGateway } from '../helpers/engine.js'
 
 /** A deterministic pseudo-random sequence, so a failure can be replayed. */
@@ -193,30 +194,13 @@ describe('GET /sandbox/payments at scale (issue 14)', () => {
 // reads the whole store (docs/architecture.md: "nothing reads the whole store").
 describe('a listing reads no record but its page (issue 22)', () => {
   it('answers newest first, by status and by merchant from the indexes, reading only the page', async () => {
-    const reads = { list: 0, get: 0, findBy: 0, text: 0 }
+    let reads = { list: 0, get: 0, findBy: 0, text: 0 }
     const t = createTestGateway([controlModule], undefined, {
-      wrapStore: (inner) => ({
-        ...inner,
-        get writable() {
-          return inner.writable
-        },
-        list: (c) => {
-          reads.list++
-          return inner.list(c)
-        },
-        get: (c, id) => {
-          reads.get++
-          return inner.get(c, id)
-        },
-        findBy: (c, f, v) => {
-          reads.findBy++
-          return inner.findBy(c, f, v)
-        },
-        getText: (c, id) => {
-          reads.text++
-          return inner.getText?.(c, id)
-        },
-      }),
+      wrapStore: (inner) => {
+        const counting = countingStore(inner)
+        reads = counting.reads
+        return counting.store
+      },
     })
     for (let i = 0; i < 3000; i++)
       t.store.put(
