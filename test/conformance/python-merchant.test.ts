@@ -1,17 +1,14 @@
 import { spawnSync } from 'node:child_process'
-import { readdirSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadScenarios } from '../../src/conformance/load.js'
-import { loadAdapter, type MerchantClient, startMerchant } from '../../src/conformance/merchant.js'
+import { loadAdapter } from '../../src/conformance/merchant.js'
 import { type Flow, flowsOf } from '../../src/conformance/profile.js'
 import { jsonReporter } from '../../src/conformance/reporters/json.js'
 import { junitReporter } from '../../src/conformance/reporters/junit.js'
-import { forMode, runScenarios } from '../../src/conformance/runner.js'
-import { type SandboxHost, startSandboxHost } from '../../src/conformance/sandbox-host.js'
+import { forMode } from '../../src/conformance/runner.js'
 import type { LoadedScenario, RunSummary, StepResult } from '../../src/conformance/types.js'
-import { inBatches } from './compiled-reference.js'
+import { adapterNames, merchantRuns } from './merchant-runs.js'
 
 /**
  * The Python reference shop (fixtures/merchants/python/, standard library only; adapter
@@ -67,54 +64,17 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; advice?: Re
   },
 }
 
-const twins = readdirSync(join(merchants, 'python-twins'))
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => f.replace(/\.json$/, ''))
-  .sort()
+const twins = adapterNames(join(merchants, 'python-twins'))
 
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' })
 const pythonVersion = python.status === 0 ? `${python.stdout}${python.stderr}`.trim() : undefined
 
 let scenarios: LoadedScenario[] = []
 let offered: Flow[] = []
-const summaries = new Map<string, RunSummary>()
 /** The Python shop's run as the JSON and JUnit reporters wrote it. */
 const written = { json: '', junit: '' }
-const started: { host: SandboxHost; merchant?: MerchantClient }[] = []
-
-/** Starts one shop process (its own sandbox host) and runs the given scenarios in parallel. */
-async function run(name: string, file: string, only?: string[]): Promise<void> {
-  const host = await startSandboxHost()
-  const entry: (typeof started)[number] = { host }
-  started.push(entry)
-  const { adapter, dir } = loadAdapter(file)
-  const merchant = await startMerchant(
-    {
-      ...adapter,
-      ...(adapter.process ? { process: { ...adapter.process, ready_timeout_seconds: 60 } } : {}),
-    },
-    dir,
-  )
-  entry.merchant = merchant
-  const chosen = only ? scenarios.filter((s) => only.includes(s.slug)) : scenarios
-  const reporters =
-    name === 'python'
-      ? [jsonReporter((text) => (written.json += text)), junitReporter((text) => (written.junit += text))]
-      : []
-  summaries.set(
-    name,
-    await runScenarios({
-      scenarios: chosen,
-      mode: 'merchant',
-      host,
-      merchant,
-      concurrency: 8,
-      reporters,
-      target: name,
-    }),
-  )
-  await merchant.stop()
-}
+const runs = merchantRuns()
+const summaries = runs.summaries
 
 beforeAll(async () => {
   offered = (loadAdapter(join(merchants, 'python.json')).adapter.flows ?? []) as Flow[]
@@ -122,20 +82,24 @@ beforeAll(async () => {
   const loaded = loadScenarios([join(root, 'scenarios')])
   expect(loaded.errors.map((e) => e.message)).toEqual([])
   scenarios = forMode(loaded.scenarios, 'merchant')
-  const all: [string, string, string[] | undefined][] = [
-    ['python', join(merchants, 'python.json'), undefined],
-    ...twins.map((twin): [string, string, string[] | undefined] => [
-      twin,
-      join(merchants, 'python-twins', `${twin}.json`),
-      CAUGHT_BY[twin]?.scenarios,
-    ]),
-  ]
-  await inBatches(all, Math.max(2, availableParallelism()), ([name, file, only]) => run(name, file, only))
+  await runs.runAll(scenarios, [
+    {
+      name: 'python',
+      file: join(merchants, 'python.json'),
+      reporters: [
+        jsonReporter((text) => (written.json += text)),
+        junitReporter((text) => (written.junit += text)),
+      ],
+    },
+    ...twins.map((twin) => ({
+      name: twin,
+      file: join(merchants, 'python-twins', `${twin}.json`),
+      ...(CAUGHT_BY[twin] ? { only: CAUGHT_BY[twin].scenarios } : {}),
+    })),
+  ])
 }, 240_000)
 
-afterAll(async () => {
-  await Promise.all(started.map(async ({ host, merchant }) => Promise.all([merchant?.stop(), host.close()])))
-})
+afterAll(() => runs.close())
 
 function summaryOf(name: string): RunSummary {
   const summary = summaries.get(name)

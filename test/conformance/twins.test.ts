@@ -1,13 +1,10 @@
-import { readdirSync } from 'node:fs'
-import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadScenarios } from '../../src/conformance/load.js'
-import { loadAdapter, type MerchantClient, startMerchant } from '../../src/conformance/merchant.js'
-import { forMode, runScenarios } from '../../src/conformance/runner.js'
-import { type SandboxHost, startSandboxHost } from '../../src/conformance/sandbox-host.js'
+import { forMode } from '../../src/conformance/runner.js'
 import type { LoadedScenario, RunSummary, StepResult } from '../../src/conformance/types.js'
-import { compileReferenceMerchant, inBatches } from './compiled-reference.js'
+import { compileReferenceMerchant } from './compiled-reference.js'
+import { adapterNames, merchantRuns } from './merchant-runs.js'
 
 /**
  * docs/conformance.md, Broken twins: "The test suite proves the reference passes every merchant
@@ -354,70 +351,39 @@ const CAUGHT_BY: Record<
   },
 }
 
-const twins = readdirSync(join(merchants, 'twins'))
-  .filter((f) => f.endsWith('.json'))
-  .map((f) => f.replace(/\.json$/, ''))
-  .sort()
+const twins = adapterNames(join(merchants, 'twins'))
 
 let scenarios: LoadedScenario[] = []
 let compiled: ReturnType<typeof compileReferenceMerchant>
-const summaries = new Map<string, RunSummary>()
-const started: { host: SandboxHost; merchant?: MerchantClient }[] = []
-
-/** Starts one merchant (its own sandbox host: scenario slugs are its URL prefixes) and runs every scenario. */
-async function run(name: string, file: string, only?: string[]): Promise<void> {
-  const host = await startSandboxHost()
-  const entry: (typeof started)[number] = { host }
-  started.push(entry)
-  const { adapter, dir } = loadAdapter(file)
-  // The adapter's process, run from the compiled JavaScript (same MISTAKE, port and credentials).
-  const proc = adapter.process
-  if (proc?.command.at(-1) !== 'fixtures/merchants/reference/main.ts')
-    throw new Error(
-      `${file}: expected the reference merchant's command, got ${JSON.stringify(proc?.command)}`,
-    )
-  const merchant = await startMerchant(
-    {
-      ...adapter,
-      process: { ...proc, command: [process.execPath, compiled.main], ready_timeout_seconds: 60 },
-    },
-    dir,
-  )
-  entry.merchant = merchant
-  const chosen = only ? scenarios.filter((s) => only.includes(s.slug)) : scenarios
-  summaries.set(
-    name,
-    await runScenarios({
-      scenarios: chosen,
-      mode: 'merchant',
-      host,
-      merchant,
-      concurrency: 8,
-      reporters: [],
-      target: name,
-    }),
-  )
-  await merchant.stop()
-}
+// The adapter's process, run from the compiled JavaScript (same MISTAKE, port and credentials).
+const runs = merchantRuns({
+  process: (proc, file) => {
+    if (proc.command.at(-1) !== 'fixtures/merchants/reference/main.ts')
+      throw new Error(
+        `${file}: expected the reference merchant's command, got ${JSON.stringify(proc.command)}`,
+      )
+    return { ...proc, command: [process.execPath, compiled.main] }
+  },
+})
+const summaries = runs.summaries
 
 beforeAll(async () => {
   const loaded = loadScenarios([join(root, 'scenarios')])
   expect(loaded.errors.map((e) => e.message)).toEqual([])
   scenarios = forMode(loaded.scenarios, 'merchant')
   compiled = compileReferenceMerchant()
-  const all: [string, string, string[] | undefined][] = [
-    ['reference', join(merchants, 'reference.json'), undefined],
-    ...twins.map((twin): [string, string, string[] | undefined] => [
-      twin,
-      join(merchants, 'twins', `${twin}.json`),
-      CAUGHT_BY[twin]?.scenarios,
-    ]),
-  ]
-  await inBatches(all, Math.max(2, availableParallelism()), ([name, file, only]) => run(name, file, only))
+  await runs.runAll(scenarios, [
+    { name: 'reference', file: join(merchants, 'reference.json') },
+    ...twins.map((twin) => ({
+      name: twin,
+      file: join(merchants, 'twins', `${twin}.json`),
+      ...(CAUGHT_BY[twin] ? { only: CAUGHT_BY[twin].scenarios } : {}),
+    })),
+  ])
 }, 300_000)
 
 afterAll(async () => {
-  await Promise.all(started.map(async ({ host, merchant }) => Promise.all([merchant?.stop(), host.close()])))
+  await runs.close()
   compiled?.dispose()
 })
 
