@@ -1,5 +1,5 @@
 import type { ScenarioContext } from './context.js'
-import { changes, describeRequest } from './observations.js'
+import { changes, describeRequest, isRefundRequest, paymentIdOf } from './observations.js'
 import type { ObservedRequest } from './sandbox-host.js'
 import { describeCallback } from './steps/select.js'
 
@@ -81,11 +81,6 @@ export function lastCallbackNote(ctx: ScenarioContext, orderId: string): string 
   return last ? `the last callback it acknowledged about this order: ${describeCallback(last)}` : undefined
 }
 
-/** A refund request: Checkout `/api/v1/payment/refund`, S2S CARD or APM `CREDITVOID`. */
-const isRefund = (r: ObservedRequest) =>
-  r.path === '/api/v1/payment/refund' ||
-  ((r.path === '/post' || r.path === '/post-va') && r.body?.action === 'CREDITVOID')
-
 /** The ids the gateway gave the order's payments, from the callbacks the kit saw (Checkout `id`, S2S `trans_id`). */
 function paymentIdsOf(ctx: ScenarioContext, orderId: string): Set<string> {
   const ids = new Set<string>()
@@ -117,9 +112,8 @@ export function refusedRefundNote(
     return undefined
   const ids = paymentIdsOf(ctx, orderId)
   const refunds = ctx.hosted.requests.filter((r) => {
-    if (!isRefund(r)) return false
-    const id = r.body?.payment_id ?? r.body?.trans_id
-    return typeof id === 'string' && ids.has(id)
+    const id = paymentIdOf(r)
+    return isRefundRequest(r) && id !== undefined && ids.has(id)
   })
   if (!refunds.length || refunds.some((r) => r.answer.status === 200)) return undefined
   const reported = ctx.channel.log.some(
@@ -180,12 +174,12 @@ export function captureNote(ctx: ScenarioContext, orderId: string, wrong: string
   if (!paid?.expected || !paid.found) return undefined
   const ids = paymentIdsOf(ctx, orderId)
   const capture = ctx.hosted.requests.find((r) => {
-    const id = r.body?.payment_id ?? r.body?.trans_id
+    const id = paymentIdOf(r)
     const isCapture = r.path === '/api/v1/payment/capture' || r.body?.action === 'CAPTURE'
     return (
       isCapture &&
       r.answer.status === 200 &&
-      typeof id === 'string' &&
+      id !== undefined &&
       ids.has(id) &&
       r.body?.amount === paid.expected
     )

@@ -1,11 +1,13 @@
-import { formatDay } from '../core/engine/format.js'
-import { currencyExponent } from '../core/engine/format.js'
+import { currencyExponent, formatDay } from '../core/engine/format.js'
+import type { Payment } from '../core/engine/model.js'
+import { formatMinor, refundableMinor } from '../core/payments/ledger.js'
 import { documentedDecimals } from '../core/validation/amounts.js'
 import { type CallbackAttempt, type CallbackRecord, describeAttempts } from './callback-channel.js'
 import { callbackSigning, memoryOf } from './callback-signing.js'
 import type { ScenarioContext } from './context.js'
 import { apiOfPath } from './endpoints.js'
 import { diagnoseHash } from './hash-diagnosis.js'
+import { isRefundRequest, paymentIdOf } from './observations.js'
 import {
   AMOUNT_RULE,
   CALLBACK_FORMULAS,
@@ -699,8 +701,7 @@ export function findingLines(f: Finding): string[] {
  * held authorization is released by a refund of its full amount; else both are said, no cause.
  */
 function voidDiagnosis(r: ObservedRequest, ctx: ScenarioContext): { cause?: string; fix: string } {
-  const id = r.body?.payment_id ?? r.body?.trans_id
-  const payment = typeof id === 'string' ? ctx.hosted?.gateway?.ctx.store.get('payments', id) : undefined
+  const payment = storedPayment(r, ctx)
   const sent = r.at !== undefined ? formatDay(r.at) : undefined
   // S2S CARD and S2S APM refund and release with CREDITVOID, the same trans_id and signature as the VOID.
   const s2s = actionOf(r) === 'VOID'
@@ -726,21 +727,15 @@ function voidDiagnosis(r: ObservedRequest, ctx: ScenarioContext): { cause?: stri
  * over what remains, from the payment the kit's gateway holds (States and transitions).
  */
 function leftOf(r: ObservedRequest, ctx: ScenarioContext, asked: unknown): { cause?: string } {
-  const refund = r.path === '/api/v1/payment/refund' || actionOf(r) === 'CREDITVOID'
-  const id = r.body?.payment_id ?? r.body?.trans_id
-  const payment =
-    refund && typeof id === 'string' ? ctx.hosted?.gateway?.ctx.store.get('payments', id) : undefined
-  const charged = decimal(payment?.amount_captured)
-  const refunded = decimal(payment?.amount_refunded)
-  if (!payment || !charged || !refunded || charged.scale !== refunded.scale || typeof asked !== 'string')
-    return {}
-  const scale = charged.scale
-  const left = charged.n - refunded.n
-  const text = (n: bigint) => {
-    const digits = n.toString().padStart(scale + 1, '0')
-    return scale ? `${digits.slice(0, -scale)}.${digits.slice(-scale)}` : digits
-  }
+  const payment = isRefundRequest(r) ? storedPayment(r, ctx) : undefined
+  if (!payment || typeof asked !== 'string') return {}
   return {
-    cause: `the payment has ${text(left)} left (${payment.amount_captured} charged, ${payment.amount_refunded} refunded) and the merchant asked ${asked}`,
+    cause: `the payment has ${formatMinor(payment, refundableMinor(payment))} left (${payment.amount_captured} charged, ${payment.amount_refunded} refunded) and the merchant asked ${asked}`,
   }
+}
+
+/** The payment a request acts on, as the kit's own gateway holds it (merchant mode). */
+function storedPayment(r: ObservedRequest, ctx: ScenarioContext): Payment | undefined {
+  const id = paymentIdOf(r)
+  return id ? ctx.hosted?.gateway?.ctx.store.get('payments', id) : undefined
 }

@@ -174,3 +174,14 @@ export function warningsSince(ctx: ScenarioContext, seq: number): string[] {
     .filter((r) => r.seq >= seq && r.answer.warnings?.length)
     .map((r) => describeRequest(r))
 }
+
+/** The gateway's id of the payment a request acts on: Checkout `payment_id`, S2S `trans_id`. */
+export function paymentIdOf(r: ObservedRequest): string | undefined {
+  const id = r.body?.payment_id ?? r.body?.trans_id
+  return typeof id === 'string' ? id : undefined
+}
+
+/** A refund request: Checkout `/api/v1/payment/refund`, S2S CARD or APM `CREDITVOID`. */
+export const isRefundRequest = (r: ObservedRequest): boolean =>
+  r.path === '/api/v1/payment/refund' ||
+  ((r.path === '/post' || r.path === '/post-va') && r.body?.action === 'CREDITVOID')
