@@ -85,67 +85,60 @@ describe('Checkout (docs/rules.md#partial-refunds)', () => {
   })
 })
 
-describe('S2S CARD (docs/rules.md#partial-refunds)', () => {
-  const setup = (choice: Choice) => {
-    const t = createTestGateway([s2sCardModule, callbacksModule], withChoice(s2sConfig(), choice))
-    return { t, post: (fields: Record<string, unknown>) => t.call('POST', '/post', qs.stringify(fields)) }
-  }
+// The same on both S2S APIs: a partial CREDITVOID, then the rest.
+const S2S_APIS = [
+  {
+    api: 'S2S CARD',
+    modules: [s2sCardModule, callbacksModule],
+    config: s2sConfig,
+    path: '/post',
+    sale: cardSaleForm,
+    followUp: cardFollowUp,
+    partial: 3,
+  },
+  {
+    api: 'S2S APM',
+    modules: [s2sApmModule, s2sCardModule, apmControlModule, callbacksModule],
+    config: apmConfig,
+    path: '/post-va',
+    sale: apmSaleForm,
+    followUp: apmFollowUp,
+    partial: 1,
+  },
+]
 
-  it.each([
-    [undefined, 'REFUND'],
-    ['settled' as const, 'SETTLED'],
-  ])(
-    'partial_refund_status %s: CREDITVOID callback and GET_TRANS_STATUS report %s, the full refund REFUND',
-    async (choice, partly) => {
-      const { t, post } = setup(choice)
-      const sale = (await post(cardSaleForm())).body
-      const id = String(sale.trans_id)
-      expect(sale.status).toBe('SETTLED')
-      expect((await post(cardFollowUp('CREDITVOID', id, { amount: '3.00' }))).body.result).toBe('ACCEPTED')
-      expect((await post(cardFollowUp('GET_TRANS_STATUS', id))).body.status).toBe(partly)
-      const creditvoids = async () =>
-        (await delivered(t))
-          .filter((c) => c.trans_id === id && c.action === 'CREDITVOID')
-          .map((c) => c.status)
-      expect(await creditvoids()).toEqual([partly])
-      const rest = (Number(sale.amount) - 3).toFixed(2)
-      expect((await post(cardFollowUp('CREDITVOID', id, { amount: rest }))).body.result).toBe('ACCEPTED')
-      expect((await post(cardFollowUp('GET_TRANS_STATUS', id))).body.status).toBe('REFUND')
-      expect(await creditvoids()).toEqual([partly, 'REFUND'])
-    },
-  )
-})
+describe.each(S2S_APIS)(
+  '$api (docs/rules.md#partial-refunds)',
+  ({ modules, config, path, sale: saleForm, followUp, partial }) => {
+    const setup = (choice: Choice) => {
+      const t = createTestGateway(modules, withChoice(config(), choice))
+      return { t, post: (fields: Record<string, unknown>) => t.call('POST', path, qs.stringify(fields)) }
+    }
 
-describe('S2S APM (docs/rules.md#partial-refunds)', () => {
-  const setup = (choice: Choice) => {
-    const t = createTestGateway(
-      [s2sApmModule, s2sCardModule, apmControlModule, callbacksModule],
-      withChoice(apmConfig(), choice),
+    it.each([
+      [undefined, 'REFUND'],
+      ['settled' as const, 'SETTLED'],
+    ])(
+      'partial_refund_status %s: CREDITVOID callback and GET_TRANS_STATUS report %s, the full refund REFUND',
+      async (choice, partly) => {
+        const { t, post } = setup(choice)
+        const sale = (await post(saleForm())).body
+        const id = String(sale.trans_id)
+        expect(sale.status).toBe('SETTLED')
+        expect((await post(followUp('CREDITVOID', id, { amount: partial.toFixed(2) }))).body.result).toBe(
+          'ACCEPTED',
+        )
+        expect((await post(followUp('GET_TRANS_STATUS', id))).body.status).toBe(partly)
+        const creditvoids = async () =>
+          (await delivered(t))
+            .filter((c) => c.trans_id === id && c.action === 'CREDITVOID')
+            .map((c) => c.status)
+        expect(await creditvoids()).toEqual([partly])
+        const rest = (Number(sale.amount) - partial).toFixed(2)
+        expect((await post(followUp('CREDITVOID', id, { amount: rest }))).body.result).toBe('ACCEPTED')
+        expect((await post(followUp('GET_TRANS_STATUS', id))).body.status).toBe('REFUND')
+        expect(await creditvoids()).toEqual([partly, 'REFUND'])
+      },
     )
-    return { t, post: (fields: Record<string, unknown>) => t.call('POST', '/post-va', qs.stringify(fields)) }
-  }
-
-  it.each([
-    [undefined, 'REFUND'],
-    ['settled' as const, 'SETTLED'],
-  ])(
-    'partial_refund_status %s: CREDITVOID callback and GET_TRANS_STATUS report %s, the full refund REFUND',
-    async (choice, partly) => {
-      const { t, post } = setup(choice)
-      const sale = (await post(apmSaleForm())).body
-      const id = String(sale.trans_id)
-      expect(sale.status).toBe('SETTLED')
-      expect((await post(apmFollowUp('CREDITVOID', id, { amount: '1.00' }))).body.result).toBe('ACCEPTED')
-      expect((await post(apmFollowUp('GET_TRANS_STATUS', id))).body.status).toBe(partly)
-      const creditvoids = async () =>
-        (await delivered(t))
-          .filter((c) => c.trans_id === id && c.action === 'CREDITVOID')
-          .map((c) => c.status)
-      expect(await creditvoids()).toEqual([partly])
-      const rest = (Number(sale.amount) - 1).toFixed(2)
-      expect((await post(apmFollowUp('CREDITVOID', id, { amount: rest }))).body.result).toBe('ACCEPTED')
-      expect((await post(apmFollowUp('GET_TRANS_STATUS', id))).body.status).toBe('REFUND')
-      expect(await creditvoids()).toEqual([partly, 'REFUND'])
-    },
-  )
-})
+  },
+)
