@@ -1,3 +1,5 @@
+import type { Refusal } from './refusal.js'
+
 /** A request as handlers see it: its path normalised, its body read. */
 export interface GatewayRequest {
   method: string
@@ -69,6 +71,11 @@ export interface GatewayResponse {
    * gateway that went away does (adapters that cannot, such as fetch, fail like a network error).
    */
   fault?: 'drop'
+  /**
+   * docs/rules.md#rule-book: why the gateway refused, when it did (set once, in `gateway.handle`);
+   * adapters write it as the `Sandbox-Rule` header (`ruleHeader`).
+   */
+  refusal?: Refusal
 }
 
 export const jsonResponse = (
