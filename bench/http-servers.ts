@@ -10,7 +10,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import express from 'express'
 import { serve } from '../src/adapters/serve.js'
 import { silentLogger } from '../src/core/ports/logger.js'
-import { checkoutSignatures } from '../src/core/signatures/index.js'
+import { checkoutSignatures, s2sCardSignatures } from '../src/core/signatures/index.js'
 import { schemaRegistry } from '../src/core/validation/index.js'
 
 export const BENCH_KEY = 'demo-merchant'
@@ -28,6 +28,33 @@ export const BENCH_SESSION = JSON.stringify({
   customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
   hash: checkoutSignatures.session(BENCH_ORDER, BENCH_PASSWORD),
 })
+/**
+ * A signed S2S CARD SALE of the bench merchant, as a form: each one a payment with its transaction
+ * and a callback (to the demo merchant's localhost:3000), so several events on the event stream.
+ */
+export const BENCH_S2S_SALE = new URLSearchParams({
+  action: 'SALE',
+  client_key: BENCH_KEY,
+  order_id: 'bench-sale',
+  order_amount: '10.00',
+  order_currency: 'USD',
+  order_description: 'Bench sale',
+  card_number: '4111111111111111',
+  card_exp_month: '01',
+  card_exp_year: '2039',
+  card_cvv2: '123',
+  payer_first_name: 'John',
+  payer_last_name: 'Doe',
+  payer_address: '1 Main Street',
+  payer_country: 'US',
+  payer_city: 'New York',
+  payer_zip: '10001',
+  payer_email: 'doe@example.com',
+  payer_phone: '2125550100',
+  payer_ip: '203.0.113.10',
+  term_url_3ds: 'https://shop.example/3ds-return',
+  hash: s2sCardSignatures.payment('doe@example.com', BENCH_PASSWORD, { cardNumber: '4111111111111111' }),
+}).toString()
 /** The baseline's one stored payment, for status lookups. */
 export const BASELINE_PAYMENT_ID = '0b7c3f5e-8a4d-4c1e-9f2a-000000000001'
 

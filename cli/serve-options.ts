@@ -74,7 +74,25 @@ export const SERVE_OPTIONS = {
   },
   'max-connections': {
     type: 'number',
-    describe: 'Open connections at most; more are closed as they open (default 1024)',
+    describe:
+      'Open connections at most; at the cap the idlest is closed to make room, else the reserve serves (default 1024)',
+  },
+  'reserve-connections': {
+    type: 'number',
+    describe:
+      'Connections kept beyond --max-connections for health, the control API and the payer pages (default 64)',
+  },
+  'max-event-streams': {
+    type: 'number',
+    describe: 'Event streams (/sandbox/events) open at most; more are refused 503 (default 128)',
+  },
+  'max-event-streams-per-client': {
+    type: 'number',
+    describe: 'Event streams open at most from one address; more are refused 429 (default 32)',
+  },
+  'stream-drain-timeout': {
+    type: 'number',
+    describe: 'Seconds an event stream reader has to take what was written before it is let go (default 30)',
   },
 } as const satisfies Record<string, OptionSpec>
 
@@ -97,5 +115,15 @@ export function serveArgs(rest: string[]): ServeArgs | undefined {
     ...(v['request-timeout'] !== undefined ? { 'request-timeout': Number(v['request-timeout']) } : {}),
     ...(v['body-timeout'] !== undefined ? { 'body-timeout': Number(v['body-timeout']) } : {}),
     ...(v['max-connections'] !== undefined ? { 'max-connections': Number(v['max-connections']) } : {}),
+    ...(v['reserve-connections'] !== undefined
+      ? { 'reserve-connections': Number(v['reserve-connections']) }
+      : {}),
+    ...(v['max-event-streams'] !== undefined ? { 'max-event-streams': Number(v['max-event-streams']) } : {}),
+    ...(v['max-event-streams-per-client'] !== undefined
+      ? { 'max-event-streams-per-client': Number(v['max-event-streams-per-client']) }
+      : {}),
+    ...(v['stream-drain-timeout'] !== undefined
+      ? { 'stream-drain-timeout': Number(v['stream-drain-timeout']) }
+      : {}),
   }
 }

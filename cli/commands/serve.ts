@@ -20,6 +20,10 @@ export interface ServeArgs {
   'request-timeout'?: number
   'body-timeout'?: number
   'max-connections'?: number
+  'reserve-connections'?: number
+  'max-event-streams'?: number
+  'max-event-streams-per-client'?: number
+  'stream-drain-timeout'?: number
 }
 
 /** `paysandbox serve`: the sandbox over HTTP until SIGINT or SIGTERM (docs/rules.md#beyond-the-interface). */
@@ -46,12 +50,20 @@ export async function runServe(args: ServeArgs): Promise<void> {
     wholeNumber('request-timeout', args['request-timeout'], 1, 3_600)
     wholeNumber('body-timeout', args['body-timeout'], 1, 3_600)
     wholeNumber('max-connections', args['max-connections'], 1, 1_000_000)
+    wholeNumber('reserve-connections', args['reserve-connections'], 0, 100_000)
+    wholeNumber('max-event-streams', args['max-event-streams'], 1, 100_000)
+    wholeNumber('max-event-streams-per-client', args['max-event-streams-per-client'], 1, 100_000)
+    wholeNumber('stream-drain-timeout', args['stream-drain-timeout'], 1, 3_600)
     const seconds = (value: number | undefined) => (value === undefined ? undefined : value * 1000)
     const limits = {
       headersTimeoutMs: seconds(args['headers-timeout']),
       requestTimeoutMs: seconds(args['request-timeout']),
       bodyTimeoutMs: seconds(args['body-timeout']),
       maxConnections: args['max-connections'],
+      reserveConnections: args['reserve-connections'],
+      maxEventStreams: args['max-event-streams'],
+      maxEventStreamsPerClient: args['max-event-streams-per-client'],
+      streamDrainTimeoutMs: seconds(args['stream-drain-timeout']),
     }
     const controlToken = args['control-token'] ?? (process.env.PAYSANDBOX_CONTROL_TOKEN || undefined)
     if (args.data !== undefined) checkDataFile(args.data)

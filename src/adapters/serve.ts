@@ -62,6 +62,12 @@ export interface ServeOptions extends HttpLimits {
   strict?: boolean
   /** Check every answer against its declared response schema (`serve --check-responses`). Default: the config's `check_responses`. */
   checkResponses?: boolean
+  /** docs/rules.md#connections: event streams open at most (`serve --max-event-streams`). Default: the config's `limits.max_event_streams`, else 128. */
+  maxEventStreams?: number
+  /** Event streams open at most from one address (`--max-event-streams-per-client`). Default: the config's, else 32. */
+  maxEventStreamsPerClient?: number
+  /** A stream reader that has not drained within this (ms) is let go (`--stream-drain-timeout`). Default: the config's, else 30 s. */
+  streamDrainTimeoutMs?: number
 }
 
 export interface RunningSandbox {
@@ -122,6 +128,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
         ...loaded.config,
         ...(options.strict !== undefined ? { strict: options.strict } : {}),
         ...(options.checkResponses !== undefined ? { check_responses: options.checkResponses } : {}),
+        limits: streamLimitsConfig(loaded.config.limits, options),
         ...(controlToken !== undefined ? { control_token: controlToken } : {}),
         ...(options.allowHosts?.length
           ? { allowed_hosts: [...(loaded.config.allowed_hosts ?? []), ...options.allowHosts] }
@@ -159,6 +166,20 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
     return closing
   }
   return { baseUrl, port, host, gateway, loaded, dataFile: options.dataFile, server, close }
+}
+
+/** The config's `limits` with the event-stream flags over them (a flag beats the file). */
+function streamLimitsConfig(limits: SandboxConfig['limits'], options: ServeOptions): SandboxConfig['limits'] {
+  return {
+    ...limits,
+    ...(options.maxEventStreams !== undefined ? { max_event_streams: options.maxEventStreams } : {}),
+    ...(options.maxEventStreamsPerClient !== undefined
+      ? { max_event_streams_per_client: options.maxEventStreamsPerClient }
+      : {}),
+    ...(options.streamDrainTimeoutMs !== undefined
+      ? { stream_drain_timeout: options.streamDrainTimeoutMs / 1000 }
+      : {}),
+  }
 }
 
 const isWildcard = (host: string) => host === '0.0.0.0' || host === '::' || host === ''

@@ -552,6 +552,10 @@ export type ErrorCatalogueEntry = {
    */
   retired_in?: string
   /**
+   * Seconds a client should wait before it tries again, sent as the answer's `Retry-After` header (a 503 or 429 the sandbox answers while it is full or cannot store).
+   */
+  retry_after?: number
+  /**
    * The HTTP status, code or message is the sandbox's choice (the interface shows none).
    */
   sandbox_decision?: boolean
@@ -611,6 +615,10 @@ export type ErrorCatalogueEntry = {
    * Release from which the gateway no longer answers this error; kept for reference, never sent by the sandbox.
    */
   retired_in?: string
+  /**
+   * Seconds a client should wait before it tries again, sent as the answer's `Retry-After` header (a 503 or 429 the sandbox answers while it is full or cannot store).
+   */
+  retry_after?: number
   /**
    * The HTTP status, code or message is the sandbox's choice (the interface shows none).
    */
@@ -3280,7 +3288,7 @@ export interface SandboxFaultsResponse {
   }[]
 }
 /**
- * (sandbox) Answer of GET /sandbox/health: ready check; `status` degraded while the store refuses writes; `responses` counts the run-time response checks under serve --check-responses; `retention` says what a memory store with `--retain` holds and has forgotten, undelivered callbacks included.
+ * (sandbox) Answer of GET /sandbox/health: ready check; `status` degraded while the store refuses writes; `responses` counts the run-time response checks under serve --check-responses; `retention` says what a memory store with `--retain` holds and has forgotten, undelivered callbacks included; `connections` and `event_streams` show the HTTP server's connections and the event streams with their limits.
  */
 export interface SandboxHealthResponse {
   status: 'ok' | 'degraded'
@@ -3311,6 +3319,68 @@ export interface SandboxHealthResponse {
      * Callbacks forgotten with their payment while still queued, being sent or waiting for a retry.
      */
     forgotten_undelivered_callbacks: number
+  }
+  /**
+   * docs/rules.md#connections: the HTTP server's connections and limits (served over HTTP only: serve, sandbox.listen).
+   */
+  connections?: {
+    /**
+     * Connections open now, those on the reserve included.
+     */
+    open: number
+    /**
+     * The cap (limits.max_connections, serve --max-connections).
+     */
+    max: number
+    /**
+     * Connections kept beyond the cap for health, the control API and the payer pages (limits.reserve_connections).
+     */
+    reserve: number
+    /**
+     * Of the open connections, those admitted on the reserve.
+     */
+    on_reserve: number
+    /**
+     * Idle connections closed since the start to make room for new ones.
+     */
+    shed: number
+    /**
+     * Connections refused since the start (cap and reserve full).
+     */
+    refused: number
+  }
+  /**
+   * docs/rules.md#connections: the event streams (GET /sandbox/events) and their limits.
+   */
+  event_streams?: {
+    /**
+     * Streams open now.
+     */
+    open: number
+    /**
+     * Streams open at most, every client together (limits.max_event_streams).
+     */
+    max: number
+    /**
+     * Streams open at most from one address (limits.max_event_streams_per_client).
+     */
+    max_per_client: number
+    /**
+     * A reader that has not taken what was written within this is let go (limits.stream_drain_timeout).
+     */
+    drain_timeout_seconds: number
+    /**
+     * Streams whose reader has not taken what was written, now.
+     */
+    stalled: number
+    /**
+     * Streams let go since the start because their reader did not drain in time.
+     */
+    let_go: number
+    /**
+     * Streams refused since the start (SANDBOX_EVENT_STREAMS_FULL, SANDBOX_EVENT_STREAMS_CLIENT_FULL).
+     */
+    refused: number
   }
 }
 /**
@@ -6599,9 +6669,25 @@ export interface SandboxLimitsConfig {
    */
   body_timeout?: number
   /**
-   * Open connections at most; one beyond is closed as it opens (docs/rules.md#request-limits; default 1024; serve --max-connections N overrides it).
+   * Open connections at most (docs/rules.md#connections; default 1024; serve --max-connections N overrides it). A connection that arrives at the cap makes room by closing the idlest (an idle keep-alive connection, else one that has not sent a request); when every one is working it is served on the reserve (reserve_connections), else refused 503 SANDBOX_CONNECTIONS_FULL.
    */
   max_connections?: number
+  /**
+   * Connections kept beyond max_connections for GET /sandbox/health, the control API (the console) and the payer pages, so that they answer while every other connection is held; another request on them is refused 503 SANDBOX_CONNECTIONS_FULL (docs/rules.md#connections; default 64; serve --reserve-connections N).
+   */
+  reserve_connections?: number
+  /**
+   * Event streams (GET /sandbox/events) open at most, every client together; one more is refused 503 SANDBOX_EVENT_STREAMS_FULL (docs/rules.md#connections; default 128; serve --max-event-streams N).
+   */
+  max_event_streams?: number
+  /**
+   * Event streams open at most from one address; one more is refused 429 SANDBOX_EVENT_STREAMS_CLIENT_FULL (docs/rules.md#connections; default 32; serve --max-event-streams-per-client N).
+   */
+  max_event_streams_per_client?: number
+  /**
+   * Seconds an event stream's reader has to take what was written once its buffers are full; a reader that has not is let go and its connection dropped, with what it did not read (docs/rules.md#connections; default 30; serve --stream-drain-timeout S).
+   */
+  stream_drain_timeout?: number
 }
 export interface SandboxSessionConfig {
   /**

@@ -8,6 +8,7 @@ import { errorEntry } from '../../src/core/engine/errors.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
 import { createSandbox } from '../../src/library/create-sandbox.js'
 import { demoConfig } from '../helpers/engine.js'
+import { type RawAnswer, raw } from '../helpers/raw-connection.js'
 
 /**
  * Issue 21, requirement 5: "413 from `Content-Length` before the body is read; `Expect:
@@ -17,56 +18,12 @@ import { demoConfig } from '../helpers/engine.js'
  * REQUEST_TIMEOUT (408), schemas/catalogue/errors.json. Time-outs are real time by nature: the
  * tests set short ones and wait for the answer with a generous bound, never for a fixed time.
  */
-const WAIT_MS = 15_000
-
-interface RawAnswer {
-  /** Everything the server sent, in order (a `100 Continue` would come first). */
-  text: string
-  closed: boolean
-}
-
-/** A raw connection: writes what it is told and collects what comes back. */
-function raw(port: number): {
-  socket: Socket
-  answer: RawAnswer
-  until(test: (a: RawAnswer) => boolean): Promise<RawAnswer>
-} {
-  const socket = connect(port, '127.0.0.1')
-  const answer: RawAnswer = { text: '', closed: false }
-  const waiters = new Set<() => void>()
-  const wake = () => {
-    for (const w of waiters) w()
+/** The connection limits a server shows in GET /sandbox/health (docs/rules.md#connections). */
+async function connectionLimits(port: number) {
+  const health = (await (await fetch(`http://127.0.0.1:${port}/sandbox/health`)).json()) as {
+    connections: { max: number; reserve: number }
   }
-  socket.on('data', (chunk: Buffer) => {
-    answer.text += chunk.toString('utf8')
-    wake()
-  })
-  socket.on('close', () => {
-    answer.closed = true
-    wake()
-  })
-  socket.on('error', () => {
-    // A connection the server cuts may be reset.
-  })
-  return {
-    socket,
-    answer,
-    until: (test) =>
-      new Promise<RawAnswer>((resolve, reject) => {
-        const check = () => {
-          if (!test(answer)) return
-          waiters.delete(check)
-          clearTimeout(timer)
-          resolve(answer)
-        }
-        const timer = setTimeout(() => {
-          waiters.delete(check)
-          reject(new Error(`no such answer within ${WAIT_MS} ms; got ${JSON.stringify(answer)}`))
-        }, WAIT_MS)
-        waiters.add(check)
-        check()
-      }),
-  }
+  return { max: health.connections.max, reserve: health.connections.reserve }
 }
 
 const bodyOf = (text: string) =>
@@ -167,49 +124,34 @@ describe('limits read from the head of a request', () => {
     })
   })
 
-  it('closes connections beyond the cap as they open; those within it are served', async () => {
-    const s = await start({ maxConnections: 3 })
-    const held = [raw(s.port), raw(s.port), raw(s.port)]
-    for (const c of held) c.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-    await Promise.all(held.map((c) => c.until((a) => a.text.includes('"status"'))))
-    const extra = raw(s.port)
-    const cut = await extra.until((a) => a.closed)
-    expect(cut.text).toBe('')
-    // A connection within the cap is still served (keep-alive).
-    const first = held[0] as ReturnType<typeof raw>
-    first.answer.text = ''
-    first.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-    expect((await first.until((a) => a.text.includes('"status"'))).text).toMatch(/^HTTP\/1\.1 200 /)
-    for (const c of held) c.socket.destroy()
-  })
-
   it('has documented defaults, taken by serve and sandbox.listen', async () => {
     expect(DEFAULT_HTTP_LIMITS).toEqual({
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
       bodyTimeoutMs: 10_000,
       maxConnections: 1024,
+      reserveConnections: 64,
     })
     const s = await start()
     expect(s.server.headersTimeout).toBe(10_000)
     expect(s.server.requestTimeout).toBe(30_000)
-    expect(s.server.maxConnections).toBe(1024)
-    const given = await start({ headersTimeoutMs: 2_000, requestTimeoutMs: 5_000, maxConnections: 50 })
-    expect([given.server.headersTimeout, given.server.requestTimeout, given.server.maxConnections]).toEqual([
-      2_000, 5_000, 50,
-    ])
+    expect(await connectionLimits(s.port)).toEqual({ max: 1024, reserve: 64 })
+    const given = await start({
+      headersTimeoutMs: 2_000,
+      requestTimeoutMs: 5_000,
+      maxConnections: 50,
+      reserveConnections: 3,
+    })
+    expect([given.server.headersTimeout, given.server.requestTimeout]).toEqual([2_000, 5_000])
+    expect(await connectionLimits(given.port)).toEqual({ max: 50, reserve: 3 })
     await expect(start({ headersTimeoutMs: 5_000, requestTimeoutMs: 1_000 })).rejects.toThrow(
       /header time-out must not be longer than the request time-out/,
     )
     // The library's listen takes the same limits.
     const sandbox = await createSandbox({ logger: silentLogger })
     try {
-      const listening = await sandbox.listen({ maxConnections: 1 })
-      const one = raw(listening.port)
-      one.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-      await one.until((a) => a.text.includes('"status"'))
-      expect((await raw(listening.port).until((a) => a.closed)).text).toBe('')
-      one.socket.destroy()
+      const listening = await sandbox.listen({ maxConnections: 1, reserveConnections: 0 })
+      expect(await connectionLimits(listening.port)).toEqual({ max: 1, reserve: 0 })
     } finally {
       await sandbox.close()
     }
@@ -341,14 +283,9 @@ describe('limits from the config file', () => {
     return s
   }
 
-  it('limits.max_connections: 1 closes a second connection as it opens', async () => {
-    const s = await start({ max_connections: 1 })
-    expect(s.server.maxConnections).toBe(1)
-    const one = raw(s.port)
-    one.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-    await one.until((a) => a.text.includes('"status"'))
-    expect((await raw(s.port).until((a) => a.closed)).text).toBe('')
-    one.socket.destroy()
+  it('limits.max_connections and limits.reserve_connections set the cap and its reserve', async () => {
+    const s = await start({ max_connections: 1, reserve_connections: 2 })
+    expect(await connectionLimits(s.port)).toEqual({ max: 1, reserve: 2 })
   })
 
   it('limits.headers_timeout answers a slow head 408, limits.body_timeout a stalled body 408', async () => {
@@ -381,30 +318,20 @@ describe('limits from the config file', () => {
       { headers_timeout: 2, request_timeout: 20, max_connections: 1 },
       { headersTimeoutMs: 3_000, maxConnections: 5 },
     )
-    expect([s.server.headersTimeout, s.server.requestTimeout, s.server.maxConnections]).toEqual([
-      3_000, 20_000, 5,
-    ])
+    expect([s.server.headersTimeout, s.server.requestTimeout]).toEqual([3_000, 20_000])
+    expect(await connectionLimits(s.port)).toEqual({ max: 5, reserve: 64 })
   })
 
   it('is read by sandbox.listen from its config, an option beating it', async () => {
     const sandbox = await createSandbox({
       logger: silentLogger,
-      config: { ...demoConfig(), limits: { max_connections: 1 } },
+      config: { ...demoConfig(), limits: { max_connections: 1, reserve_connections: 5 } },
     })
     try {
       const listening = await sandbox.listen()
-      const one = raw(listening.port)
-      one.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-      await one.until((a) => a.text.includes('"status"'))
-      expect((await raw(listening.port).until((a) => a.closed)).text).toBe('')
+      expect(await connectionLimits(listening.port)).toEqual({ max: 1, reserve: 5 })
       const wider = await sandbox.listen({ maxConnections: 2 })
-      const held = raw(wider.port)
-      held.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-      await held.until((a) => a.text.includes('"status"'))
-      const second = raw(wider.port)
-      second.socket.write('GET /sandbox/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
-      expect((await second.until((a) => a.text.includes('"status"'))).text).toMatch(/^HTTP\/1\.1 200 /)
-      for (const c of [one, held, second]) c.socket.destroy()
+      expect(await connectionLimits(wider.port)).toEqual({ max: 2, reserve: 5 })
     } finally {
       await sandbox.close()
     }
@@ -416,6 +343,10 @@ describe('limits from the config file', () => {
     ['body_timeout', 1.5, /limits\.body_timeout: /],
     ['max_connections', '10', /limits\.max_connections: /],
     ['max_connections', 0, /limits\.max_connections: .*1/],
+    ['reserve_connections', -1, /limits\.reserve_connections: .*0/],
+    ['max_event_streams', 0, /limits\.max_event_streams: .*1/],
+    ['max_event_streams_per_client', 1.5, /limits\.max_event_streams_per_client: /],
+    ['stream_drain_timeout', 3601, /limits\.stream_drain_timeout: .*3600/],
   ])('refuses limits.%s: %j at start, naming the key and the file', async (key, value, message) => {
     const file = fileWith({ [key]: value })
     const refused = start({ [key]: value })

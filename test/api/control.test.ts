@@ -19,7 +19,21 @@ describe('control API: health and clock', () => {
     const { app } = createTestApp()
     const r = await request(app).get('/sandbox/health').expect(200)
     expect(r.headers['content-type']).toBe('application/json; charset=utf-8')
-    expect(r.body).toEqual({ status: 'ok', now: '2026-11-02 10:00:00', clock: 'virtual' })
+    // docs/rules.md#connections: the event streams and their limits (connections only when served over HTTP by serve).
+    expect(r.body).toEqual({
+      status: 'ok',
+      now: '2026-11-02 10:00:00',
+      clock: 'virtual',
+      event_streams: {
+        open: 0,
+        max: 128,
+        max_per_client: 32,
+        drain_timeout_seconds: 30,
+        stalled: 0,
+        let_go: 0,
+        refused: 0,
+      },
+    })
   })
 
   // docs/rules.md#control-api: "`POST /sandbox/clock/advance` with `{"seconds": n}`"; docs/rules.md#sessions: "expiry, retries and schedules follow it"

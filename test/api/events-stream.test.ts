@@ -32,28 +32,20 @@ describe('GET /sandbox/events over HTTP', () => {
 
   it('unsubscribes when the client goes away', async () => {
     const { app, gateway } = createTestApp()
-    let listeners = 0
-    // Stream clients listen to the numbered event history (one bus listener for all of them).
+    // Each stream client is one open stream of the engine's event history.
     const history = eventHistory(gateway.ctx)
-    const subscribe = history.subscribe.bind(history)
-    history.subscribe = (listener) => {
-      listeners++
-      const off = subscribe(listener)
-      return () => {
-        listeners--
-        return off()
-      }
-    }
+    const listeners = () => history.stats().open
     const server = createServer(app).listen(0, '127.0.0.1')
     await once(server, 'listening')
     const { port } = server.address() as AddressInfo
     const controller = new AbortController()
     const response = await fetch(`http://127.0.0.1:${port}/sandbox/events`, { signal: controller.signal })
     await (response.body as ReadableStream<Uint8Array>).getReader().read()
-    const during = listeners
+    const during = listeners()
     controller.abort()
-    for (let i = 0; i < 50 && listeners === during; i++) await new Promise((r) => setTimeout(r, 10))
+    for (let i = 0; i < 50 && listeners() === during; i++) await new Promise((r) => setTimeout(r, 10))
     server.close()
-    expect(during - listeners).toBe(1)
+    expect(during).toBe(1)
+    expect(listeners()).toBe(0)
   })
 })

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { callbacksModule, callbacksOf } from '../../src/core/callbacks/index.js'
+import { callbacksModule, callbacksOf, eventHistory } from '../../src/core/callbacks/index.js'
+import { HISTORY } from '../../src/core/engine/event-history.js'
 import { controlModule } from '../../src/core/control/index.js'
 import type { Payment, Transaction } from '../../src/core/engine/model.js'
 import type { EngineModule } from '../../src/core/engine/modules.js'
@@ -152,8 +153,15 @@ describe('control API: callbacks', () => {
 })
 
 describe('control API: event stream', () => {
-  const open = (t: TestGateway, headers: Record<string, string> = {}) =>
-    t.gateway.handle({ method: 'GET', path: '/sandbox/events', query: {}, headers, body: new Uint8Array() })
+  const open = (t: TestGateway, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
+    t.gateway.handle({
+      method: 'GET',
+      path: '/sandbox/events',
+      query: {},
+      headers,
+      body: new Uint8Array(),
+      remoteAddress,
+    })
   const emitPayment = (t: TestGateway, id: string) =>
     t.gateway.ctx.events.emit({
       type: 'payment',
@@ -162,8 +170,15 @@ describe('control API: event stream', () => {
       status: 'settled',
       at: 1,
     })
+  /** The fan-out now, instead of at its time (it writes to the streams off the request's path). */
+  const flush = (t: TestGateway) => eventHistory(t.gateway.ctx).flush()
   const ids = (chunks: string[]) =>
     chunks.flatMap((c) => [...c.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1])))
+  const events = (chunks: string[]) =>
+    chunks
+      .join('')
+      .split('\n\n')
+      .filter((e) => e.startsWith('id: '))
 
   it('streams payments, transactions and deliveries as numbered server-sent events', async () => {
     const t = createTestGateway([callbacksModule])
@@ -178,19 +193,40 @@ describe('control API: event stream', () => {
     emitPayment(t, p.id)
     commit(t, p, transaction(p, 'sale'))
     await callbacksOf(t.gateway.ctx).idle()
+    flush(t)
     unsubscribe?.()
     commit(t, p, transaction(p, 'refund'))
-    const types = chunks.map((c) => /\nevent: (\w+)\n/.exec(c)?.[1])
-    expect(types).toEqual(['payment', 'transaction', 'delivery', 'delivery', 'delivery'])
-    expect(chunks.every((c) => /^id: \d+\nevent: \w+\ndata: \{.*\}\n\n$/.test(c))).toBe(true)
+    flush(t)
+    const each = events(chunks)
+    expect(each.map((e) => /\nevent: (\w+)\n/.exec(e)?.[1])).toEqual([
+      'payment',
+      'transaction',
+      'delivery',
+      'delivery',
+      'delivery',
+    ])
+    expect(each.every((e) => /^id: \d+\nevent: \w+\ndata: \{.*\}$/.test(e))).toBe(true)
     expect(ids(chunks)).toEqual([1, 2, 3, 4, 5])
-    const last = JSON.parse((chunks[4] as string).split('data: ')[1] as string)
+    const last = JSON.parse((each[4] as string).split('data: ')[1] as string)
     expect(last).toMatchObject({ type: 'delivery', payment_id: p.id, state: 'acknowledged' })
   })
 
+  // Issue 32 item 4: "Publishing an event costs the request O(1)": the request that emits writes to no stream.
+  it('writes nothing to a stream while the event is published; the fan-out writes it after', async () => {
+    const t = createTestGateway([callbacksModule])
+    const chunks: string[] = []
+    ;(await open(t)).stream?.subscribe((chunk) => void chunks.push(chunk))
+    emitPayment(t, 'p-1')
+    emitPayment(t, 'p-2')
+    expect(chunks).toEqual([])
+    await new Promise<void>((resolve) => setImmediate(resolve))
+    expect(chunks).toHaveLength(1)
+    expect(ids(chunks)).toEqual([1, 2])
+  })
+
   // Issue 14: "the event stream with backpressure (a slow client is dropped or skipped ahead, never buffered without
-  // bound) and a resume cursor".
-  it('skips ahead for a client that stops reading, then tells it what it missed in one gap event', async () => {
+  // bound) and a resume cursor"; issue 32: once it reads again it gets what the history still keeps.
+  it('writes nothing to a client that stops reading, then what it missed, with one gap for what is gone', async () => {
     const t = createTestGateway([callbacksModule])
     const response = await open(t)
     const chunks: string[] = []
@@ -203,32 +239,49 @@ describe('control API: event stream', () => {
       { ready: () => reading },
     )
     emitPayment(t, 'p-1')
+    flush(t)
     reading = false
     for (let i = 0; i < 5000; i++) emitPayment(t, `p-stalled-${i}`)
+    flush(t)
     reading = true
     emitPayment(t, 'p-back')
+    flush(t)
     expect(chunks).toHaveLength(2)
+    // 5,002 events, the last 2,048 still kept: a gap for 2 to 2954, then 2955 to 5002.
     expect(chunks[1]).toMatch(
-      /^id: 5001\nevent: gap\ndata: \{"type":"gap","from":2,"to":5001,"reason":"slow-client"\}\n\n/,
+      /^id: 2954\nevent: gap\ndata: \{"type":"gap","from":2,"to":2954,"reason":"slow-client"\}\n\n/,
     )
+    expect(ids(chunks.slice(1))).toEqual([2954, ...Array.from({ length: HISTORY }, (_, i) => 2955 + i)])
     expect(chunks[1]).toContain('"payment_id":"p-back"')
   })
 
-  it('lets go of a client that has not read for 10,000 events', async () => {
-    const t = createTestGateway([callbacksModule])
+  // Issue 32 item 3: "A stream that does not drain within a bounded time (configurable) is closed".
+  it('lets go of a client that takes nothing of what waits for it for the drain time-out', async () => {
+    const config = demoConfig()
+    config.limits = { ...config.limits, stream_drain_timeout: 20 }
+    const t = createTestGateway([callbacksModule], config)
     const response = await open(t)
     let closed = 0
     const written: string[] = []
     response.stream?.subscribe((chunk) => void written.push(chunk), {
       ready: () => false,
+      progress: () => ({ waiting: 2048, taken: 0 }),
       close: () => closed++,
     })
-    for (let i = 0; i < 12_000; i++) emitPayment(t, `p-${i}`)
+    for (let i = 0; i < 100; i++) emitPayment(t, `p-${i}`)
+    flush(t)
     expect(written).toEqual([])
+    const history = eventHistory(t.gateway.ctx)
+    const now = performance.now()
+    history.sweep(now)
+    history.sweep(now + 19_999)
+    expect(closed).toBe(0)
+    history.sweep(now + 20_000)
     expect(closed).toBe(1)
+    expect(history.stats()).toMatchObject({ open: 0, let_go: 1, drain_timeout_seconds: 20 })
   })
 
-  it('without a sink, stops writing when write() says the buffer is full, and retries with a gap', async () => {
+  it('without a sink, stops writing when write() says the buffer is full, and tries again at the next sweep', async () => {
     const t = createTestGateway([callbacksModule])
     const response = await open(t)
     const written: string[] = []
@@ -239,14 +292,18 @@ describe('control API: event stream', () => {
     })
     full = true
     emitPayment(t, 'p-0')
-    for (let i = 1; i <= 1000; i++) emitPayment(t, `p-${i}`)
-    // One write that filled the buffer, then one attempt per 256 skipped events: bounded, whatever the count.
-    expect(written.length).toBeLessThanOrEqual(1 + Math.ceil(1000 / 256))
-    // The buffer empties: within the next 256 events writing resumes, with a gap, and stays on.
+    flush(t)
+    for (let i = 1; i <= 1000; i++) {
+      emitPayment(t, `p-${i}`)
+      if (i % 100 === 0) flush(t)
+    }
+    // One write that filled the buffer, then none until a sweep looks again.
+    expect(written).toHaveLength(1)
     full = false
-    for (let i = 0; i < 300; i++) emitPayment(t, `p-after-${i}`)
-    expect(written.some((c) => c.includes('event: gap'))).toBe(true)
-    expect(written.at(-1)).toContain('"payment_id":"p-after-299"')
+    eventHistory(t.gateway.ctx).sweep()
+    expect(written).toHaveLength(2)
+    expect(ids(written)).toEqual(Array.from({ length: 1001 }, (_, i) => i + 1))
+    expect(written.at(-1)).toContain('"payment_id":"p-1000"')
   })
 
   it('resumes after Last-Event-ID with what the client missed, or says the cursor is too old', async () => {
@@ -256,10 +313,12 @@ describe('control API: event stream', () => {
     const response = await open(t, { 'last-event-id': '7' })
     response.stream?.subscribe((chunk) => void resumed.push(chunk))
     emitPayment(t, 'p-11')
+    flush(t)
     expect(ids(resumed)).toEqual([8, 9, 10, 11])
     expect(resumed[0]).toContain('"payment_id":"p-8"')
 
     for (let i = 12; i <= 5000; i++) emitPayment(t, `p-${i}`)
+    flush(t)
     const old: string[] = []
     const stale = await open(t, { 'last-event-id': '3' })
     stale.stream?.subscribe((chunk) => void old.push(chunk))
@@ -277,5 +336,32 @@ describe('control API: event stream', () => {
     const tail: string[] = []
     viaQuery.stream?.subscribe((chunk) => void tail.push(chunk))
     expect(ids(tail)).toEqual([4999, 5000])
+  })
+
+  // docs/rules.md#connections: streams are capped in total and per client, with a structured refusal.
+  it('refuses a stream beyond the per-client cap (429) and the total cap (503), with Retry-After', async () => {
+    const config = demoConfig()
+    config.limits = { ...config.limits, max_event_streams: 3, max_event_streams_per_client: 2 }
+    const t = createTestGateway([callbacksModule], config)
+    const a = [await open(t, {}, '10.0.0.1'), await open(t, {}, '10.0.0.1')]
+    for (const r of a) expect(r.status).toBe(200)
+    const third = await open(t, {}, '10.0.0.1')
+    expect(third.status).toBe(429)
+    expect(third.headers['retry-after']).toBe('5')
+    expect(JSON.parse(third.body)).toEqual({
+      http_code: 429,
+      error_code: 100000,
+      error_message: 'Too many event streams are open from this client.',
+    })
+    const other = await open(t, {}, '10.0.0.2')
+    other.stream?.subscribe(() => undefined)
+    const full = await open(t, {}, '10.0.0.3')
+    expect(full.status).toBe(503)
+    expect(JSON.parse(full.body)).toMatchObject({ error_message: 'Too many event streams are open.' })
+    // A stream that ends (its client left) gives its place back; one never subscribed does too.
+    const end = a[0]?.stream?.subscribe(() => undefined)
+    end?.()
+    a[1]?.stream?.cancel?.()
+    expect((await open(t, {}, '10.0.0.1')).status).toBe(200)
   })
 })

@@ -26,6 +26,17 @@ describe('serve options read without yargs (cli/serve-options.ts)', () => {
     ['--retain', '50', '--base-path', '/payment', '--strict'],
     ['--retain', 'abc'],
     ['--headers-timeout', '5', '--request-timeout', '20', '--body-timeout', '3', '--max-connections', '200'],
+    // docs/rules.md#connections
+    [
+      '--reserve-connections',
+      '8',
+      '--max-event-streams',
+      '40',
+      '--max-event-streams-per-client',
+      '4',
+      '--stream-drain-timeout',
+      '12',
+    ],
     ['--port', 'abc'],
   ]
   it.each(cases.map((c) => [c.join(' ') || '(none)', c] as const))(

@@ -87,18 +87,9 @@ describe('msw handlers: the engine at any base URL, no port', () => {
   // Issue 5: "a live event stream (server-sent events)"; the adapter maps response.stream to a ReadableStream.
   it('streams /sandbox/events and stops listening when the client goes away', async () => {
     const events = sandbox.gateway.ctx.events
-    // Stream clients listen to the numbered event history (one bus listener for all of them).
+    // Each stream client is one open stream of the engine's event history.
     const history = eventHistory(sandbox.gateway.ctx)
-    const subscribe = history.subscribe.bind(history)
-    let listeners = 0
-    history.subscribe = (listener) => {
-      listeners++
-      const off = subscribe(listener)
-      return () => {
-        listeners--
-        return off()
-      }
-    }
+    const listeners = () => history.stats().open
     const controller = new AbortController()
     const response = await fetch(`${BASE}/sandbox/events`, { signal: controller.signal })
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/)
@@ -106,14 +97,13 @@ describe('msw handlers: the engine at any base URL, no port', () => {
     const decoder = new TextDecoder()
     let text = decoder.decode((await reader.read()).value)
     expect(text).toBe(': paysandbox events\n\n')
-    expect(listeners).toBe(1)
+    expect(listeners()).toBe(1)
     events.emit({ type: 'clock', now: 42, at: 42 })
     while (!text.includes('event: clock')) text += decoder.decode((await reader.read()).value)
     expect(text).toContain('data: {"type":"clock","now":42,"at":42}')
     controller.abort()
-    for (let i = 0; i < 50 && listeners > 0; i++) await new Promise((r) => setTimeout(r, 10))
-    expect(listeners).toBe(0)
-    history.subscribe = subscribe
+    for (let i = 0; i < 50 && listeners() > 0; i++) await new Promise((r) => setTimeout(r, 10))
+    expect(listeners()).toBe(0)
   })
 
   it('refuses a base URL that is not absolute http(s)', () => {

@@ -1,7 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
 import type { BodyRead, GatewayResponse, IncomingRequest } from '../../core/engine/http.js'
+import { connectionOf, holdsStream } from './connections.js'
 
 /** No body byte for this long while the engine reads a body: it is answered 408 (REQUEST_TIMEOUT). */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000
@@ -39,6 +41,7 @@ export function toGatewayRequest(
     for (const [k, v] of new URLSearchParams(url.slice(search + 1))) if (!query.has(k)) query.set(k, v)
   const hash = url.indexOf('#')
   const end = search >= 0 ? search : hash >= 0 ? hash : url.length
+  const connection = connectionOf(req.socket)
   return {
     method: req.method ?? 'GET',
     path: url.slice(0, end),
@@ -48,6 +51,9 @@ export function toGatewayRequest(
     remoteAddress: plainAddress(req.socket.remoteAddress),
     ...(options.basePath ? { basePath: options.basePath } : {}),
     ...(options.servedHosts ? { servedHosts: options.servedHosts } : {}),
+    // docs/rules.md#connections: the connection's standing (createHttpServer's connections).
+    ...(connection?.onReserve ? { onReserve: true } : {}),
+    ...(connection ? { connections: connection.usage } : {}),
   }
 }
 
@@ -125,29 +131,47 @@ function readBody(
  * Writes the engine's answer unchanged. A request whose body was not read to its end (refused
  * from its head: 413, 404, a guard refusal) is answered with `Connection: close`, so the rest of
  * an oversize body is never read. A stream (the event stream) gets a sink that says whether the
- * client keeps up and whether the answer is still open; the engine writes nothing once it is not.
+ * client keeps up, calls back when it has drained, and whether the answer is still open; the
+ * engine writes nothing once it is not.
  */
 export function writeResponse(req: IncomingMessage, res: ServerResponse, response: GatewayResponse): void {
-  if (res.headersSent || res.writableEnded || res.destroyed) return void res.end()
+  if (res.headersSent || res.writableEnded || res.destroyed) {
+    response.stream?.cancel?.()
+    return void res.end()
+  }
   // Gateway faults (src/core/faults): the connection goes away without an answer.
-  if (response.fault === 'drop') return void res.socket?.destroy()
+  if (response.fault === 'drop') {
+    response.stream?.cancel?.()
+    return void res.socket?.destroy()
+  }
   res.statusCode = response.status
   for (const [name, value] of Object.entries(response.headers)) res.setHeader(name, value)
   if (response.warnings?.length) res.setHeader('sandbox-warning', response.warnings)
   if (!req.complete) res.setHeader('connection', 'close')
   if (!response.stream) return void res.end(response.body)
+  holdsStream(res.socket)
   res.flushHeaders()
   if (response.body) res.write(response.body)
   const open = () => !res.writableEnded && !res.destroyed
   const unsubscribe = response.stream.subscribe((chunk) => (open() ? res.write(chunk) : false), {
     ready: () => open() && !res.writableNeedDrain,
     open,
-    // A client that stopped reading is let go: what it has not read is dropped with the connection.
-    close: () => {
-      if (!open()) return
-      res.end()
-      if (res.writableNeedDrain) res.destroy()
+    onDrain: (listener) => res.on('drain', listener),
+    progress: () => {
+      const waiting = res.socket?.writableLength ?? 0
+      return { waiting, taken: (res.socket?.bytesWritten ?? 0) - waiting }
     },
+    // A client that stopped reading is let go: its connection is reset, so that neither this
+    // process nor either side's kernel keeps what it did not read.
+    close: () => dropConnection(res),
   })
   res.on('close', unsubscribe)
+}
+
+/** Drops the answer's connection at once, with what is queued on it (a reset: nothing lingers to be sent). */
+function dropConnection(res: ServerResponse): void {
+  const socket = res.socket as (Socket & { resetAndDestroy?: () => Socket }) | null
+  if (!socket || socket.destroyed) return void res.destroy()
+  if (typeof socket.resetAndDestroy === 'function') socket.resetAndDestroy()
+  else socket.destroy()
 }

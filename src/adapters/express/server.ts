@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, STATUS_CODES, type Server, type Ser
 import type { Duplex } from 'node:stream'
 import { type TransportRefusal, transportRefusal } from '../../core/engine/gateway.js'
 import { ServeError } from '../serve/control-guard.js'
+import { manageConnections, wasRefused } from './connections.js'
 import { DEFAULT_BODY_TIMEOUT_MS } from './node-request.js'
 
 /**
@@ -15,8 +16,13 @@ export interface HttpLimits {
   requestTimeoutMs?: number
   /** No body byte for this long (ms) while the engine reads a body: 408. */
   bodyTimeoutMs?: number
-  /** Open connections at most; a connection beyond is closed as it opens. */
+  /**
+   * Open connections at most (docs/rules.md#connections): one arriving at the cap makes room by
+   * closing the idlest, else it is served on the reserve.
+   */
   maxConnections?: number
+  /** Connections beyond the cap kept for health, the control API and the payer pages. */
+  reserveConnections?: number
 }
 
 export const DEFAULT_HTTP_LIMITS: Required<HttpLimits> = {
@@ -24,6 +30,7 @@ export const DEFAULT_HTTP_LIMITS: Required<HttpLimits> = {
   requestTimeoutMs: 30_000,
   bodyTimeoutMs: DEFAULT_BODY_TIMEOUT_MS,
   maxConnections: 1024,
+  reserveConnections: 64,
 }
 
 /** How often node looks for requests past their head or request time-out. */
@@ -32,9 +39,10 @@ const CHECK_EVERY_MS = 1_000
 /**
  * A node HTTP server for the engine's request handler, with its limits: header and request
  * time-outs (answered with the REQUEST_TIMEOUT row, the engine's own error body), heads that do
- * not parse or are too large (REQUEST_HEAD_INVALID, REQUEST_HEADERS_TOO_LARGE), a cap on open
- * connections, and `Expect: 100-continue` left to the engine (the body reader sends `100
- * Continue` only when the engine reads the body: node would otherwise send it before any check).
+ * not parse or are too large (REQUEST_HEAD_INVALID, REQUEST_HEADERS_TOO_LARGE), its connections
+ * kept under a cap with a reserve (connections.ts), and `Expect: 100-continue` left to the engine
+ * (the body reader sends `100 Continue` only when the engine reads the body: node would otherwise
+ * send it before any check).
  */
 export function createHttpServer(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
@@ -49,9 +57,10 @@ export function createHttpServer(
       requestTimeout: l.requestTimeoutMs,
       connectionsCheckingInterval: CHECK_EVERY_MS,
     },
-    handler,
+    // A request on a connection refused at the cap was answered as the connection opened.
+    (req, res) => (wasRefused(req.socket) ? undefined : handler(req, res)),
   )
-  server.maxConnections = l.maxConnections
+  manageConnections(server, l, (socket) => writeRefusal(socket, 'SANDBOX_CONNECTIONS_FULL'))
   server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => server.emit('request', req, res))
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket))
   return server
@@ -63,6 +72,7 @@ export interface ConfigHttpLimits {
   request_timeout?: number
   body_timeout?: number
   max_connections?: number
+  reserve_connections?: number
 }
 
 /**
@@ -77,6 +87,7 @@ export function httpLimits(config: ConfigHttpLimits | undefined, given: HttpLimi
     requestTimeoutMs: ms(config?.request_timeout),
     bodyTimeoutMs: ms(config?.body_timeout),
     maxConnections: config?.max_connections,
+    reserveConnections: config?.reserve_connections,
   }
   return { ...definedOnly(fromConfig), ...definedOnly(given) }
 }
@@ -102,13 +113,24 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: Duplex):
   try {
     const busy = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent === true
     if (error.code === 'ECONNRESET' || !socket.writable || busy) return void socket.destroy()
-    const answer = transportRefusal(refusalOf(error, socket))
+    writeRefusal(socket, refusalOf(error, socket))
+  } catch {
+    socket.destroy()
+  }
+}
+
+/**
+ * A catalogue row written on the raw connection, in the engine's envelope, then the connection
+ * closed: once the answer is flushed, or after a grace period if the peer does not read.
+ */
+function writeRefusal(socket: Duplex, id: TransportRefusal): void {
+  try {
+    const answer = transportRefusal(id)
     const head = Object.entries({ ...answer.headers, connection: 'close' })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('')
     const body = Buffer.from(answer.body)
     const reason = STATUS_CODES[answer.status] ?? 'Error'
-    // The socket is destroyed once the answer is flushed, or after a grace period if the peer does not read.
     const cut = setTimeout(() => socket.destroy(), FLUSH_GRACE_MS)
     cut.unref()
     socket.end(

@@ -116,6 +116,9 @@ const INFLATERS: Record<string, Inflater | undefined> = {
 const NULL_BODY = new Set([101, 204, 205, 304])
 const encoder = new TextEncoder()
 
+/** Chunks of an event stream queued for a reader at most before the engine stops writing to it. */
+const QUEUED = 256
+
 function toResponse(response: GatewayResponse, request: Request): Response {
   // Gateway faults (src/core/faults): a dropped connection is a network error to a fetch caller.
   if (response.fault === 'drop')
@@ -130,16 +133,19 @@ function toResponse(response: GatewayResponse, request: Request): Response {
   const source = response.stream
   let unsubscribe: (() => void) | undefined
   let open = true
+  const drained = new Set<() => void>()
+  let pulls = 0
   const stop = () => {
     open = false
     unsubscribe?.()
     unsubscribe = undefined
+    drained.clear()
   }
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
         if (response.body) controller.enqueue(encoder.encode(response.body))
-        // The engine skips events while the reader is 256 chunks behind (no unbounded queue).
+        // The engine writes nothing more while the reader is 256 chunks behind (no unbounded queue).
         unsubscribe = source.subscribe(
           (chunk) => {
             if (!open) return false
@@ -152,10 +158,14 @@ function toResponse(response: GatewayResponse, request: Request): Response {
           {
             ready: () => open && (controller.desiredSize ?? 0) > 0,
             open: () => open,
+            onDrain: (listener) => drained.add(listener),
+            // Chunks queued and not read yet; each read that leaves room is a pull.
+            progress: () => ({ waiting: Math.max(0, QUEUED - (controller.desiredSize ?? 0)), taken: pulls }),
+            // A reader that stopped reading is let go: what it did not read is dropped with the stream.
             close: () => {
               stop()
               try {
-                controller.close()
+                controller.error(new Error('event stream: the reader did not keep up and was let go'))
               } catch {
                 // already closed
               }
@@ -171,9 +181,14 @@ function toResponse(response: GatewayResponse, request: Request): Response {
           }
         })
       },
+      // The reader wants more: it has taken what was queued.
+      pull() {
+        pulls++
+        for (const listener of drained) listener()
+      },
       cancel: stop,
     },
-    new CountQueuingStrategy({ highWaterMark: 256 }),
+    new CountQueuingStrategy({ highWaterMark: QUEUED }),
   )
   return new Response(stream, init)
 }

@@ -101,12 +101,17 @@ export function callbackRoutes(ctx: EngineContext): RouteDefinition[] {
       method: 'GET',
       path: '/sandbox/events',
       summary: 'Live server-sent events: payments, transactions, callback deliveries, clock moves, resets',
+      longLived: true,
       pipeline: {},
       response: {
         none: 'a text/event-stream, not one JSON answer: each event is the engine event as emitted',
       },
       handler: ({ request }) =>
-        eventStream(ctx, request.headers['last-event-id'] ?? request.query.last_event_id),
+        eventStream(
+          ctx,
+          request.headers['last-event-id'] ?? request.query.last_event_id,
+          request.remoteAddress,
+        ),
     }),
   ]
 }

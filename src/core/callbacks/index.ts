@@ -1,6 +1,6 @@
 export { buildCallback, type BuiltCallback, type CallbackInput } from './callback.js'
 export { callbackRoutes, callbacksModule } from './control.js'
-export { eventHistory, eventStream, formatEvent, formatGap } from './event-stream.js'
+export { eventHistory, eventStream, formatEvent, formatGap, streamLimits } from './event-stream.js'
 export {
   type CallbackDelivery,
   createDeliveryQueue,

@@ -1,5 +1,6 @@
 import type { SandboxClockAdvanceRequest } from '../../generated/types.js'
 import type { EngineContext } from '../engine/context.js'
+import { eventHistory } from '../engine/event-history.js'
 import { formatDateTime } from '../engine/format.js'
 import { jsonResponse } from '../engine/http.js'
 import type { RouteDefinition } from '../engine/modules.js'
@@ -33,7 +34,7 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
         'Ready check: 200 with the sandbox time and clock mode; status degraded, store unwritable while the disk refuses writes (reads still answer)',
       pipeline: {},
       response: 'control/health-response',
-      handler: () => {
+      handler: ({ request }) => {
         const now = formatDateTime(ctx.clock.now())
         const checks = responseChecks(ctx)
         const responses = checks.enabled
@@ -41,6 +42,9 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
           : {}
         // Issue 22: what a memory store with --retain has forgotten, undelivered callbacks included.
         const retention = ctx.store.retention ? { retention: ctx.store.retention.stats() } : {}
+        // docs/rules.md#connections: the HTTP server's connections (when served over HTTP) and the event streams.
+        const connections = request.connections ? { connections: request.connections() } : {}
+        const streams = { event_streams: eventHistory(ctx).stats() }
         // Issue 11 point 5: a full disk is not "down": reads answer, writes get 503 until it recovers.
         if (!ctx.store.writable)
           return jsonResponse(200, {
@@ -50,8 +54,18 @@ export function clockRoutes(ctx: EngineContext): RouteDefinition[] {
             clock: ctx.clock.kind,
             ...responses,
             ...retention,
+            ...connections,
+            ...streams,
           })
-        return jsonResponse(200, { status: 'ok', now, clock: ctx.clock.kind, ...responses, ...retention })
+        return jsonResponse(200, {
+          status: 'ok',
+          now,
+          clock: ctx.clock.kind,
+          ...responses,
+          ...retention,
+          ...connections,
+          ...streams,
+        })
       },
     }),
     declareControlRoute({

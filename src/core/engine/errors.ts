@@ -118,7 +118,12 @@ export function errorResponse(raised: GatewayError, api: Api | 'sandbox'): Gatew
     error_message: entry.error_message,
   }
   if (items.length) body.errors = items
-  return jsonResponse(entry.http_code, body)
+  // A refusal while the sandbox is full or cannot store says when to come back.
+  return jsonResponse(
+    entry.http_code,
+    body,
+    entry.retry_after ? { 'retry-after': String(entry.retry_after) } : {},
+  )
 }
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)

@@ -14,6 +14,7 @@ import type { BodyRead, GatewayRequest, GatewayResponse, IncomingRequest } from 
 import type { EngineModule, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
 import { normalisePath, PATH_INVALID, PATH_OUTSIDE } from './path.js'
+import { servesOnReserve } from './reserve.js'
 import { checkResponse } from './response-check.js'
 import { createRouter } from './router.js'
 import { createUnits, type Units } from './unit-of-work.js'
@@ -99,6 +100,9 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       const found = router.match(normal.method, path)
       // A path served for another method only answers as unknown too: the gateway has no other notion of it.
       if (found === undefined || found === 'method') return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
+      // docs/rules.md#connections: a connection on the reserve is kept for health, control and payers.
+      if (normal.onReserve && !servesOnReserve(found.value))
+        return errorResponse(fail('SANDBOX_CONNECTIONS_FULL'), envelopeOf(found.value))
       return await run(found.value, normal, found.params)
     } catch (error) {
       return internalError(request, error)
@@ -133,7 +137,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     incoming: IncomingRequest,
     params: Record<string, string>,
   ): Promise<GatewayResponse> {
-    const envelope = route.api === 'page' ? 'sandbox' : route.api
+    const envelope = envelopeOf(route)
     let warnings: SandboxWarning[] = []
     let request = incoming as GatewayRequest
     try {
@@ -178,8 +182,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       }
       if (error instanceof StoreUnavailableError) {
         ctx.logger.warn('store unavailable: write refused', { path: request.path, error: error.message })
-        const refused = errorResponse(fail('SANDBOX_STORE_UNAVAILABLE'), envelope)
-        return { ...refused, headers: { ...refused.headers, 'retry-after': '5' } }
+        return errorResponse(fail('SANDBOX_STORE_UNAVAILABLE'), envelope)
       }
       return internalError(request, error)
     }
@@ -199,12 +202,16 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
   }
 }
 
+/** The envelope a route's refusals use (a page's refusals outside its form: the control API's). */
+const envelopeOf = (route: RouteDefinition) => (route.api === 'page' ? 'sandbox' : route.api)
+
 /** The catalogue rows an HTTP server answers itself, for requests `handle` never sees. */
 export type TransportRefusal =
   | 'REQUEST_TIMEOUT'
   | 'REQUEST_HEAD_INVALID'
   | 'REQUEST_HEADERS_TOO_LARGE'
   | 'REQUEST_BODY_MALFORMED'
+  | 'SANDBOX_CONNECTIONS_FULL'
 
 /**
  * The answer to a request that never reached `handle` because the transport gave up on it (a head

@@ -12,6 +12,27 @@ export interface GatewayRequest {
   body: Uint8Array
   /** The caller's address (recorded as the payer IP where the interface says so). */
   remoteAddress?: string
+  /**
+   * docs/rules.md#connections: the HTTP server's connections and their limits, for
+   * `GET /sandbox/health` (given by the adapter that serves over HTTP; absent in-process).
+   */
+  connections?: () => ConnectionUsage
+}
+
+/** The HTTP server's connections (adapters/express/connections.ts), as health shows them. */
+export interface ConnectionUsage {
+  /** Open now, those on the reserve included. */
+  open: number
+  /** The cap on ordinary connections. */
+  max: number
+  /** Connections beyond the cap kept for health, the control API and the payer pages. */
+  reserve: number
+  /** Of `open`, those admitted on the reserve. */
+  on_reserve: number
+  /** Idle connections closed to make room for new ones since the start. */
+  shed: number
+  /** Connections refused (cap and reserve full) since the start. */
+  refused: number
 }
 
 /** What every adapter (express, msw, `sandbox.fetch`, the kit's host) turns its request into. */
@@ -39,6 +60,11 @@ export interface IncomingRequest extends Omit<GatewayRequest, 'body'> {
    * control guard admits in `Host` besides loopback, the base URL's and the config's allowed_hosts.
    */
   servedHosts?: readonly string[]
+  /**
+   * docs/rules.md#connections: the connection was admitted beyond the connection cap, on the
+   * reserve: the engine serves it only health, the control API and the payer pages.
+   */
+  onReserve?: boolean
 }
 
 /** What an adapter's `readBody` found: the bytes (inflated per Content-Encoding), or why there are none. */
@@ -63,7 +89,11 @@ export interface GatewayResponse {
    * A long-lived answer (server-sent events): after writing `body`, the adapter subscribes and
    * writes each chunk as it comes, until the client goes away (then it calls the unsubscribe).
    */
-  stream?: { subscribe(write: (chunk: string) => unknown, sink?: StreamSink): () => void }
+  stream?: {
+    subscribe(write: (chunk: string) => unknown, sink?: StreamSink): () => void
+    /** The adapter will not subscribe (its client left first): what the engine holds for it is released. */
+    cancel?(): void
+  }
   /** docs/rules.md#warnings: one `Sandbox-Warning` header each (adapters write them as repeated headers). */
   warnings?: string[]
   /**
@@ -102,12 +132,21 @@ export const redirectResponse = (location: string): GatewayResponse => ({
 
 /**
  * What an adapter tells a stream about its client: `ready()` is false while the client has not
- * read what was written (the socket's buffer is full), so the engine can skip instead of queueing;
- * `open()` is false once the answer has ended or its connection is gone (nothing more is written);
- * `close()` ends the answer and lets the client go.
+ * read what was written (the socket's buffer is full), so the engine writes nothing more instead
+ * of queueing; `onDrain` calls back each time the client has taken it all; `open()` is false once
+ * the answer has ended or its connection is gone (nothing more is written); `progress()` says
+ * whether the reader takes what waits for it; `close()` lets a client that stopped reading go: its
+ * connection is dropped with whatever it did not read.
  */
 export interface StreamSink {
   ready(): boolean
   open?(): boolean
   close?(): void
+  onDrain?(listener: () => void): void
+  /**
+   * What the connection has not taken yet of what was written (`waiting`, in any unit) and how
+   * much it has taken so far (`taken`, growing): a reader that takes nothing while something waits
+   * for it is let go after the drain time-out.
+   */
+  progress?(): { waiting: number; taken: number }
 }

@@ -51,6 +51,11 @@ export interface RouteDefinition {
   declared?: RouteDeclaration
   /** Schema (path under schemas/) of a successful JSON answer, for routes not described by an `x-endpoint` request schema. */
   response?: string
+  /**
+   * A long-lived answer (the event stream): it has its own caps and is never served on the
+   * connection reserve, which it would hold for ever (docs/rules.md#connections).
+   */
+  longLived?: true
   /** HTTP status of a successful answer when it is not 200 (a control route that creates: 201; that accepts work for later: 202). */
   status?: 201 | 202
   /**
