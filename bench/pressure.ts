@@ -257,5 +257,3 @@ export function pressureOptions(argv: string[]): PressureOptions {
     streamFlags: !argv.includes('--no-stream-flags'),
   }
 }
-
-if (process.argv[1] === new URL(import.meta.url).pathname) await benchPressure(pressureOptions(process.argv))

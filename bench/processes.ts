@@ -96,8 +96,11 @@ export async function startSandbox(
   return { port, pid: child.pid as number, stop: stopper(child), readyMs: Date.now() - started }
 }
 
-/** The express + ajv + Map baseline of bench/http-servers.ts (it has no health route: any answer will do). */
-export async function startBaseline(nodeArgs: string[] = []): Promise<Running> {
+/** A baseline of bench/http-servers.ts (`baseline`: express; `floor`: node alone), which has no health route: any answer will do. */
+export async function startBaseline(
+  kind: 'baseline' | 'floor' = 'baseline',
+  nodeArgs: string[] = [],
+): Promise<Running> {
   const port = await freePort()
   const child = spawnPinned(
     [
@@ -107,7 +110,7 @@ export async function startBaseline(nodeArgs: string[] = []): Promise<Running> {
       'tsx',
       join(here, 'http-servers.ts'),
       '--serve',
-      'baseline',
+      kind,
       String(port),
     ],
     join(here, '..'),

@@ -1,594 +1,216 @@
 /**
- * Issue 22: sustained load against the server as users start it (`node bin/paysandbox.js serve`,
- * default options, after `npm run build`), with a real load generator (autocannon), in time
- * windows, beside an express + ajv + Map baseline measured in the same run (bench/http-servers.ts).
+ * Issues 22 and 32: sustained load against the server as users start it (`node bin/paysandbox.js
+ * serve`, default options, after `npm run build`), with a load generator that is not the
+ * bottleneck (wrk on its own core, bench/wrk.ts), in 10-s windows, beside a baseline measured in
+ * the same run: express + ajv + a Map bounded as the sandbox's store is, and the same work on
+ * node's HTTP server alone, the floor (bench/http-servers.ts).
  *
- *   npm run bench -- sustained                  every part at full scale (60 s of load per part)
- *   npm run bench -- sustained --seconds 20     a quicker run (windows of seconds/6)
- *   npm run bench -- sustained --parts create,retention
+ *   npm run bench -- sustained                        every part at full scale (60 s of load per part)
+ *   npm run bench -- sustained --parts create         the ratio to the baseline only
+ *   npm run bench -- sustained --parts create --runs 3   three runs of it, and the spread
+ *   npm run bench -- sustained --parts create --profile DIR   the sandbox under `node --cpu-prof`
+ *   npm run bench -- sustained --seconds 30            a quicker run (windows of seconds/6)
  *
  * Parts:
- * - create: session create at 50 connections; windows alternate baseline / sandbox, so both see
- *   the same machine; per window: requests/s, p99, the server's RSS. The last sandbox window must
- *   be at least 0.9x the first (divided by the baseline's own last/first: the machine's trend)
- *   and at least 0.9x the baseline's last window.
- * - memory: the same load with retention off (`--retain 10000000`, the most it takes): RSS per stored session.
- * - lowdb: the same load with `--data FILE` (rate must stay flat), then the time to restart on a
- *   file of 200,000 sessions and 50,000 payments, and status lookups (by payment id, by order id)
- *   and two listings on that store against a small one (20 paid sales, so both listings answer a
- *   page of 20 settled payments), in alternating slices of both, with each server's CPU time per
- *   answer beside its rate.
- * - retention: `--retain 2000`, 6,000 card sales whose callbacks go where nothing answers
- *   (the demo merchant's localhost:3000): payments kept, forgotten deliveries, RSS, then the
- *   server's CPU time while idle for 30 s.
+ * - create: session create at 50 connections, 6 windows of `--seconds`/6 of load on each server;
+ *   within a window the three servers take turns in 2-s slices, so all see the same machine. Per
+ *   window: requests/s, p99, RSS and CPU time per answer of each, and the sandbox's ratio to the
+ *   baseline and to the floor. Target: every window at 0.9x the baseline or better.
+ * - memory, lowdb, retention: bench/sustained-store.ts.
  *
- * A line starting with "!!" says a target was missed, and the exit code is 1.
- * Servers run pinned to core 0 and the load generator to core 1 (taskset, when there are two).
- * PAYSANDBOX_BENCH_ROOT: the package whose binary is measured (default: this one), so the same
- * command measures another checkout's build. PAYSANDBOX_BENCH_PORT: the first port to use (the
- * parts take consecutive ones; default: ports the system picks).
+ * A line starting with "!!" says a target was missed, and the exit code is 1. Servers run pinned
+ * to core 0 and the load generator to core 1 (taskset, when there are two). PAYSANDBOX_BENCH_ROOT:
+ * the package whose binary is measured (default: this one). PAYSANDBOX_BENCH_PORT: the first port
+ * to use (default: ports the system picks).
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
-import { createServer } from 'node:net'
-import { availableParallelism, tmpdir } from 'node:os'
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import autocannon from 'autocannon'
-import { createLowdbStore } from '../src/adapters/index.js'
-import { serve } from '../src/adapters/serve.js'
-import { silentLogger } from '../src/core/ports/logger.js'
-import type { Collections, Payment, Session } from '../src/core/engine/model.js'
-import { STORE_INDEXES } from '../src/core/engine/model.js'
-import { checkoutSignatures } from '../src/core/signatures/index.js'
-import { BENCH_KEY, BENCH_ORDER as order, BENCH_PASSWORD, BENCH_SESSION as SESSION } from './http-servers.js'
+import { BENCH_SESSION as SESSION } from './http-servers.js'
+import {
+  cpuSeconds,
+  pinLoadGenerator,
+  type Running,
+  requireBuild,
+  root,
+  rssMb,
+  startBaseline,
+  startSandbox,
+} from './processes.js'
+import { partLowdb, partMemory, partRetention, type Report, table, WINDOWS } from './sustained-store.js'
+import { CONNECTIONS, generator, type LoadWindow, load } from './wrk.js'
 
-const here = fileURLToPath(new URL('.', import.meta.url))
-const root = resolve(process.env.PAYSANDBOX_BENCH_ROOT ?? join(here, '..'))
-const CONNECTIONS = 50
-const WINDOWS = 6
-const pinned = availableParallelism() > 1 && spawnSync('taskset', ['-c', '0', 'true']).status === 0
-let nextPort = Number(process.env.PAYSANDBOX_BENCH_PORT ?? 0)
-let missed = 0
-const say = (line: string) => console.log(line)
-const miss = (line: string) => {
-  missed++
-  console.log(`!! ${line}`)
-}
+const SLICE_SECONDS = 2
+const TARGET = 0.9
 const fmt = (n: number, digits = 2) => n.toFixed(digits)
 
-// ---------------------------------------------------------------------------------------------
-// Servers
-
-interface Running {
-  port: number
-  pid: number
-  stop(): Promise<void>
-}
-
-async function freePort(): Promise<number> {
-  if (nextPort) return nextPort++
-  const server = createServer()
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
-  const { port } = server.address() as { port: number }
-  await new Promise<void>((done) => server.close(() => done()))
-  return port
-}
-
-function spawnPinned(args: string[], cwd: string): ChildProcess {
-  const [cmd, ...rest] = (pinned ? ['taskset', '-c', '0', ...args] : args) as [string, ...string[]]
-  return spawn(cmd, rest, { cwd, stdio: ['ignore', 'ignore', 'inherit'] })
-}
-
-const stopper = (child: ChildProcess) => () =>
-  new Promise<void>((done) => {
-    if (child.exitCode !== null || child.signalCode !== null) return done()
-    child.once('exit', () => done())
-    child.kill('SIGTERM')
-  })
-
-async function waitReady(port: number, child: ChildProcess, limitMs = 120_000): Promise<void> {
-  const until = Date.now() + limitMs
-  while (Date.now() < until) {
-    if (child.exitCode !== null) throw new Error(`server on ${port} exited (${child.exitCode})`)
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/sandbox/health`)
-      if (r.ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error(`server on ${port} not ready after ${limitMs} ms`)
-}
-
-/** `paysandbox serve` as a user starts it, plus `extra` options. Resolves once it answers health. */
-async function startSandbox(extra: string[] = []): Promise<Running & { readyMs: number }> {
-  const port = await freePort()
-  const started = Date.now()
-  const child = spawnPinned(
-    [process.execPath, join(root, 'bin/paysandbox.js'), 'serve', '--port', String(port), ...extra],
-    root,
-  )
-  await waitReady(port, child)
-  return { port, pid: child.pid as number, stop: stopper(child), readyMs: Date.now() - started }
-}
-
-async function startBaseline(): Promise<Running> {
-  const port = await freePort()
-  const child = spawnPinned(
-    [process.execPath, '--import', 'tsx', join(here, 'http-servers.ts'), '--serve', 'baseline', String(port)],
-    join(here, '..'),
-  )
-  // The baseline has no health route: any answer means it listens.
-  await waitListening(port)
-  return { port, pid: child.pid as number, stop: stopper(child) }
-}
-
-async function waitListening(port: number) {
-  const until = Date.now() + 60_000
-  while (Date.now() < until) {
-    try {
-      await fetch(`http://127.0.0.1:${port}/`)
-      return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 20))
-  }
-  throw new Error(`baseline on ${port} not listening`)
-}
-
-const rssMb = (pid: number) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return m ? Number(m[1]) / 1024 : Number.NaN
-}
-/** CPU seconds (user + system) the process has used so far. */
-const cpuSeconds = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) / 100
-}
-
-// ---------------------------------------------------------------------------------------------
-// Requests
-
-const JSON_HEADERS = { 'content-type': 'application/json' }
-
-interface Window {
-  rps: number
-  p99: number
+interface Window extends LoadWindow {
   rssMb: number
-  ok: number
-  bad: number
+  /** The server's CPU seconds (all its threads) over its slices. */
+  cpu: number
 }
 
-async function load(
-  port: number,
+interface Server {
+  name: string
+  running: Running
+  windows: Window[]
+}
+
+/**
+ * One run of the create part: each window's ratio of the sandbox to the baseline (the target) and
+ * to the floor (for information).
+ */
+async function partCreate(
+  { say, miss }: Report,
   seconds: number,
-  request: { method?: string; path: string; body?: string },
-): Promise<Omit<Window, 'rssMb'>> {
-  const r = await autocannon({
-    url: `http://127.0.0.1:${port}${request.path}`,
-    connections: CONNECTIONS,
-    duration: seconds,
-    method: request.method ?? 'POST',
-    headers: JSON_HEADERS,
-    ...(request.body !== undefined ? { body: request.body } : {}),
-    timeout: 30,
-  })
-  return {
-    rps: r['2xx'] / seconds,
-    p99: r.latency.p99,
-    ok: r['2xx'],
-    bad: r.non2xx + r.errors + r.timeouts,
-  }
-}
-
-const post = async (port: number, path: string, body: unknown, headers: Record<string, string> = {}) => {
-  const r = await fetch(`http://127.0.0.1:${port}${path}`, {
-    method: 'POST',
-    headers: { ...JSON_HEADERS, ...headers },
-    body: JSON.stringify(body),
-  })
-  return (await r.json()) as Record<string, string>
-}
-
-async function sale(port: number, i: number): Promise<string> {
-  const o = { ...order, number: `sale-${i}` }
-  const { token } = await post(port, '/api/v1/session/token', {
-    ...JSON.parse(SESSION),
-    order: o,
-    hash: checkoutSignatures.session(o, BENCH_PASSWORD),
-    return_url: 'https://shop.example/return',
-  })
-  const paid = await post(
-    port,
-    '/api/v1/processing/purchase/card',
-    { card_number: '4111111111111111', card_exp_month: '01', card_exp_year: '2030', card_cvv2: '123' },
-    { token: token ?? '' },
-  )
-  if (!paid.payment_id) throw new Error(`bench: a sale failed: ${JSON.stringify(paid)}`)
-  return paid.payment_id
-}
-
-const getJson = async (port: number, path: string) =>
-  (await (await fetch(`http://127.0.0.1:${port}${path}`)).json()) as Record<string, unknown>
-
-const table = (rows: string[][]) => {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length))) ?? []
-  for (const r of rows) say(`  ${r.map((c, i) => c.padStart(widths[i] ?? 0)).join('  ')}`)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Parts
-
-async function partCreate(seconds: number) {
-  say(
-    `\n### create: session create, ${CONNECTIONS} connections, ${WINDOWS} windows of ${fmt(seconds / WINDOWS, 1)} s, default options`,
-  )
+  profile: string | undefined,
+): Promise<{ baseline: number[]; floor: number[] }> {
   const w = seconds / WINDOWS
-  const base = await startBaseline()
-  const sandbox = await startSandbox()
-  const rss0 = rssMb(sandbox.pid)
-  const rows: string[][] = [['window', 'sandbox/s', 'p99 ms*', 'RSS MB', 'baseline/s', 'p99 ms*', 'ratio']]
-  const sand: Window[] = []
-  const basel: Window[] = []
+  say(
+    `\n### create: session create, ${CONNECTIONS} connections, ${WINDOWS} windows of ${fmt(w, 0)} s of load on each server (alternating ${SLICE_SECONDS}-s slices), default options`,
+  )
+  const servers: Server[] = [
+    {
+      name: 'sandbox',
+      running: await startSandbox([], profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+      windows: [],
+    },
+    { name: 'baseline', running: await startBaseline('baseline'), windows: [] },
+    { name: 'floor', running: await startBaseline('floor'), windows: [] },
+  ]
+  const request = { path: '/api/v1/session', body: SESSION }
   try {
-    // Warm-up (not counted): both servers' code compiled before the first window.
-    const warm = Math.max(1, w / 5)
-    await load(base.port, warm, { path: '/api/v1/session', body: SESSION })
-    await load(sandbox.port, warm, { path: '/api/v1/session', body: SESSION })
+    // Warm-up (not counted): every server's code compiled before the first window.
+    for (const server of servers) await load(server.running.port, SLICE_SECONDS, request)
+    const slices = Math.max(1, Math.round(w / SLICE_SECONDS))
     for (let i = 0; i < WINDOWS; i++) {
-      // Each window alternates slices of about 2 s of the two servers, so both see the same machine load.
-      const slices = Math.max(1, Math.round(w / 2))
-      const b = { rps: 0, p99: 0, ok: 0, bad: 0 }
-      const s = { rps: 0, p99: 0, ok: 0, bad: 0 }
+      for (const server of servers) server.windows.push({ rps: 0, p99: 0, ok: 0, bad: 0, rssMb: 0, cpu: 0 })
       for (let j = 0; j < slices; j++) {
-        for (const [port, into] of [
-          [base.port, b],
-          [sandbox.port, s],
-        ] as const) {
-          const r = await load(port, w / slices, { path: '/api/v1/session', body: SESSION })
+        // Which server goes first turns too: none always runs after the same other one.
+        for (let k = 0; k < servers.length; k++) {
+          const server = servers[(j + k) % servers.length] as Server
+          const into = server.windows[i] as Window
+          const cpu0 = cpuSeconds(server.running.pid)
+          const r = await load(server.running.port, w / slices, request)
+          into.cpu += cpuSeconds(server.running.pid) - cpu0
           into.rps += r.rps / slices
           into.p99 = Math.max(into.p99, r.p99)
           into.ok += r.ok
           into.bad += r.bad
         }
       }
-      basel.push({ ...b, rssMb: rssMb(base.pid) })
-      sand.push({ ...s, rssMb: rssMb(sandbox.pid) })
-      if (s.bad) miss(`window ${i + 1}: ${s.bad} sandbox requests failed`)
-      rows.push([
-        String(i + 1),
-        fmt(s.rps, 0),
-        String(s.p99),
-        fmt(sand[i]?.rssMb ?? 0, 0),
-        fmt(b.rps, 0),
-        String(b.p99),
-        `${fmt(s.rps / b.rps)}x`,
-      ])
+      for (const server of servers) (server.windows[i] as Window).rssMb = rssMb(server.running.pid)
+      const bad = servers[0]?.windows[i]?.bad ?? 0
+      if (bad) miss(`window ${i + 1}: ${bad} sandbox requests failed`)
     }
   } finally {
-    await sandbox.stop()
-    await base.stop()
+    for (const server of servers) await server.running.stop()
   }
-  table(rows)
-  say("  (* the highest p99 of the window's slices)")
-  const first = sand[0] as Window
-  const last = sand[WINDOWS - 1] as Window
-  const lastBase = basel[WINDOWS - 1] as Window
-  const created = sand.reduce((n, x) => n + x.ok, 0)
-  const firstBase = basel[0] as Window
-  // On a shared machine both servers slow down together: the baseline's own trend is the machine's.
-  const trend = last.rps / first.rps / (lastBase.rps / firstBase.rps)
+  const [sandbox, base, floor] = servers as [Server, Server, Server]
+  const ratio = (other: Server) => sandbox.windows.map((win, i) => win.rps / (other.windows[i]?.rps ?? 1))
+  const ratios = { baseline: ratio(base), floor: ratio(floor) }
+  const cells = (win: Window) => [
+    fmt(win.rps, 0),
+    String(win.p99),
+    fmt(win.rssMb, 0),
+    fmt((win.cpu / win.ok) * 1e6, 0),
+  ]
+  const head = (name: string) => [`${name}/s`, 'p99 ms*', 'RSS MB', 'CPU us']
+  table(say, [
+    ['window', ...head('sandbox'), ...head('baseline'), ...head('floor'), 'ratio', 'to floor'],
+    ...sandbox.windows.map((win, i) => [
+      String(i + 1),
+      ...cells(win),
+      ...cells(base.windows[i] as Window),
+      ...cells(floor.windows[i] as Window),
+      `${fmt(ratios.baseline[i] ?? 0)}x`,
+      `${fmt(ratios.floor[i] ?? 0)}x`,
+    ]),
+  ])
   say(
-    `  => ${created} sessions created; last/first window ${fmt(last.rps / first.rps)}x, the baseline's ${fmt(lastBase.rps / firstBase.rps)}x, so ${fmt(trend)}x relative to the machine (target >= 0.9); last vs baseline ${fmt(last.rps / lastBase.rps)}x (target >= 0.9); RSS ${fmt(rss0, 0)} -> ${fmt(last.rssMb, 0)} MB`,
+    "  (* the highest p99 of the window's slices; CPU us: the server's CPU time per answer, all its threads; baseline: express + ajv + a Map bounded like the sandbox's store; floor: the same on node's HTTP server alone)",
   )
-  if (trend < 0.9)
-    miss(`create: the last window is ${fmt(trend)}x the first, against the baseline's own trend`)
-  if (last.rps < 0.9 * lastBase.rps)
-    miss(`create: the last window is ${fmt(last.rps / lastBase.rps)}x the baseline's`)
-}
-
-async function partMemory(seconds: number) {
-  say(
-    `\n### memory: session create with retention off (--retain 10000000, the most it takes), ${fmt(seconds, 0)} s`,
-  )
-  const sandbox = await startSandbox(['--retain', '10000000'])
-  try {
-    const before = rssMb(sandbox.pid)
-    const w = seconds / WINDOWS
-    const rows: string[][] = [['window', 'sandbox/s', 'p99 ms', 'RSS MB']]
-    let created = 0
-    const windows: Window[] = []
-    for (let i = 0; i < WINDOWS; i++) {
-      const s = await load(sandbox.port, w, { path: '/api/v1/session', body: SESSION })
-      created += s.ok
-      windows.push({ ...s, rssMb: rssMb(sandbox.pid) })
-      rows.push([String(i + 1), fmt(s.rps, 0), String(s.p99), fmt(rssMb(sandbox.pid), 0)])
-    }
-    table(rows)
-    const after = rssMb(sandbox.pid)
-    const perSession = ((after - before) * 1024) / created
-    say(
-      `  => ${created} sessions stored; RSS ${fmt(before, 0)} -> ${fmt(after, 0)} MB: ${fmt(perSession, 2)} KB of RSS per session (heap slack included); last/first window ${fmt((windows.at(-1) as Window).rps / (windows[0] as Window).rps)}x`,
-    )
-  } finally {
-    await sandbox.stop()
-  }
-  // The heap each record takes, after a full collection, in a process of its own (no HTTP).
-  const sessions = Math.round(30_000 * Math.min(1, seconds / 60))
-  const sales = Math.round(sessions / 5)
-  const child = spawnSync(
-    process.execPath,
-    ['--expose-gc', '--import', 'tsx', join(here, 'memory-child.ts'), root, String(sessions), String(sales)],
-    { cwd: join(here, '..'), encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'], timeout: 900_000 },
-  )
-  const m = JSON.parse(child.stdout.trim().split('\n').at(-1) ?? '{}') as {
-    kbPerSession: number
-    kbPerSale: number
+  const perAnswer = (server: Server) => {
+    const cpu = server.windows.reduce((n, win) => n + win.cpu, 0)
+    const ok = server.windows.reduce((n, win) => n + win.ok, 0)
+    return (cpu / ok) * 1e6
   }
   say(
-    `  => heap after a full GC, ${sessions} sessions then ${sales} paid sales through gateway.handle: ${fmt(m.kbPerSession)} KB per open session (target <= 5.5), ${fmt(m.kbPerSale)} KB per sale (session, payment, transaction, callback)`,
+    `  => CPU per answer over the run: sandbox ${fmt(perAnswer(sandbox), 0)} us, baseline ${fmt(perAnswer(base), 0)} us, floor ${fmt(perAnswer(floor), 0)} us`,
   )
-  if (!(m.kbPerSession <= 5.5)) miss(`memory: ${fmt(m.kbPerSession)} KB per stored session`)
-}
-
-/**
- * A lowdb file of `sessions` sessions, the first `payments` of them paid: copies (new ids, tokens
- * and order numbers) of one open session and one paid sale the engine made itself, in-process.
- */
-async function fillFile(file: string, sessions: number, payments: number) {
-  const model = await serve({ port: 0, logger: silentLogger, retain: 10 })
-  const port = (model.server.address() as { port: number }).port
-  await sale(port, 0)
-  const store = model.gateway.ctx.store
-  const paid = store.list('payments')[0] as Payment
-  const paidSession = store.get('sessions', paid.session_id as string) as Session
-  const transactions = store.findBy('transactions', 'payment_id', paid.id)
-  await post(port, '/api/v1/session', JSON.parse(SESSION))
-  const open = store.list('sessions').find((s) => s.status === 'open') as Session
-  await model.close()
-
-  const out = await createLowdbStore<Collections>({ file, indexes: STORE_INDEXES })
-  const t0 = Date.now() - sessions
-  for (let i = 0; i < sessions; i++) {
-    const n = String(i).padStart(12, '0')
-    const sessionId = `1c9a6e2b-3f4d-4b8e-a7c5-${n}`
-    const at = t0 + i
-    if (i < payments) {
-      const paymentId = `0b7c3f5e-8a4d-4c1e-9f2a-${n}`
-      const number = `order-${i}`
-      const order = { ...paid.order, number }
-      out.put('sessions', {
-        ...paidSession,
-        id: sessionId,
-        token: `tok${n}`,
-        page_token: `page${n}`,
-        payment_id: paymentId,
-        request: { ...paidSession.request, order },
-        created_at: at,
-      })
-      out.put('payments', {
-        ...paid,
-        id: paymentId,
-        session_id: sessionId,
-        order_id: number,
-        order,
-        created_at: at,
-        updated_at: at,
-      })
-      for (const [k, t] of transactions.entries())
-        out.put('transactions', { ...t, id: `${paymentId}-t${k}`, payment_id: paymentId })
-    } else
-      out.put('sessions', {
-        ...open,
-        id: sessionId,
-        token: `tok${n}`,
-        page_token: `page${n}`,
-        created_at: at,
-        expires_at: at + 3_600_000,
-      })
-    if (i % 5000 === 4999) await out.flush()
-  }
-  await out.close()
-}
-
-async function partLowdb(seconds: number, dir: string) {
-  say(`\n### lowdb: session create with --data FILE, ${fmt(seconds, 0)} s`)
-  const file = join(dir, 'sustained.json')
-  const sandbox = await startSandbox(['--data', file])
-  const windows: Window[] = []
-  try {
-    const w = seconds / WINDOWS
-    const rows: string[][] = [['window', 'sandbox/s', 'p99 ms', 'RSS MB', 'file MB']]
-    for (let i = 0; i < WINDOWS; i++) {
-      const s = await load(sandbox.port, w, { path: '/api/v1/session', body: SESSION })
-      windows.push({ ...s, rssMb: rssMb(sandbox.pid) })
-      if (s.bad) miss(`lowdb window ${i + 1}: ${s.bad} requests failed`)
-      rows.push([
-        String(i + 1),
-        fmt(s.rps, 0),
-        String(s.p99),
-        fmt(rssMb(sandbox.pid), 0),
-        fmt(existsSync(file) ? statSync(file).size / 2 ** 20 : 0, 1),
-      ])
-    }
-    table(rows)
-  } finally {
-    await sandbox.stop()
-  }
-  const first = windows[0] as Window
-  const last = windows.at(-1) as Window
-  const created = windows.reduce((n, x) => n + x.ok, 0)
-  say(`  => ${created} sessions written; last/first window ${fmt(last.rps / first.rps)}x (target >= 0.9)`)
-  if (last.rps < 0.9 * first.rps) miss(`lowdb: the last window is ${fmt(last.rps / first.rps)}x the first`)
-
-  say('\n### lowdb restart and lookups: 200,000 sessions and 50,000 payments stored')
-  const full = join(dir, 'full.json')
-  await fillFile(full, 200_000, 50_000)
-  const loaded = await startSandbox(['--data', full])
-  const empty = await startSandbox(['--data', join(dir, 'empty.json')])
-  try {
-    say(
-      `  restart on ${fmt(statSync(full).size / 2 ** 20, 0)} MB: ready (health answers) in ${loaded.readyMs} ms; empty file: ${empty.readyMs} ms; RSS ${fmt(rssMb(loaded.pid), 0)} MB`,
-    )
-    // The small store's own records: 20 paid sales, so that both listings answer a page of 20
-    // records (one sale made the small store's page a twentieth of the full one's).
-    const emptyPaid = await sale(empty.port, 1)
-    for (let i = 2; i <= 20; i++) await sale(empty.port, i)
-    const statusById = (id: string) =>
-      JSON.stringify({
-        merchant_key: BENCH_KEY,
-        payment_id: id,
-        hash: checkoutSignatures.paymentOperation(id, BENCH_PASSWORD),
-      })
-    const statusByOrder = (orderId: string) =>
-      JSON.stringify({
-        merchant_key: BENCH_KEY,
-        order_id: orderId,
-        hash: checkoutSignatures.statusByOrder(orderId, BENCH_PASSWORD),
-      })
-    const lookups: [string, (full: boolean) => { method?: string; path: string; body?: string }][] = [
-      [
-        'status by payment id',
-        (f) => ({
-          path: '/api/v1/payment/status',
-          body: statusById(f ? '0b7c3f5e-8a4d-4c1e-9f2a-000000025000' : emptyPaid),
-        }),
-      ],
-      [
-        'status by order id',
-        (f) => ({ path: '/api/v1/payment/status', body: statusByOrder(f ? 'order-25000' : 'sale-1') }),
-      ],
-      ['listing, newest 20', () => ({ method: 'GET', path: '/sandbox/payments?per_page=20' })],
-      ['listing, by status', () => ({ method: 'GET', path: '/sandbox/payments?status=settled&per_page=20' })],
-    ]
-    // Per lookup, w seconds on each store, in alternating slices of about a second after a warm-up
-    // of each (its route compiled): both stores see the same machine, whose other jobs change its
-    // speed from one second to the next (one window after the other measured that drift instead:
-    // the same store answered 530 to 1,450 listings/s in consecutive 5-s windows).
-    const w = Math.max(2, seconds / 12)
-    const slices = Math.max(2, Math.round(w))
-    const rows: string[][] = [
-      ['lookup', 'stored/s', 'p99 ms*', 'CPU us', 'small/s', 'p99 ms*', 'CPU us', 'ratio', 'CPU ratio'],
-    ]
-    for (const [name, request] of lookups) {
-      const a = { rps: 0, p99: 0, ok: 0, bad: 0, cpu: 0 }
-      const b = { rps: 0, p99: 0, ok: 0, bad: 0, cpu: 0 }
-      await load(loaded.port, 1, request(true))
-      await load(empty.port, 1, request(false))
-      for (let j = 0; j < slices; j++)
-        for (const [server, full, into] of [
-          [loaded, true, a],
-          [empty, false, b],
-        ] as const) {
-          const cpu0 = cpuSeconds(server.pid)
-          const r = await load(server.port, w / slices, request(full))
-          into.cpu += cpuSeconds(server.pid) - cpu0
-          into.rps += r.rps / slices
-          into.p99 = Math.max(into.p99, r.p99)
-          into.ok += r.ok
-          into.bad += r.bad
-        }
-      if (a.bad || b.bad) miss(`${name}: ${a.bad} + ${b.bad} requests failed`)
-      // The server's CPU time per answer (all its threads, the collector's included): what the
-      // machine's other jobs change least (the rate also depends on the CPU they leave it).
-      const cpuA = (a.cpu / a.ok) * 1e6
-      const cpuB = (b.cpu / b.ok) * 1e6
-      rows.push([
-        name,
-        fmt(a.rps, 0),
-        String(a.p99),
-        fmt(cpuA, 0),
-        fmt(b.rps, 0),
-        String(b.p99),
-        fmt(cpuB, 0),
-        `${fmt(a.rps / b.rps)}x`,
-        `${fmt(cpuB / cpuA)}x`,
-      ])
-      if (a.rps < 0.9 * b.rps) miss(`${name}: ${fmt(a.rps / b.rps)}x the small store's rate (target >= 0.9)`)
-    }
-    table(rows)
-    say(
-      `  (${slices} alternating slices per store and lookup; * the highest p99 of the slices; CPU us: the server's CPU time per answer, and its ratio small / stored)`,
-    )
-  } finally {
-    await loaded.stop()
-    await empty.stop()
-  }
-}
-
-async function partRetention(scale: number, idleSeconds: number) {
-  const retain = Math.round(2000 * scale)
-  const sales = retain * 3
   say(
-    `\n### retention: --retain ${retain}, ${sales} card sales, callbacks to the demo merchant's localhost:3000 (nothing answers)`,
+    `  => ratio to the baseline per window ${ratios.baseline.map((r) => `${fmt(r)}x`).join(', ')}; lowest ${fmt(Math.min(...ratios.baseline))}x (target: every window >= ${TARGET}x); to the floor ${ratios.floor.map((r) => `${fmt(r)}x`).join(', ')}`,
   )
-  const sandbox = await startSandbox(['--retain', String(retain)])
-  try {
-    let next = 0
-    const started = Date.now()
-    await Promise.all(
-      Array.from({ length: 20 }, async () => {
-        while (next < sales) await sale(sandbox.port, next++)
-      }),
-    )
-    const elapsed = (Date.now() - started) / 1000
-    await new Promise((r) => setTimeout(r, 1000))
-    const payments = Number((await getJson(sandbox.port, '/sandbox/payments?per_page=1')).total)
-    const callbacks = await getJson(sandbox.port, '/sandbox/callbacks?per_page=1')
-    const health = await getJson(sandbox.port, '/sandbox/health')
-    say(
-      `  ${sales} sales in ${fmt(elapsed, 1)} s; payments kept ${payments} (${fmt(payments / retain)}x retain, target <= 1.05x); callbacks kept ${String(callbacks.total)}; RSS ${fmt(rssMb(sandbox.pid), 0)} MB`,
-    )
-    say(`  health: ${JSON.stringify(health)}`)
-    if (!(payments <= retain * 1.05)) miss(`retention: ${payments} payments kept with --retain ${retain}`)
-    const cpu0 = cpuSeconds(sandbox.pid)
-    await new Promise((r) => setTimeout(r, idleSeconds * 1000))
-    const idle = cpuSeconds(sandbox.pid) - cpu0
-    say(`  idle ${idleSeconds} s after the sales: ${fmt(idle)} CPU-seconds used by the server`)
-    if (idle > idleSeconds * 0.05) miss(`retention: ${fmt(idle)} CPU-seconds in ${idleSeconds} s of idle`)
-  } finally {
-    await sandbox.stop()
-  }
+  for (const [i, r] of ratios.baseline.entries())
+    if (r < TARGET) miss(`create: window ${i + 1} is ${fmt(r)}x the baseline's rate`)
+  if (profile) say(`  the sandbox's CPU profile (node --cpu-prof): ${profile}`)
+  return ratios
 }
-
-// ---------------------------------------------------------------------------------------------
 
 export interface SustainedOptions {
   seconds: number
   parts: string[]
+  /** Runs of the create part (the spread of its ratios). */
+  runs: number
+  /** A directory for the sandbox's CPU profile in the create part. */
+  profile?: string
 }
 
 export async function benchSustained(options: SustainedOptions): Promise<number> {
-  if (!existsSync(join(root, 'dist/cli/bundle/main.js')))
-    throw new Error(`bench sustained: ${root} has no build: run npm run build first`)
-  if (pinned) spawnSync('taskset', ['-pc', '1', String(process.pid)], { stdio: 'ignore' })
-  say(
-    `sustained load against ${join(root, 'bin/paysandbox.js')} serve; autocannon, ${CONNECTIONS} connections; ${pinned ? 'server pinned to core 0, load generator to core 1' : 'not pinned'}`,
-  )
+  requireBuild()
+  pinLoadGenerator()
+  let missed = 0
+  const report: Report = {
+    say: (line) => console.log(line),
+    miss: (line) => {
+      missed++
+      console.log(`!! ${line}`)
+    },
+  }
+  report.say(`sustained load against ${join(root, 'bin/paysandbox.js')} serve; ${generator()}`)
   const dir = mkdtempSync(join(tmpdir(), 'paysandbox-bench-sustained-'))
   const { seconds, parts } = options
   try {
-    if (parts.includes('create')) await partCreate(seconds)
-    if (parts.includes('memory')) await partMemory(seconds)
-    if (parts.includes('lowdb')) await partLowdb(seconds, dir)
-    if (parts.includes('retention')) await partRetention(Math.min(1, seconds / 60), Math.min(30, seconds / 2))
+    if (parts.includes('create')) {
+      const all = { baseline: [] as number[], floor: [] as number[] }
+      for (let run = 0; run < options.runs; run++) {
+        if (options.profile) mkdirSync(options.profile, { recursive: true })
+        const ratios = await partCreate(report, seconds, options.profile)
+        all.baseline.push(...ratios.baseline)
+        all.floor.push(...ratios.floor)
+      }
+      const spread = (list: number[]) =>
+        `from ${fmt(Math.min(...list))}x to ${fmt(Math.max(...list))}x, median ${fmt([...list].sort((a, b) => a - b)[Math.floor(list.length / 2)] ?? 0)}x`
+      if (options.runs > 1)
+        report.say(
+          `\n  create, ${options.runs} runs: window ratios to the baseline ${spread(all.baseline)}; to the floor ${spread(all.floor)}`,
+        )
+    }
+    if (parts.includes('memory')) await partMemory(report, seconds)
+    if (parts.includes('lowdb')) await partLowdb(report, seconds, dir)
+    if (parts.includes('retention'))
+      await partRetention(report, Math.min(1, seconds / 60), Math.min(30, seconds / 2))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
-  say(missed ? `\n!! ${missed} target(s) missed` : '\nall sustained targets met')
+  report.say(missed ? `\n!! ${missed} target(s) missed` : '\nall sustained targets met')
   return missed
 }
 
 const ALL_PARTS = ['create', 'memory', 'lowdb', 'retention']
 
-/** `--seconds N`, `--parts a,b` from the command line. */
+/** `--seconds N`, `--parts a,b`, `--runs N`, `--profile DIR` from the command line. */
 export function sustainedOptions(argv: string[]): SustainedOptions {
   const value = (name: string) => {
     const i = argv.indexOf(name)
     return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith(`${name}=`))?.slice(name.length + 1)
   }
   const seconds = Number(value('--seconds') ?? 60)
-  if (!(seconds >= 6)) throw new Error('bench sustained: --seconds takes a number >= 6')
+  if (!(seconds >= 12)) throw new Error('bench sustained: --seconds takes a number >= 12')
   const parts = (value('--parts') ?? ALL_PARTS.join(',')).split(',')
   for (const p of parts) if (!ALL_PARTS.includes(p)) throw new Error(`bench sustained: unknown part ${p}`)
-  return { seconds, parts }
+  const runs = Number(value('--runs') ?? 1)
+  if (!(runs >= 1)) throw new Error('bench sustained: --runs takes a number >= 1')
+  const profile = value('--profile')
+  return { seconds, parts, runs, ...(profile ? { profile: resolve(profile) } : {}) }
 }

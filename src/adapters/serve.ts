@@ -12,7 +12,7 @@ import type { Store } from '../core/ports/store.js'
 import { createSystemClock } from './clock/system-clock.js'
 import { createVirtualClock } from './clock/virtual-clock.js'
 import { normalizeBasePath, withBasePath } from './base-path/base-path.js'
-import { createExpressApp } from './express/app.js'
+import { createRequestHandler } from './express/handler.js'
 import { createHttpServer, type HttpLimits, httpLimits } from './express/server.js'
 import { createRandomIds } from './ids/random-ids.js'
 import { type LoadedConfig, loadConfig } from './serve/config-file.js'
@@ -138,7 +138,7 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
     },
     options.modules ?? DEFAULT_MODULES,
   )
-  app = createExpressApp(gateway, {
+  app = createRequestHandler(gateway, {
     ...(basePath ? { basePath } : {}),
     // What this server is reached at, besides loopback and the base URL: the guard admits these in Host.
     servedHosts: [

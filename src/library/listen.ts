@@ -26,21 +26,21 @@ export interface Listening {
 }
 
 /**
- * Serves the engine over HTTP through the express adapter and the same HTTP server as
+ * Serves the engine over HTTP through the node adapter and the same HTTP server as
  * `paysandbox serve` (its limits, its refusal to serve beyond loopback without a control token).
  */
 export async function listenWithExpress(gateway: Gateway, options: ListenOptions = {}): Promise<Listening> {
   const host = options.host ?? '127.0.0.1'
   checkControlToken(host, gateway.ctx.config.control_token)
   const basePath = normalizeBasePath(options.basePath)
-  // express is loaded only by those who listen: an msw-only test suite never pays for it.
-  const [{ createExpressApp }, { createHttpServer, httpLimits }] = await Promise.all([
-    import('../adapters/express/app.js'),
+  // The HTTP adapter is loaded only by those who listen: an msw-only test suite never pays for it.
+  const [{ createRequestHandler }, { createHttpServer, httpLimits }] = await Promise.all([
+    import('../adapters/express/handler.js'),
     import('../adapters/express/server.js'),
   ])
   // An option beats the config's `limits` keys (docs/rules.md#request-limits).
   const limits = httpLimits(gateway.ctx.config.limits, options)
-  const app = createExpressApp(gateway, {
+  const app = createRequestHandler(gateway, {
     ...(basePath ? { basePath } : {}),
     servedHosts: boundHost(host),
     ...(limits.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: limits.bodyTimeoutMs } : {}),

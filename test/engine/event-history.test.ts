@@ -2,7 +2,10 @@ import { describe, expect, it } from 'vitest'
 import {
   createEventHistory,
   DEFAULT_STREAM_LIMITS,
+  FAN_OUT_MAX_MS,
   FAN_OUT_MS,
+  FAN_OUT_PER_STREAM_MS,
+  FAN_OUT_SLICE,
   HEARTBEAT_MS,
   HISTORY,
   type StreamClient,
@@ -34,10 +37,15 @@ function manualTimers() {
       return () => every.delete(entry)
     },
   }
-  const run = () => {
+  /** One turn: what is due now (what it schedules for now runs at the next turn). */
+  const turn = () => {
     const due = later.filter((t) => t.at <= now)
     later = later.filter((t) => t.at > now)
     for (const t of due) t.fn()
+    return due.length
+  }
+  const run = () => {
+    while (turn() > 0);
   }
   return {
     timers,
@@ -45,6 +53,7 @@ function manualTimers() {
     /** Callbacks waiting (fan-outs, grace periods). */
     pending: () => later.length,
     intervals: () => every.size,
+    turn,
     run,
     advance(ms: number) {
       now += ms
@@ -113,6 +122,9 @@ describe('publishing an event (issue 32 item 4: O(1) for the request)', () => {
     // Nothing written on the publisher's path, and one fan-out scheduled however many events.
     expect(streams.every((s) => s.written.length === 0)).toBe(true)
     expect(t.pending() - before).toBe(1)
+    // FAN_OUT_SLICE streams per turn of the event loop, so that requests are answered in between.
+    t.turn()
+    expect(streams.filter((s) => s.written.length === 1)).toHaveLength(FAN_OUT_SLICE)
     t.run()
     expect(streams.every((s) => s.written.length === 1)).toBe(true)
     expect(ids(streams[0]?.text() ?? '')).toEqual([1, 2, 3, 4, 5])
@@ -132,6 +144,22 @@ describe('publishing an event (issue 32 item 4: O(1) for the request)', () => {
     t.advance(FAN_OUT_MS)
     expect(s.written).toHaveLength(2)
     expect(ids(s.written[1] ?? '')).toEqual([2, 3])
+  })
+
+  it('spaces fan-outs by one millisecond per open stream, within FAN_OUT_MS and FAN_OUT_MAX_MS', () => {
+    const { t, history, open } = setup({ maxStreams: 1000, maxPerClient: 1000 })
+    const streams = Array.from({ length: 200 }, () => open())
+    history.publish(clock(1))
+    t.run()
+    history.publish(clock(2))
+    t.advance(200 * FAN_OUT_PER_STREAM_MS - 1)
+    expect(streams[0]?.written).toHaveLength(1)
+    t.advance(1)
+    expect(streams[0]?.written).toHaveLength(2)
+    for (let i = 0; i < 700; i++) open()
+    history.publish(clock(3))
+    t.advance(FAN_OUT_MAX_MS)
+    expect(streams[0]?.written).toHaveLength(3)
   })
 
   it('schedules nothing when no stream is open', () => {

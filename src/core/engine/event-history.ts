@@ -17,11 +17,17 @@ const HEARTBEAT = ': heartbeat\n\n'
 export const SWEEP_MS = 1_000
 
 /**
- * Events reach the streams at most this often (the first at once). Publishing is O(1) for the
- * request (an event is put in the ring); writing to every open stream is done off its path, once per
- * window, one write per stream for everything the window published.
+ * How often events reach the streams: a fan-out at most every FAN_OUT_MS, one more millisecond per
+ * open stream (FAN_OUT_PER_STREAM_MS), FAN_OUT_MAX_MS at most; the first event after a quiet spell
+ * at once. Publishing is O(1) for the request (an event is put in the ring); the writes, one per
+ * stream for everything published since, are done off its path, and their cost is bounded by
+ * time, not by the number of events: with 200 streams, 5 fan-outs a second of 200 writes each.
  */
 export const FAN_OUT_MS = 20
+export const FAN_OUT_PER_STREAM_MS = 1
+export const FAN_OUT_MAX_MS = 500
+/** Streams written per turn of the event loop: requests are answered between the slices of a fan-out. */
+export const FAN_OUT_SLICE = 25
 
 /** docs/rules.md#connections: the event stream's limits (config `limits`, serve flags). */
 export interface StreamLimits {
@@ -203,13 +209,23 @@ export function createEventHistory(
     client.write(chunk)
   }
 
-  function fanOut() {
+  /** Writes each stream what it has not had, FAN_OUT_SLICE streams per turn (all at once when `whole`). */
+  function fanOut(whole = false) {
     fanOutDue = false
     lastFanOut = timers.now()
+    const pending = [...clients.keys()]
     // Streams at the same cursor (most of them) share one chunk.
     const cache = new Map<number, string>()
-    for (const client of clients.keys()) send(client, cache)
+    const slice = (from: number) => {
+      const to = whole ? pending.length : Math.min(pending.length, from + FAN_OUT_SLICE)
+      for (let i = from; i < to; i++) send(pending[i] as StreamClient, cache)
+      if (to < pending.length) timers.later(() => slice(to), 0)
+    }
+    slice(0)
   }
+
+  const fanOutEvery = () =>
+    Math.min(FAN_OUT_MAX_MS, Math.max(FAN_OUT_MS, clients.size * FAN_OUT_PER_STREAM_MS))
 
   /** Whether the reader is taking what waits for it; false once it has taken nothing for the drain time-out. */
   function keepsUp(client: StreamClient, now: number): boolean {
@@ -228,7 +244,7 @@ export function createEventHistory(
       ring[++last % HISTORY] = { id: last, event }
       if (fanOutDue || clients.size === 0) return
       fanOutDue = true
-      timers.later(fanOut, Math.max(0, lastFanOut + FAN_OUT_MS - timers.now()))
+      timers.later(fanOut, Math.max(0, lastFanOut + fanOutEvery() - timers.now()))
     },
     admit(address = '') {
       const mine = perClient.get(address) ?? 0
@@ -278,7 +294,7 @@ export function createEventHistory(
       return end
     },
     catchUp: (client) => send(client),
-    flush: () => fanOut(),
+    flush: () => fanOut(true),
     since(id) {
       if (id >= last) return []
       if (id < last - HISTORY) return undefined
