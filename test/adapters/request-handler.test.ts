@@ -45,10 +45,11 @@ describe('the HTTP request listener', () => {
 
   it('never crashes on an answer that cannot be written: no 200, and it goes on serving', async () => {
     let bad = true
-    const { port, errors } = await serveWith(async () =>
-      bad
-        ? { status: 200, headers: { 'x-broken': 'a\nb' }, body: '' }
-        : { status: 200, headers: { 'content-type': 'text/plain' }, body: 'fine' },
+    const { port, errors } = await serveWith(
+      async (): Promise<GatewayResponse> =>
+        bad
+          ? { status: 200, headers: { 'x-broken': 'a\nb' }, body: '' }
+          : { status: 200, headers: { 'content-type': 'text/plain' }, body: 'fine' },
     )
     const broken = await ask(port)
     expect(broken.closed).toBe(true)
