@@ -22,6 +22,8 @@ import {
   repeatedCallbackNote,
 } from '../booking-source.js'
 import { bookedView, describeRequest, showView } from '../observations.js'
+import { payerReturnNote } from '../payer-return.js'
+import { declinedPayoutNote } from '../payout-note.js'
 import { orderNumber } from './order.js'
 
 const merchantOnly = (ctx: ScenarioContext, kind: string): HostedGateway => {
@@ -227,7 +229,9 @@ export async function expectMerchantOrder(
   // state, the last report about the order the merchant acknowledged.
   const stateWrong = wrong.some((w) => w.startsWith('$.state:'))
   const source = wrong.length
-    ? (orderLookupNote(ctx, orderId, answer.body) ??
+    ? (payerReturnNote(ctx, orderId, wrong) ??
+      declinedPayoutNote(ctx, orderId, wrong) ??
+      orderLookupNote(ctx, orderId, answer.body) ??
       pickedPaymentNote(ctx, orderId, wrong) ??
       earlierPaymentNote(ctx, orderId, wrong) ??
       refusedRefundNote(ctx, orderId, wrong) ??
