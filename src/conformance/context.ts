@@ -70,7 +70,7 @@ export interface ScenarioContext {
   /** Merchant mode: the merchant's pages the payer came back to (term_url_3ds, return_url), oldest first. */
   returns: PayerReturn[]
   /** Merchant mode: where the merchant's start_payment says it sends its payer (the payer follows it). */
-  handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown }
+  handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown; status?: unknown }
 }
 
 export function createContext(

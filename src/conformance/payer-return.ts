@@ -96,10 +96,13 @@ export async function payerComesBack(ctx: ScenarioContext, paymentId: string): P
   ctx.returns.push(visit)
 }
 
-/** `GET http://…/payment/return?order_id=… (term_url_3ds) → HTTP 200 "…"; its order changed: …` */
+/** `was declined`, `settled`: a payment status as a report says it. */
+const said = (status: string) => (status === 'decline' ? 'was declined' : `was ${status}`)
+
+/** `GET http://…/payment/return?order_id=… (term_url_3ds; …) → HTTP 200 "…"; its order changed: …` */
 function describeReturn(r: PayerReturn): string {
   const changed = r.before && r.after ? changes(r.before, r.after) : ''
-  return `GET ${r.url} (${r.field}, payment ${r.status}) → ${r.answer}${changed ? `; its order changed: ${changed}` : ''}`
+  return `GET ${r.url} (${r.field}; the gateway's payment ${said(r.status)}) → ${r.answer}${changed ? `; its order changed: ${changed}` : ''}`
 }
 
 /**
@@ -118,7 +121,7 @@ export function payerReturnNote(ctx: ScenarioContext, orderId: string, wrong: st
       r.before?.callbacks_processed === r.after?.callbacks_processed,
   )
   if (!visit) return undefined
-  const gateway = `the gateway's payment was ${visit.status}${visit.reason ? ` (${visit.reason})` : ''}`
+  const gateway = `the gateway's payment ${said(visit.status)}${visit.reason ? ` (${visit.reason})` : ''}`
   return (
     `it booked ${JSON.stringify(found)} when its payer came back to GET ${visit.url} (${visit.field}), with no callback or lookup saying so ` +
     `(before: ${showView(visit.before)}); ${gateway}: the payer's return is no payment report, book what a callback or the status lookup says (Events)`

@@ -33,7 +33,7 @@ export function declinedPayoutNote(
   const request = ctx.hosted.requests.find(
     (r) => isPayoutRequest(r.path, r.body?.action) && (r.body?.order_id ?? '') === orderId,
   )
-  if (!request || request.answer.status !== 200) return undefined
+  if (request?.answer.status !== 200) return undefined
   const callback = ctx.channel.log.find(
     (c) => c.source === 'gateway' && (c.fields.order_number ?? c.fields.order_id) === orderId,
   )
