@@ -38,7 +38,7 @@ function gatewayRedirect(ctx: ScenarioContext): ObservedRequest | undefined {
 /** `, and result "redirect" (3DS): the payment waits for its payer, it is not declined`. */
 function waitingNote(answer: Record<string, unknown>): string {
   const result = typeof answer.result === 'string' ? answer.result : undefined
-  if (!result || result.toLowerCase() !== 'redirect') return ''
+  if (result?.toLowerCase() !== 'redirect') return ''
   const step = String(answer.status ?? '').toLowerCase() === 'redirect' ? 'a redirect' : '3DS'
   return ` and result ${JSON.stringify(result)} (${step}): the payment waits for its payer, it is not declined`
 }
