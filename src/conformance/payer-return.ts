@@ -5,7 +5,7 @@ import { changes, inspectOrder, type OrderView, showView } from './observations.
 /**
  * The payer comes back to the merchant (merchant mode). After the ACS or redirect page a browser
  * is sent on to the merchant's own page, as the sandbox's pages send it: an S2S CARD payment to
- * its `term_url_3ds` (a plain GET without parameters, docs/rules.md#beyond-the-interface), a
+ * its `term_url_3ds` (a plain GET without parameters, docs/rules.md#payer-return), a
  * Hosted Payment Fields payment to the session's `return_url` with `payment_id`, `trans_id`,
  * `order_id` and `hash` (docs/rules.md#hosted-payment-fields). What the merchant's page answers
  * is recorded, never judged by itself: the scenario judges what the merchant then booked, and a
