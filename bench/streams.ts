@@ -51,7 +51,12 @@ async function openStreams(port: number, count: number) {
         }),
     ),
   )
-  return { bytes: () => bytes, close: () => sockets.forEach((s) => s.destroy()) }
+  return {
+    bytes: () => bytes,
+    close: () => {
+      for (const s of sockets) s.destroy()
+    },
+  }
 }
 
 /**
