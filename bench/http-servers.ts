@@ -9,6 +9,7 @@
  */
 import '../src/schema-files.js'
 import { randomBytes, randomUUID } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import express from 'express'
 import { serve } from '../src/adapters/serve.js'
@@ -33,32 +34,21 @@ export const BENCH_SESSION = JSON.stringify({
   hash: checkoutSignatures.session(BENCH_ORDER, BENCH_PASSWORD),
 })
 /**
- * A signed S2S CARD SALE of the bench merchant, as a form: each one a payment with its transaction
- * and a callback (to the demo merchant's localhost:3000), so several events on the event stream.
+ * A signed S2S CARD SALE of the bench merchant, as a form (fixture sale-request.basic): each one a
+ * payment with its transaction and a callback (to the demo merchant's localhost:3000), so several
+ * events on the event stream.
  */
-export const BENCH_S2S_SALE = new URLSearchParams({
-  action: 'SALE',
-  client_key: BENCH_KEY,
-  order_id: 'bench-sale',
-  order_amount: '10.00',
-  order_currency: 'USD',
-  order_description: 'Bench sale',
-  card_number: '4111111111111111',
-  card_exp_month: '01',
-  card_exp_year: '2039',
-  card_cvv2: '123',
-  payer_first_name: 'John',
-  payer_last_name: 'Doe',
-  payer_address: '1 Main Street',
-  payer_country: 'US',
-  payer_city: 'New York',
-  payer_zip: '10001',
-  payer_email: 'doe@example.com',
-  payer_phone: '2125550100',
-  payer_ip: '203.0.113.10',
-  term_url_3ds: 'https://shop.example/3ds-return',
-  hash: s2sCardSignatures.payment('doe@example.com', BENCH_PASSWORD, { cardNumber: '4111111111111111' }),
-}).toString()
+export const BENCH_S2S_SALE = (() => {
+  const fixture = JSON.parse(
+    readFileSync(new URL('../fixtures/payloads/s2s-card/sale-request.basic.json', import.meta.url), 'utf8'),
+  ) as Record<string, string>
+  const { payer_email: email = '', card_number: card = '' } = fixture
+  return new URLSearchParams({
+    ...fixture,
+    client_key: BENCH_KEY,
+    hash: s2sCardSignatures.payment(email, BENCH_PASSWORD, { cardNumber: card }),
+  }).toString()
+})()
 /** The baseline's one stored payment, for status lookups. */
 export const BASELINE_PAYMENT_ID = '0b7c3f5e-8a4d-4c1e-9f2a-000000000001'
 

@@ -1,3 +1,4 @@
+import type { SandboxHealthResponse } from '../../generated/types.js'
 import type { Refusal } from './refusal.js'
 
 /** A request as handlers see it: its path normalised, its body read. */
@@ -20,20 +21,7 @@ export interface GatewayRequest {
 }
 
 /** The HTTP server's connections (adapters/express/connections.ts), as health shows them. */
-export interface ConnectionUsage {
-  /** Open now, those on the reserve included. */
-  open: number
-  /** The cap on ordinary connections. */
-  max: number
-  /** Connections beyond the cap kept for health, the control API and the payer pages. */
-  reserve: number
-  /** Of `open`, those admitted on the reserve. */
-  on_reserve: number
-  /** Idle connections closed to make room for new ones since the start. */
-  shed: number
-  /** Connections refused (cap and reserve full) since the start. */
-  refused: number
-}
+export type ConnectionUsage = NonNullable<SandboxHealthResponse['connections']>
 
 /** What every adapter (express, msw, `sandbox.fetch`, the kit's host) turns its request into. */
 export interface IncomingRequest extends Omit<GatewayRequest, 'body'> {

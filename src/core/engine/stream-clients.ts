@@ -1,3 +1,4 @@
+import type { SandboxHealthResponse } from '../../generated/types.js'
 import type { EngineEvent } from './events.js'
 
 /**
@@ -112,15 +113,8 @@ export interface StreamSlot {
   release(): void
 }
 
-export interface StreamStats {
-  open: number
-  max: number
-  max_per_client: number
-  drain_timeout_seconds: number
-  stalled: number
-  let_go: number
-  refused: number
-}
+/** What health shows of the event streams (schemas/control/health-response). */
+export type StreamStats = NonNullable<SandboxHealthResponse['event_streams']>
 
 /** One server-sent event per engine event, with its id for `Last-Event-ID`. */
 export const formatEvent = (event: EngineEvent, id?: number): string =>
