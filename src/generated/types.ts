@@ -528,6 +528,14 @@ export type ErrorCatalogueEntry = {
    */
   error_message: string
   /**
+   * docs/rules.md#rule-book: the anchor in docs/rules.md of the rule this refusal applies (src/core/engine/rules.ts). Sent with every answer of the row as the `Sandbox-Rule` header; a refusal raised by a field's schema, a signing formula or a state-table row names that rule instead.
+   */
+  rule: string
+  /**
+   * The field path the row refuses, as its message names it (`amount`, `card_token`): the `field=` of the `Sandbox-Rule` header. Rows whose field varies (`methods[2]`) have none; the engine gives the path where it raises them.
+   */
+  field?: string
+  /**
    * `envelope`: the message is the answer's `error_message`. `errors_item`: the message is one item of `errors[]` under the REQUEST_DATA_INVALID envelope (a field rule).
    */
   placement?: 'envelope' | 'errors_item'
@@ -587,6 +595,14 @@ export type ErrorCatalogueEntry = {
    * The message, to the character.
    */
   error_message: string
+  /**
+   * docs/rules.md#rule-book: the anchor in docs/rules.md of the rule this refusal applies (src/core/engine/rules.ts). Sent with every answer of the row as the `Sandbox-Rule` header; a refusal raised by a field's schema, a signing formula or a state-table row names that rule instead.
+   */
+  rule: string
+  /**
+   * The field path the row refuses, as its message names it (`amount`, `card_token`): the `field=` of the `Sandbox-Rule` header. Rows whose field varies (`methods[2]`) have none; the engine gives the path where it raises them.
+   */
+  field?: string
   /**
    * `envelope`: the message is the answer's `error_message`. `errors_item`: the message is one item of `errors[]` under the REQUEST_DATA_INVALID envelope (a field rule).
    */

@@ -45,15 +45,26 @@ export function warn(warning: SandboxWarning): void {
   if (!current) return
   if (current.strict) {
     const envelope = errorEntry('REQUEST_DATA_INVALID')
-    throw new GatewayError(envelope, [
-      {
-        error_code: envelope.error_code,
-        error_message: `${warning.field}: ${warning.sent}; the platform documents ${warning.documented} (${warning.source}).`,
-      },
-    ])
+    throw new GatewayError(
+      envelope,
+      [
+        {
+          error_code: envelope.error_code,
+          error_message: `${warning.field}: ${warning.sent}; the platform documents ${warning.documented} (${warning.source}).`,
+        },
+      ],
+      undefined,
+      { rule: warningRule(warning), fields: [warning.field] },
+    )
   }
   if (!current.warnings.some((w) => w.field === warning.field && w.documented === warning.documented))
     current.warnings.push(warning)
+}
+
+/** The rule a warning names (`docs/rules.md#amounts (…)` → `amounts`): under --strict, the refusal's rule. */
+export function warningRule(w: SandboxWarning): WarningRule {
+  // `source` is typed `docs/rules.md#${WarningRule}…`: its anchor is always one of them.
+  return w.source.slice('docs/rules.md#'.length).split(' ')[0] as WarningRule
 }
 
 /** Runs `fn` with a fresh warning scope; returns its result and the warnings it raised. */
