@@ -1,7 +1,7 @@
 import type { ScenarioGatewayCallStep } from '../../generated/types.js'
 import { fail, type ScenarioContext, StepSkipped, settle } from '../context.js'
 import { type ApiName, findEndpoint, responseSchemaFor, S2S_PATH } from '../endpoints.js'
-import { sendToGateway } from '../http.js'
+import { type HttpAnswer, refusalNote, sendToGateway } from '../http.js'
 import { interpolate } from '../interpolate.js'
 import { checkAnswer } from '../match.js'
 import { checkoutHash, s2sApmHash, s2sCardHash, UnsignableError } from '../signing.js'
@@ -39,7 +39,7 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
     await settle(ctx)
     problems(
       `the answer to ${method} ${path}`,
-      checkAnswer(answer, interpolate(step.expect, ctx.vars), undefined),
+      judged(answer, checkAnswer(answer, interpolate(step.expect, ctx.vars), undefined)),
     )
     return answer.body
   }
@@ -59,7 +59,7 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
     const schema = responseSchemaFor(findEndpoint(api, { path }), path)
     problems(
       `the answer to ${method} ${path}`,
-      checkAnswer(answer, interpolate(step.expect, ctx.vars), schema),
+      judged(answer, checkAnswer(answer, interpolate(step.expect, ctx.vars), schema)),
     )
     return answer.body
   }
@@ -94,9 +94,16 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
   if (RECURRING_ACTIONS.has(action)) ctx.memory.learnRecurring(body, answer.body)
   await settle(ctx)
   const schema = responseSchemaFor(findEndpoint(api, { action }), path)
-  problems(`the answer to ${action}`, checkAnswer(answer, interpolate(step.expect, ctx.vars), schema))
+  problems(
+    `the answer to ${action}`,
+    judged(answer, checkAnswer(answer, interpolate(step.expect, ctx.vars), schema)),
+  )
   return answer.body
 }
+
+/** The problems of an answer, and the rule the gateway named when it refused it (docs/rules.md#rule-book). */
+const judged = (answer: HttpAnswer, found: string[]): string[] =>
+  found.length ? [...found, ...refusalNote(answer)] : found
 
 /** Endpoints authenticated by the `Token` header carry no merchant_key. */
 const needsKey = (path: string) =>

@@ -86,3 +86,23 @@ export function warningHeader(w: SandboxWarning): string {
     '?',
   )
 }
+
+/**
+ * The parts of a `Sandbox-Warning` header (`warningHeader`), for a reader of the answer (the
+ * conformance kit); undefined for a header of another form.
+ */
+export function parseWarningHeader(
+  value: string,
+): (Omit<SandboxWarning, 'source'> & { source: string }) | undefined {
+  const [head = '', ...rest] = value.split('; documented: ')
+  const colon = head.indexOf(': ')
+  const tail = rest.join('; documented: ')
+  const at = tail.lastIndexOf('; source: ')
+  if (colon < 0 || at < 0) return undefined
+  return {
+    field: head.slice(0, colon),
+    sent: head.slice(colon + 2),
+    documented: tail.slice(0, at),
+    source: tail.slice(at + '; source: '.length),
+  }
+}
