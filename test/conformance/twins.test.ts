@@ -219,7 +219,7 @@ const CAUGHT_BY: Record<
   'session-expiry-seconds': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid'],
     says: /^1\. merchant\.start checkout: the merchant sent session_expiry 1800, which looks like seconds \(30 minutes\), where it is counted in minutes \(POST \/api\/v1\/session\) \(docs\/rules\.md#session-expiry\): the gateway refused it \(HTTP 400: session_expiry: [^\n]*\)\n[\s\S]*rule: docs\/rules\.md#session-expiry \(Session life\): session_expiry is a whole number of minutes, 1 to 720[\s\S]*fix: session_expiry 1800 looks like seconds: send minutes \(30\)/,
-    section: /sessions/,
+    section: /docs\/rules\.md#session-expiry/,
   },
   'amount-as-json-number': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid'],
