@@ -102,9 +102,6 @@ export async function probeRefusedCallback(ctx: ScenarioContext): Promise<void> 
 const answerText = (a: CallbackAttempt) =>
   a.error ? a.error : `HTTP ${a.status}${a.body ? ` ${JSON.stringify(a.body.slice(0, 120))}` : ''}`
 
-/** Checkout: the flat fields the hash is computed over, with the values this callback carries. */
-const CHECKOUT_SIGNED = ['id', 'order_number', 'order_amount', 'order_currency', 'order_description']
-
 /** The callback's formula, as src/core/signatures declares it (the one the kit checked it with, when it did). */
 function formulaOf(r: CallbackRecord, signing?: CallbackSigning): CallbackFormula {
   const payout = ['CREDIT2CARD', 'CREDIT2VIRTUAL', 'CREDIT2CRYPTO'].includes(r.fields.action ?? '')
@@ -165,7 +162,12 @@ export function callbackFinding(ctx: ScenarioContext): Finding | undefined {
   const handler = handlerCause(r, first, signing)
   const verify =
     signing && r.api === 'checkout'
-      ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): hash = ${formula.text} over ${CHECKOUT_SIGNED.map((k) => `${k} ${JSON.stringify(r.fields[k] ?? '')}`).join(', ')} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${ack}`
+      ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): hash = ${formula.text} over ${formula.inputs
+          .filter((k) => k !== 'password')
+          .map((k) => `${k} ${JSON.stringify(r.fields[k] ?? '')}`)
+          .join(
+            ', ',
+          )} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${ack}`
       : signing
         ? `verify the callback with ${formula.id}: hash = ${formula.text} over ${signing.over} and the adapter's password: for this callback ${r.fields.hash ?? ''}, the hash it carries${mistake ? ` (signed ${mistake.name}, it is ${mistake.hash})` : ''}; then answer ${ack}`
         : undefined

@@ -1,7 +1,7 @@
 import { callbackFinding } from './callback-causes.js'
 import type { ScenarioContext } from './context.js'
 import { intentFindings } from './intent.js'
-import { orderPayments, sessionByToken, sessionPayments } from './ledger.js'
+import { listPayments, orderPayments, sessionByToken } from './ledger.js'
 import { actionOf, maskCards, requestFinding, requestName, warningFinding } from './refusal-causes.js'
 import type { ObservedRequest } from './sandbox-host.js'
 import type { Finding } from './types.js'
@@ -43,22 +43,6 @@ function charged(r: ObservedRequest): boolean {
   return r.answer.status === 200 && /^(settled|pending)$/i.test(String(json.status ?? ''))
 }
 
-/** `trans_id 7c1e… SETTLED, then trans_id b4f7… SETTLED`: the charges of an order or session, in the ledger's order. */
-function ledgerCharges(ctx: ScenarioContext, key: { order?: string; token?: string }): string {
-  const payments = key.order
-    ? orderPayments(ctx, key.order)
-    : key.token
-      ? sessionPayments(ctx, key.token)
-      : []
-  return payments
-    .filter((p) => p.status === 'settled' || p.status === 'pending')
-    .map(
-      (p) =>
-        `${p.api === 'checkout' ? 'payment_id' : 'trans_id'} ${p.id} ${p.api === 'checkout' ? p.status : p.status.toUpperCase()}`,
-    )
-    .join(', then ')
-}
-
 /**
  * Two charges for one order: payments (S2S CARD SALE or DEBIT by order_id, Hosted Payment Fields
  * by session token) the gateway did twice. The answer of the first was lost or came late; the
@@ -80,12 +64,13 @@ function doubleChargeFinding(
     earlier.fault === 'lost'
       ? 'was done and its answer lost (sandbox fault "lost")'
       : `was done (HTTP ${earlier.answer.status} ${String((earlier.answer.json as { status?: unknown })?.status ?? '')})`
-  const charges = ledgerCharges(ctx, key)
+  // The order's payments in the order the gateway made them (the ledger), not as the kit saw the answers.
+  const charges = key.order ? listPayments(orderPayments(ctx, key.order)) : ''
   const cause = `the merchant sent ${requestName(r)} again for ${key.label} ${lookups.length ? `after ${lookups.map(requestName).join(', ')}` : 'without looking the order up first'}, where its earlier ${requestName(earlier)} ${earlierWas} (${UNKNOWN_OUTCOME})`
   return {
     kind: 'double-charge',
     cause,
-    headline: `${cause}: the gateway did the second too (HTTP ${r.answer.status} ${String(json.status ?? '')}${id ? `, ${json.trans_id ? 'trans_id' : 'payment_id'} ${String(id)}` : ''}), and the payer is charged twice for ${key.label}${charges ? `: ${charges}` : ''}`,
+    headline: `${cause}: the gateway did the second too (HTTP ${r.answer.status} ${String(json.status ?? '')}${id ? `, ${json.trans_id ? 'trans_id' : 'payment_id'} ${String(id)}` : ''}), and the payer is charged twice for ${key.label}${charges ? ` (its payments, as the gateway made them: ${charges})` : ''}`,
     request: `${requestName(r)} ${maskCards(r.text).slice(0, 400)}`,
     answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`,
     rule: UNKNOWN_OUTCOME_RULE,
@@ -95,10 +80,7 @@ function doubleChargeFinding(
 }
 
 /** A payment request the merchant sent, and the order (or Hosted Payment Fields session, by its token) it pays. */
-function paymentKey(
-  o: ObservedRequest,
-  ctx: ScenarioContext,
-): { label: string; order?: string; token?: string } | undefined {
+function paymentKey(o: ObservedRequest, ctx: ScenarioContext): { label: string; order?: string } | undefined {
   const action = actionOf(o)
   if (action && CHARGES.has(action) && o.body?.order_id !== undefined)
     return { label: `order ${String(o.body.order_id)}`, order: String(o.body.order_id) }
@@ -106,8 +88,8 @@ function paymentKey(
   if (!/^\/api\/v1\/processing\/\w+\/card$/.test(o.path) || !token) return undefined
   const number = (sessionByToken(ctx, token)?.request.order as { number?: unknown } | undefined)?.number
   return number !== undefined
-    ? { label: `order ${String(number)}`, order: String(number), token }
-    : { label: `session ${token}`, token }
+    ? { label: `order ${String(number)}`, order: String(number) }
+    : { label: `session ${token}` }
 }
 
 /** The merchant's status lookups of an order between two requests (by trans_id or payment_id names a payment it already knows). */

@@ -21,12 +21,6 @@ export function storedPayment(ctx: ScenarioContext, id: string | undefined): Pay
 export const orderPayments = (ctx: ScenarioContext, orderId: string): Payment[] =>
   inLedgerOrder(ctx, storeOf(ctx)?.findBy('payments', 'order_id', orderId) ?? [])
 
-/** The payments made on a Checkout session (Hosted Payment Fields: its token), oldest first. */
-export function sessionPayments(ctx: ScenarioContext, token: string): Payment[] {
-  const session = sessionByToken(ctx, token)
-  return session ? inLedgerOrder(ctx, storeOf(ctx)?.findBy('payments', 'session_id', session.id) ?? []) : []
-}
-
 function inLedgerOrder(ctx: ScenarioContext, payments: Payment[]): Payment[] {
   const found = payments
     .filter((p) => p.merchant_key === ctx.credentials.merchant_key)

@@ -347,17 +347,13 @@ export function requestFinding(
   const cause = d
     ? `${d.cause} (docs/rules.md#${d.anchor}${d.note ? `; ${d.note}` : ''})`
     : `the gateway refused the merchant's ${name} and named no rule (no Sandbox-Rule header)`
-  // A rule that differs between releases 6.6.5 and 6.7.0 says so.
-  const release = refusal?.rule === 'releases' && d?.anchor !== 'releases' ? `; ${ruleLine('releases')}` : ''
   return {
     kind: 'refused-request',
     cause,
     headline: `${cause}: the gateway refused it (HTTP ${r.answer.status}: ${gatewayWords(r).join('; ')})`,
     request: `${name} ${maskCards(r.text).slice(0, 600)}`,
     answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 400)}`,
-    ...(d
-      ? { rule: `${d.rule ?? ruleLine(d.anchor)}${release}`, fix: d.fix, section: ruleSection(d.anchor) }
-      : {}),
+    ...(d ? { rule: d.rule ?? ruleLine(d.anchor), fix: d.fix, section: ruleSection(d.anchor) } : {}),
   }
 }
 

@@ -412,7 +412,7 @@ describe('a payment sent again after its answer was lost', () => {
     expect(rest).toEqual([])
     expect(first?.kind).toBe('double-charge')
     expect(first?.headline).toBe(
-      'the merchant sent POST /post SALE again for order o-1 without looking the order up first, where its earlier POST /post SALE was done and its answer lost (sandbox fault "lost") (one order, one charge: docs/conformance.md, Gateway faults): the gateway did the second too (HTTP 200 SETTLED, trans_id t-2), and the payer is charged twice for order o-1: trans_id t-1 SETTLED, then trans_id t-2 SETTLED',
+      'the merchant sent POST /post SALE again for order o-1 without looking the order up first, where its earlier POST /post SALE was done and its answer lost (sandbox fault "lost") (one order, one charge: docs/conformance.md, Gateway faults): the gateway did the second too (HTTP 200 SETTLED, trans_id t-2), and the payer is charged twice for order o-1 (its payments, as the gateway made them: t-1 SETTLED, t-2 SETTLED)',
     )
     expect(first?.fix).toMatch(/look the order up \(GET_TRANS_STATUS_BY_ORDER\)/)
   })

@@ -247,7 +247,7 @@ const CAUGHT_BY: Record<
       'merchant-fault-sale-timeout',
       'merchant-fault-hpf-answer-lost',
     ],
-    says: /^\d+\. expect\.no_merchant_request[^\n]*: the merchant sent POST \/post SALE again for order [^\s]+ without looking the order up first, where its earlier POST \/post SALE was done and its answer lost \(sandbox fault "lost"\) \(one order, one charge: docs\/conformance\.md, Gateway faults\): the gateway did the second too \(HTTP 200 SETTLED, trans_id ([0-9a-f-]{36})\), and the payer is charged twice for order [^\s:]+: trans_id [0-9a-f-]{36} SETTLED, then trans_id \1 SETTLED[\s\S]*fix: before sending a payment again, look the order up \(GET_TRANS_STATUS_BY_ORDER\)/,
+    says: /^\d+\. expect\.no_merchant_request[^\n]*: the merchant sent POST \/post SALE again for order [^\s]+ without looking the order up first, where its earlier POST \/post SALE was done and its answer lost \(sandbox fault "lost"\) \(one order, one charge: docs\/conformance\.md, Gateway faults\): the gateway did the second too \(HTTP 200 SETTLED, trans_id ([0-9a-f-]{36})\), and the payer is charged twice for order [^\s(]+ \(its payments, as the gateway made them: [0-9a-f-]{36} SETTLED, \1 SETTLED\)[\s\S]*fix: before sending a payment again, look the order up \(GET_TRANS_STATUS_BY_ORDER\)/,
     section: /Gateway faults/,
   },
   'unknown-outcome-as-failed': {

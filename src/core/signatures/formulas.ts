@@ -305,6 +305,8 @@ export interface CallbackFormula {
   id: string
   text: string
   rule: RuleId
+  /** The callback's fields it is computed over, in order (the password last, or where it goes). */
+  inputs: readonly string[]
 }
 
 /**
@@ -317,25 +319,30 @@ export const CALLBACK_FORMULAS = {
     id: 'checkout.callback',
     text: 'sha1(md5(upper(id + order_number + order_amount + order_currency + order_description + password))), over the flat form fields',
     rule: 'checkout-signatures',
+    inputs: ['id', 'order_number', 'order_amount', 'order_currency', 'order_description', 'password'],
   },
   's2s-card': {
     id: 's2s-card.formula-2',
     text: 'md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4 | card_token))) of the payment',
     rule: 's2s-card-formulas',
+    inputs: ['original.payer_email', 'password', 'trans_id', 'original.card_number'],
   },
   's2s-card-payout': {
     id: 's2s-card.formula-6',
     text: 'md5(upper(password + trans_id + rev(first6 + last4 | card_token))), a CREDIT2CARD',
     rule: 's2s-card-formulas',
+    inputs: ['password', 'trans_id', 'original.card_number'],
   },
   's2s-apm': {
     id: 's2s-apm.callback',
     text: 'md5(upper(every field but hash, keys sorted at each level, each value reversed, joined) + upper(password))',
     rule: 's2s-apm-signatures',
+    inputs: ['every field but hash', 'password'],
   },
   's2s-apm-payout': {
     id: 's2s-apm.payout-callback',
     text: 'md5(upper(rev(trans_id + order_id + status)) + password), a CREDIT2VIRTUAL or CREDIT2CRYPTO',
     rule: 's2s-apm-signatures',
+    inputs: ['trans_id', 'order_id', 'status', 'password'],
   },
 } as const satisfies Record<string, CallbackFormula>
