@@ -116,34 +116,39 @@ const FORM = 'callbacks are form-encoded (application/x-www-form-urlencoded)'
 /** What the merchant's handler did, as the cause of the failed attempt, and its rule; undefined when the kit cannot tell. */
 function handlerCause(r: CallbackRecord, first: CallbackAttempt, signing: CallbackSigning | undefined) {
   const status = first.status ?? 0
-  const [cause, anchor]: [string, RuleId] | [] = PARSE_TROUBLE.test(answerOf(first))
-    ? [`the merchant's callback handler could not read the body: ${FORM}, not JSON`, 'callback-format']
-    : status >= 500
-      ? [
-          `the merchant's callback handler failed on the callback (HTTP 5xx); ${FORM}, read them as a form`,
-          'callback-format',
-        ]
-      : first.timedOut
-        ? [
-            "the merchant's callback handler did not answer in time: a time-out is a failed attempt (answer first, then do slow work)",
-            'acknowledgement',
-          ]
-        : signing
-          ? [
-              `the merchant's check of the callback's hash computes another hash: the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant uses another formula, or other values than the callback's${r.api === 'checkout' ? ' flat' : ''} form fields (${signing.formula.id})`,
-              signing.formula.rule,
-            ]
-          : status >= 300 && status < 400
-            ? [
-                `the merchant's callback URL answers with a redirect: a redirect is not an acknowledgement: the callback URL itself answers ${r.api === 'checkout' ? 'a 2xx' : '200 with the body OK'}, and the kit does not follow it`,
-                'acknowledgement',
-              ]
-            : r.api !== 'checkout' && status === 200
-              ? [
-                  'the merchant acknowledges S2S callbacks with another body: an S2S callback is acknowledged by the body OK, and only by it',
-                  'acknowledgement',
-                ]
-              : []
+  const causes: [boolean, string, RuleId][] = [
+    [
+      PARSE_TROUBLE.test(answerOf(first)),
+      `the merchant's callback handler could not read the body: ${FORM}, not JSON`,
+      'callback-format',
+    ],
+    [
+      status >= 500,
+      `the merchant's callback handler failed on the callback (HTTP 5xx); ${FORM}, read them as a form`,
+      'callback-format',
+    ],
+    [
+      !!first.timedOut,
+      "the merchant's callback handler did not answer in time: a time-out is a failed attempt (answer first, then do slow work)",
+      'acknowledgement',
+    ],
+    [
+      !!signing,
+      `the merchant's check of the callback's hash computes another hash: the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant uses another formula, or other values than the callback's${r.api === 'checkout' ? ' flat' : ''} form fields (${signing?.formula.id})`,
+      signing?.formula.rule ?? 'signatures',
+    ],
+    [
+      status >= 300 && status < 400,
+      `the merchant's callback URL answers with a redirect: a redirect is not an acknowledgement: the callback URL itself answers ${r.api === 'checkout' ? 'a 2xx' : '200 with the body OK'}, and the kit does not follow it`,
+      'acknowledgement',
+    ],
+    [
+      r.api !== 'checkout' && status === 200,
+      'the merchant acknowledges S2S callbacks with another body: an S2S callback is acknowledged by the body OK, and only by it',
+      'acknowledgement',
+    ],
+  ]
+  const [, cause, anchor] = causes.find(([applies]) => applies) ?? []
   return cause && anchor ? { cause: `${cause} (docs/rules.md#${anchor})`, anchor } : undefined
 }
 
@@ -160,14 +165,12 @@ export function callbackFinding(ctx: ScenarioContext): Finding | undefined {
   const read = probe?.flat && probe.nested ? { flat: probe.flat, nested: probe.nested } : undefined
   const mistake = r.api !== 'checkout' ? probe?.mistake : undefined
   const handler = handlerCause(r, first, signing)
+  const signed = formula.inputs.flatMap((k) =>
+    k === 'password' ? [] : [`${k} ${JSON.stringify(r.fields[k] ?? '')}`],
+  )
   const verify =
     signing && r.api === 'checkout'
-      ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): hash = ${formula.text} over ${formula.inputs
-          .filter((k) => k !== 'password')
-          .map((k) => `${k} ${JSON.stringify(r.fields[k] ?? '')}`)
-          .join(
-            ', ',
-          )} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${ack}`
+      ? `read the callback's flat form fields (${Object.keys(r.fields).join(', ')}): hash = ${formula.text} over ${signed.join(', ')} and the adapter's password is ${r.fields.hash ?? ''}, the hash this callback carries; then answer ${ack}`
       : signing
         ? `verify the callback with ${formula.id}: hash = ${formula.text} over ${signing.over} and the adapter's password: for this callback ${r.fields.hash ?? ''}, the hash it carries${mistake ? ` (signed ${mistake.name}, it is ${mistake.hash})` : ''}; then answer ${ack}`
         : undefined

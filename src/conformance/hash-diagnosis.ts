@@ -40,12 +40,7 @@ export interface HashEvidence {
   earlier: { method: string; path: string; body?: Record<string, unknown>; answer?: { json?: unknown } }[]
 }
 
-interface Candidate {
-  variant: string
-  hash: string | undefined
-  mistake: string
-  fix: string
-}
+type Candidate = HashDiagnosis & { hash: string | undefined }
 
 function sign(
   formula: SigningFormula,

@@ -1,7 +1,7 @@
 import qs from 'qs'
 import { errorCatalogue } from '../core/engine/errors.js'
 import { parseRuleHeader, type Refusal } from '../core/engine/refusal.js'
-import { isRuleId, type RuleId, ruleLine } from '../core/engine/rules.js'
+import { isRuleId, type RuleId } from '../core/engine/rules.js'
 import type { ScenarioContext } from './context.js'
 
 /** An answer of the gateway as the steps judge it. */
@@ -33,14 +33,6 @@ export function refusalOf(header: string | null, status: number, body: unknown):
   const [rule] = rules
   return rules.size === 1 && rule ? { rule } : undefined
 }
-
-/** `the gateway's rule: docs/rules.md#… (…)`, for a failure about a refused answer. */
-export const refusalNote = (answer: HttpAnswer): string[] =>
-  answer.refusal
-    ? [
-        `the gateway's rule: ${ruleLine(answer.refusal.rule)}${(answer.refusal.fields ?? []).map((f) => `; field=${f}`).join('')}${answer.refusal.formula ? `; formula=${answer.refusal.formula}` : ''}`,
-      ]
-    : []
 
 /** Nested values become bracket notation, as S2S forms carry them (docs/rules.md#transport). */
 export const encodeS2sForm = (body: Record<string, unknown>): string =>

@@ -22,7 +22,7 @@ import type { Finding } from './types.js'
  * table, the ledger), never from the words of its messages, which the finding only quotes.
  */
 
-/** What the kit knows of one refused request. */
+/** What the kit knows of one refused request: its API, action and name (`POST /post SALE`), the first field refused and what was sent in it. */
 interface Case {
   r: ObservedRequest
   refusal: Refusal
@@ -30,10 +30,7 @@ interface Case {
   requests: ObservedRequest[]
   api: SignedApi
   action: string | undefined
-  /** `POST /post SALE` */
   name: string
-  body: Record<string, unknown> | undefined
-  /** The first field refused, and what the merchant sent in it. */
   field: string | undefined
   sent: unknown
 }
@@ -45,7 +42,8 @@ interface Case {
  */
 interface Diagnosis {
   cause: string
-  anchor: RuleId
+  /** Default: the refusal's rule. */
+  anchor?: RuleId
   note?: string
   rule?: string
   fix: string
@@ -97,7 +95,8 @@ function contentType(c: Case): Diagnosis | undefined {
 
 /** A hash refused, or missing: the declared formula of the request (src/core/signatures/formulas.ts) and the mistake that reproduces the hash. */
 function signature(c: Case): Diagnosis | undefined {
-  const { refusal, body, r } = c
+  const { refusal, r } = c
+  const { body } = r
   if (!refusal.formula && !(refusal.rule === 'required-fields' && refusal.fields?.includes('hash')))
     return undefined
   const where = { path: r.path, ...(c.action ? { action: c.action } : {}) }
@@ -141,8 +140,7 @@ function signature(c: Case): Diagnosis | undefined {
  * A VOID the state table refused (docs/rules.md#void): the payment's facts from the ledger, the
  * row that refused it, and what the table allows instead (a refund of the payment, and its move).
  */
-function voided(c: Case): Diagnosis | undefined {
-  if (c.refusal.rule !== 'void') return undefined
+function voided(c: Case): Diagnosis {
   const payment = storedPayment(c.ctx, paymentIdOf(c.r))
   const sentOn = c.r.at !== undefined ? formatDay(c.r.at) : undefined
   const instead = payment && findRow(payment, 'REFUND', { api: payment.api })
@@ -167,7 +165,6 @@ function voided(c: Case): Diagnosis | undefined {
   const row = TRANSITIONS.find((t) => t.id === c.refusal.transition)
   return {
     cause: `the merchant sent ${c.name} ${what}`,
-    anchor: 'void',
     ...(row ? { note: `state table row ${row.id}: ${row.condition}` } : {}),
     fix,
   }
@@ -184,36 +181,29 @@ function aboveLimit(c: Case): Diagnosis | undefined {
   )
   return {
     cause: `the merchant asked ${c.sent} in ${c.name}, where ${row.exceeds === 'left' ? `the payment has ${left} left (${payment.amount_captured} charged, ${payment.amount_refunded} refunded)` : `the payment authorized ${left}`}`,
-    anchor: c.refusal.rule,
     note: `state table row ${row.id}`,
     fix: `send at most ${left}, or no amount for all of it (it was ${JSON.stringify(c.sent)})`,
   }
 }
 
 /** A Hosted Payment Fields payment sent to the other operation's endpoint: the session's operation, from the ledger. */
-function hpfEndpoint(c: Case): Diagnosis | undefined {
-  if (c.refusal.rule !== 'hpf-endpoints') return undefined
+function hpfEndpoint(c: Case): Diagnosis {
   const operation = sessionByToken(c.ctx, c.r.headers.token)?.operation
   return {
     cause: `the merchant sent the card of a ${operation ?? ''} session to ${c.name}, where the payment goes to the endpoint of the session's operation`,
-    anchor: 'hpf-endpoints',
     fix: `send the card to the endpoint of the session's operation${operation ? `: POST /api/v1/processing/${operation}/card` : ''}`,
   }
 }
 
-const sessionPaid = (c: Case): Diagnosis | undefined =>
-  c.refusal.rule === 'session-payments'
-    ? {
-        cause: `the merchant sent ${c.name} for a session that has its payment already`,
-        anchor: 'session-payments',
-        fix: "the session's payment was already made by an earlier request: look it up (POST /api/v1/payment/status by order_id) and book what the gateway answers instead of paying again",
-      }
-    : undefined
+const sessionPaid = (c: Case): Diagnosis => ({
+  cause: `the merchant sent ${c.name} for a session that has its payment already`,
+  fix: "the session's payment was already made by an earlier request: look it up (POST /api/v1/payment/status by order_id) and book what the gateway answers instead of paying again",
+})
 
 /** An amount refused for its form: what the merchant's value is, read from what it sent. */
 function amountForm(c: Case): Diagnosis | undefined {
   const { field, sent } = c
-  if (c.refusal.rule !== 'amounts' || !field) return undefined
+  if (!field) return undefined
   const comma = typeof sent === 'string' && sent.includes(',')
   const thousands = comma && String(sent).includes('.')
   return {
@@ -222,7 +212,6 @@ function amountForm(c: Case): Diagnosis | undefined {
         ? `as the JSON number ${sent}, where the API takes a decimal string`
         : `${JSON.stringify(sent)}${comma ? `, with a comma as ${thousands ? 'a thousands separator' : 'the decimal separator'}` : ''}`
     } (${c.name})`,
-    anchor: 'amounts',
     fix:
       typeof sent === 'number'
         ? `send ${field} as a string ("${sent.toFixed(2)}" for a 2-decimal currency), not the JSON number ${sent}`
@@ -236,11 +225,10 @@ function amountForm(c: Case): Diagnosis | undefined {
 
 function sessionExpiry(c: Case): Diagnosis | undefined {
   const { sent } = c
-  if (c.refusal.rule !== 'session-expiry' || c.field !== 'session_expiry') return undefined
+  if (c.field !== 'session_expiry') return undefined
   const seconds = typeof sent === 'number' && sent > 720 && sent % 60 === 0
   return {
     cause: `the merchant sent session_expiry ${JSON.stringify(sent)}${seconds ? `, which looks like seconds (${sent / 60} minutes), where it is counted in minutes` : ''} (${c.name})`,
-    anchor: 'session-expiry',
     fix: seconds
       ? `session_expiry ${sent} looks like seconds: send minutes (${sent / 60})`
       : typeof sent === 'string'
@@ -253,31 +241,28 @@ const YES = new Set(['true', 'yes', '1', 'y'])
 
 function booleanForm(c: Case): Diagnosis | undefined {
   const { field, sent } = c
-  if (c.refusal.rule !== 'booleans' || !field || sent === undefined) return undefined
+  if (!field || sent === undefined) return undefined
   const value = JSON.stringify(sent)
   if (c.api === 'checkout')
     return {
       cause: `the merchant sent ${field} ${value}, where Checkout takes a JSON boolean or number (${c.name})`,
-      anchor: 'booleans',
       fix: `send ${field} as a JSON boolean (true or false) or number, not ${value}`,
     }
   return {
     cause: `the merchant sent ${field} ${value}, a boolean spelled as a word, where S2S flags are the letters Y or N (${c.name})`,
-    anchor: 'booleans',
     fix: `correct ${field}, which was ${value}; S2S flags are the letters Y or N (docs/rules.md#booleans): ${value} is ${YES.has(String(sent).toLowerCase()) ? `${field}=Y` : `${field}=N, or no ${field} at all`}`,
   }
 }
 
 /** The flat order fields of a request the merchant sent nested under `order`, as a session takes them. */
 function nestedOrder(c: Case): Diagnosis | undefined {
-  const { field, body } = c
-  if (c.refusal.rule !== 'required-fields' || !field?.startsWith('order_') || c.sent !== undefined)
-    return undefined
+  const { field } = c
+  const { body } = c.r
+  if (!field?.startsWith('order_') || c.sent !== undefined) return undefined
   if (!body?.order || typeof body.order !== 'object') return undefined
   const flat = (c.refusal.fields ?? []).filter((f) => f.startsWith('order_')).join(', ')
   return {
     cause: `the merchant nests its order under "order", where ${c.name} takes flat ${flat}`,
-    anchor: 'required-fields',
     fix: `send ${flat} as fields of the request itself, not under "order" (as a session request does)`,
   }
 }
@@ -287,40 +272,35 @@ function otherRule(c: Case): Diagnosis {
   const { field, sent } = c
   const { rule } = c.refusal
   const fields = (c.refusal.fields ?? []).join(', ')
-  if (!field)
-    return {
-      cause: `the merchant's ${c.name} breaks ${RULES[rule].title}`,
-      anchor: rule,
-      fix: RULES[rule].says,
-    }
+  if (!field) return { cause: `the merchant's ${c.name} breaks ${RULES[rule].title}`, fix: RULES[rule].says }
   if (rule === 'required-fields')
-    return { cause: `the merchant sent ${c.name} without ${fields}`, anchor: rule, fix: `send ${fields}` }
+    return { cause: `the merchant sent ${c.name} without ${fields}`, fix: `send ${fields}` }
   if (rule === 'unexpected-fields')
     return {
       cause: `the merchant sent ${fields} in ${c.name}, which it does not take`,
-      anchor: rule,
       fix: `leave ${fields} out`,
     }
   const value = sent === undefined ? '(none)' : JSON.stringify(sent)
   return {
     cause: `the merchant sent ${field} ${value} in ${c.name}`,
-    anchor: rule,
     fix: `correct ${field}, which was ${value}: ${RULES[rule].says}`,
   }
 }
 
-const DIAGNOSES = [
-  contentType,
-  hpfEndpoint,
-  sessionPaid,
-  voided,
-  signature,
-  aboveLimit,
-  amountForm,
-  sessionExpiry,
-  booleanForm,
-  nestedOrder,
-]
+/** What a refusal of the rule tells of the merchant's request (the rule's own diagnosis). */
+const BY_RULE: Partial<Record<RuleId, (c: Case) => Diagnosis | undefined>> = {
+  'hpf-endpoints': hpfEndpoint,
+  'session-payments': sessionPaid,
+  void: voided,
+  amounts: amountForm,
+  'session-expiry': sessionExpiry,
+  booleans: booleanForm,
+  'required-fields': nestedOrder,
+}
+
+/** The diagnosis of a refusal: the request's form, its signature, an amount above a limit, then its rule's. */
+const diagnose = (c: Case): Diagnosis =>
+  contentType(c) ?? signature(c) ?? aboveLimit(c) ?? BY_RULE[c.refusal.rule]?.(c) ?? otherRule(c)
 
 /** The refused request as a finding: its cause (the merchant's action and the rule), then the refusal. */
 export function requestFinding(
@@ -339,13 +319,13 @@ export function requestFinding(
     api: apiOfPath(r.path) ?? 'checkout',
     action: actionOf(r),
     name,
-    body: r.body,
     field,
     sent: field ? valueAt(r.body, field) : undefined,
   }
-  const d = c && (DIAGNOSES.map((f) => f(c)).find(Boolean) ?? otherRule(c))
+  const d = c && diagnose(c)
+  const anchor = d?.anchor ?? refusal?.rule ?? 'errors'
   const cause = d
-    ? `${d.cause} (docs/rules.md#${d.anchor}${d.note ? `; ${d.note}` : ''})`
+    ? `${d.cause} (docs/rules.md#${anchor}${d.note ? `; ${d.note}` : ''})`
     : `the gateway refused the merchant's ${name} and named no rule (no Sandbox-Rule header)`
   return {
     kind: 'refused-request',
@@ -353,7 +333,7 @@ export function requestFinding(
     headline: `${cause}: the gateway refused it (HTTP ${r.answer.status}: ${gatewayWords(r).join('; ')})`,
     request: `${name} ${maskCards(r.text).slice(0, 600)}`,
     answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 400)}`,
-    ...(d ? { rule: d.rule ?? ruleLine(d.anchor), fix: d.fix, section: ruleSection(d.anchor) } : {}),
+    ...(d ? { rule: d.rule ?? ruleLine(anchor), fix: d.fix, section: ruleSection(anchor) } : {}),
   }
 }
 

@@ -1,9 +1,11 @@
 import type { ScenarioGatewayCallStep } from '../../generated/types.js'
 import { fail, type ScenarioContext, StepSkipped, settle } from '../context.js'
 import { type ApiName, findEndpoint, responseSchemaFor, S2S_PATH } from '../endpoints.js'
-import { type HttpAnswer, refusalNote, sendToGateway } from '../http.js'
+import { type HttpAnswer, sendToGateway } from '../http.js'
 import { interpolate } from '../interpolate.js'
 import { checkAnswer } from '../match.js'
+import { ruleHeader } from '../../core/engine/refusal.js'
+import { RULES } from '../../core/engine/rules.js'
 import { checkoutHash, s2sApmHash, s2sCardHash, UnsignableError } from '../signing.js'
 import { describeRequest } from '../observations.js'
 import { KIT_REQUEST_HEADER } from '../sandbox-host.js'
@@ -102,8 +104,13 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
 }
 
 /** The problems of an answer, and the rule the gateway named when it refused it (docs/rules.md#rule-book). */
-const judged = (answer: HttpAnswer, found: string[]): string[] =>
-  found.length ? [...found, ...refusalNote(answer)] : found
+const judged = ({ refusal }: HttpAnswer, found: string[]): string[] =>
+  found.length && refusal
+    ? [
+        ...found,
+        `the gateway's rule: ${ruleHeader(refusal)} (${RULES[refusal.rule].title}: ${RULES[refusal.rule].says})`,
+      ]
+    : found
 
 /** Endpoints authenticated by the `Token` header carry no merchant_key. */
 const needsKey = (path: string) =>
