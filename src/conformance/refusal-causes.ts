@@ -8,6 +8,7 @@ import { formatDay } from '../core/engine/format.js'
 import { memoryOf } from './callback-signing.js'
 import type { ScenarioContext } from './context.js'
 import { apiOfPath } from './endpoints.js'
+import { chainDiagnosis } from './chain-diagnosis.js'
 import { diagnoseHash } from './hash-diagnosis.js'
 import { sessionByToken, storedPayment } from './ledger.js'
 import { paymentIdOf } from './observations.js'
@@ -296,6 +297,7 @@ const BY_RULE: Partial<Record<RuleId, (c: Case) => Diagnosis | undefined>> = {
   'session-expiry': sessionExpiry,
   booleans: booleanForm,
   'required-fields': nestedOrder,
+  'recurring-payments': (c) => chainDiagnosis(c.r, c.ctx),
 }
 
 /** The diagnosis of a refusal: the request's form, its signature, an amount above a limit, then its rule's. */

@@ -238,6 +238,34 @@ describe('the headline names the cause', () => {
     expect(first?.section).toBe('States and transitions; docs/rules.md#refunds')
   })
 
+  it('a renewal naming a renewal of its chain: named for a refusal of the recurring payments rule only', () => {
+    const renew = (refusal: Refusal) =>
+      request(
+        '/api/v1/payment/recurring',
+        { recurring_init_trans_id: 'ren-1', recurring_token: 'tok' },
+        { status: 400, json: { error_code: 100000, error_message: 'Incorrect transaction' }, refusal },
+      )
+    const chain = [
+      {
+        id: 'init',
+        order,
+        status: 'settled',
+        recurring: { init: true, token: 'tok', init_trans_id: 'init' },
+      },
+      {
+        id: 'ren-1',
+        order: { ...order, number: 'o-1-R1' },
+        status: 'settled',
+        recurring: { init: false, init_trans_id: 'init', parent_payment_id: 'init' },
+      },
+    ] as Partial<Payment>[]
+    expect(causesOf(ctxWith([renew({ rule: 'recurring-payments' })], [], chain))[0]?.cause).toBe(
+      "the merchant stored a renewal as the chain's initial transaction: its recurring_init_trans_id names ren-1, a renewal of the chain (order o-1-R1, settled), not the chain's initial payment init (order o-1) (docs/rules.md#recurring-payments)",
+    )
+    const signed = renew({ rule: 'checkout-signatures', fields: ['hash'], formula: 'checkout.recurring' })
+    expect(causesOf(ctxWith([signed], [], chain))[0]?.cause).not.toMatch(/renewal/)
+  })
+
   it('a rule changed in 6.7.0 says so', () => {
     const [first] = causesOf(
       ctxWith([

@@ -54,6 +54,8 @@ const NOT_REFUSAL_RULES: Record<string, string> = {
   'url-blocking': 'how the gateway stops sending to a failing URL',
   'callback-log': 'the sandbox keeps and replays callbacks',
   'test-cards': 'outcomes of the test cards (declines are answers, not refusals)',
+  'declined-payout': 'a test recipient whose payout declines: an outcome, not a refusal',
+  'payer-return': "where the payer comes back after 3DS or a redirect: the sandbox's choice, not a refusal",
   'apm-test-brand': 'outcomes of the S2S APM test brand',
   'simulated-connectors': 'the payer chooses the outcome',
   'soft-decline': 'an outcome of a recurring amount',
