@@ -66,6 +66,8 @@ export interface ScenarioContext {
     nested?: string
     mistake?: { name: string; hash: string }
   }
+  /** Merchant mode: what start_payment told the payer, per order number (its answer's `status`). */
+  told?: Record<string, string>
   /** Merchant mode: where the merchant's start_payment says it sends its payer (the payer follows it). */
   handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown }
 }
