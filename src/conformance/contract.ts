@@ -128,7 +128,10 @@ export const FULL_DECLARATION: Declaration = {
  * Why the adapter cannot serve this need (undefined: it can): the reason a report prints, and a
  * short label its summary groups the scenarios by.
  */
-export function unmet(need: Need, declaration: Declaration): { reason: string; label: string } | undefined {
+export function unmet(
+  need: Need,
+  declaration: Declaration,
+): { reason: string; label: string; name: string } | undefined {
   const { what } = capability(need.id)
   const mine = declaration.contract
   if (need.version > mine) {
@@ -138,10 +141,15 @@ export function unmet(need: Need, declaration: Declaration): { reason: string; l
         ? `the scenario needs the ${what} as contract ${need.version} describes it (it ${meaning}); your adapter is written to contract ${mine}`
         : `the scenario needs ${what}, which contract ${need.version} added; your adapter is written to contract ${mine}`,
       label: `${what} of contract ${need.version} (your adapter: contract ${mine})`,
+      name: needName(need),
     }
   }
   if (!declaration.supports.has(need.id))
-    return { reason: `your adapter declares no ${what}`, label: `your adapter declares no ${what}` }
+    return {
+      reason: `your adapter declares no ${what}`,
+      label: `your adapter declares no ${what}`,
+      name: need.id,
+    }
   return undefined
 }
 

@@ -143,7 +143,7 @@ export function notRunFor(
   if (!declaration) return undefined
   const missing = needsOf(loaded).flatMap((need) => {
     const why = unmet(need, declaration)
-    return why ? [{ need: needName(need), ...why }] : []
+    return why ? [{ need: why.name, reason: why.reason, label: why.label }] : []
   })
   if (!missing.length) return undefined
   return { reason: `not run: ${missing.map((m) => m.reason).join('; ')}`, missing }

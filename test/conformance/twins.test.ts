@@ -253,7 +253,7 @@ const CAUGHT_BY: Record<
   'unknown-outcome-as-failed': {
     scenarios: ['merchant-fault-sale-answer-lost', 'merchant-fault-hpf-answer-lost'],
     // The cause (no lookup of the order after the lost answer) heads; the merchant's answer follows.
-    says: /^\d+\. merchant\.start s2s-card success: the merchant never looked order [^\n]* up after its POST \/post SALE got no answer: the gateway did it and its answer was lost \(sandbox fault "lost"\)[\s\S]*fix: look the order up \(GET_TRANS_STATUS_BY_ORDER\)[\s\S]*the merchant answered: \$\.status: expected none of \["error","failed","DECLINED"\], found "error"[\s\S]*Expected at this step: An answer that never came is an unknown outcome, not a failure/,
+    says: /^\d+\. merchant\.start s2s-card success: the merchant never looked order [^\n]* up after its POST \/post SALE got no answer: the gateway did it and its answer was lost \(sandbox fault "lost"\)[\s\S]*fix: look the order up \(GET_TRANS_STATUS_BY_ORDER\)[\s\S]*the merchant answered: \$\.status: expected none of \["error","failed",[^\]]*\], found "error"[\s\S]*Expected at this step: An answer that never came is an unknown outcome, not a failure/,
     section: /Gateway faults/,
   },
   'order-status-reads-oldest': {
