@@ -4,7 +4,6 @@ import {
   type CapabilityId,
   type Declaration,
   type Need,
-  needName,
   parseNeed,
   unmet,
 } from './contract.js'
