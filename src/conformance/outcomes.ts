@@ -46,8 +46,8 @@ function expectedBooking(payments: Payment[]): Expected {
   const [charge] = chargesOf(payments).slice(-1)
   if (!charge) {
     const newest = payments.at(-1)
-    const zero = newest ? formatMinor(newest, 0n) : '0'
-    const nothing = { amount_paid: zero, amount_refunded: zero, payments_count: 0 }
+    const noMoney = newest ? formatMinor(newest, 0n) : '0'
+    const nothing = { amount_paid: noMoney, amount_refunded: noMoney, payments_count: 0 }
     if (!newest)
       return { states: ['new', 'pending', 'failed'], ...nothing, because: 'the gateway has no payment of it' }
     const waiting = newest.status === 'decline' ? ['failed'] : ['pending', 'new']

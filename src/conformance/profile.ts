@@ -1,12 +1,5 @@
 import type { SandboxMerchantAdapter } from '../generated/types.js'
-import {
-  CAPABILITIES,
-  type CapabilityId,
-  type Declaration,
-  type Need,
-  parseNeed,
-  unmet,
-} from './contract.js'
+import { CAPABILITIES, type CapabilityId, type Declaration, type Need, parseNeed, unmet } from './contract.js'
 import type { LoadedScenario } from './types.js'
 
 /**
@@ -29,7 +22,8 @@ type AnyStep = {
   follow?: boolean
   ledger?: boolean
   fields?: Record<string, unknown>
-  any_of?: { fields?: Record<string, unknown> }[]
+  /** expect.merchant_order: field matches, each an alternative. */
+  any_of?: Record<string, unknown>[]
 }
 
 /** The flows a scenario exercises, in the order of the adapter schema's list. */
@@ -56,10 +50,10 @@ export function flowsOf(loaded: LoadedScenario): Flow[] {
 
 const isCapability = (id: string): id is CapabilityId => Object.hasOwn(CAPABILITIES, id)
 
-/** The inspect fields a step compares (`$.payment_id` → `inspect.payment_id` when the contract names it). */
-function inspectNeeds(s: AnyStep): CapabilityId[] {
-  const keys = [s.fields ?? {}, ...(s.any_of ?? []).map((a) => a.fields ?? {})].flatMap(Object.keys)
-  return keys
+/** The inspect fields of these field matches that the contract names (`$.payment_id` → `inspect.payment_id`). */
+export function inspectCapabilities(sets: Record<string, unknown>[]): CapabilityId[] {
+  return sets
+    .flatMap(Object.keys)
     .map((k) => `inspect.${k.replace(/^\$\./, '').split(/[.[]/)[0]}`)
     .filter((id): id is CapabilityId => isCapability(id))
 }
@@ -86,7 +80,7 @@ export function needsOf(loaded: LoadedScenario): Need[] {
     }
     if (s.step === 'expect.merchant_order') {
       addId('inspect')
-      for (const id of inspectNeeds(s)) addId(id)
+      for (const id of inspectCapabilities([s.fields ?? {}, ...(s.any_of ?? [])])) addId(id)
     }
     if (s.step === 'expect.redirect' && s.follow) addId('return_pages')
     // The payer follows what the merchant hands it after an S2S payment (3DS, a redirect).

@@ -126,6 +126,15 @@ describe("a scenario's needs", () => {
     ])
     expect(needs('merchant-success-redirect-after-payment')).toEqual(['inspect', 'return_pages'])
     expect(needs('merchant-s2s-shared-order-number')).toContain('inspect.payment_id')
+    // An alternative of `any_of` reads its fields too.
+    const alternative = {
+      ...named('merchant-partial-refund'),
+      scenario: {
+        ...named('merchant-partial-refund').scenario,
+        steps: [{ step: 'expect.merchant_order', any_of: [{ '$.state': 'paid' }, { '$.payment_id': 'x' }] }],
+      },
+    } as LoadedScenario
+    expect(needsOf(alternative).map(needName).sort()).toEqual(['inspect', 'inspect.payment_id'])
   })
 
   it('add what its file declares: the contract-2 meaning of void and status', () => {

@@ -14,11 +14,12 @@ import {
   repeatedCallbackNote,
 } from '../booking-source.js'
 import { fail, type ScenarioContext, StepSkipped, settle } from '../context.js'
-import { CAPABILITIES, type CapabilityId, unmet } from '../contract.js'
+import { CAPABILITIES, unmet } from '../contract.js'
 import { interpolate } from '../interpolate.js'
 import { checkFields } from '../match.js'
 import { bookedView, showView } from '../observations.js'
 import { doubleChargeProblems, judgeAgainstLedger } from '../outcomes.js'
+import { inspectCapabilities } from '../profile.js'
 import { merchantOnly } from './expect-merchant.js'
 import { orderNumber } from './order.js'
 
@@ -26,13 +27,8 @@ import { orderNumber } from './order.js'
 function guardFields(ctx: ScenarioContext, sets: ScenarioFieldMatch[]) {
   const declaration = ctx.merchant?.declaration
   if (!declaration) return
-  for (const key of sets.flatMap(Object.keys)) {
-    const id = `inspect.${key.replace(/^\$\./, '').split(/[.[]/)[0]}`
-    if (!Object.hasOwn(CAPABILITIES, id)) continue
-    const why = unmet(
-      { id: id as CapabilityId, version: CAPABILITIES[id as CapabilityId].since },
-      declaration,
-    )
+  for (const id of inspectCapabilities(sets)) {
+    const why = unmet({ id, version: CAPABILITIES[id].since }, declaration)
     if (why) throw new StepSkipped(`not run: ${why.reason}`)
   }
 }
