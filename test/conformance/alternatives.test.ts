@@ -103,27 +103,28 @@ const FAMILIES: Record<string, Family> = {
     ],
     oldRecipe: { scenario: 'merchant-return-before-callback', steps: [lookup({})], at: 3 },
   },
-  'cancels-by-refund': {
+  'cancels-with-amount': {
     scenarios: [
       'merchant-capture-then-void-same-day',
       'merchant-capture-cancelled-days-later',
+      'merchant-capture-days-later-cancelled-after',
       'merchant-partial-refund-days-later',
       'merchant-held-authorization-across-days',
-      'merchant-authorization-reversal',
       'merchant-s2s-capture-then-void-same-day',
       'merchant-s2s-capture-cancelled-days-later',
+      'merchant-s2s-capture-days-later-cancelled-after',
       'merchant-s2s-held-authorization-released',
-      'merchant-s2s-authorization-reversal',
     ],
     oldRecipe: {
-      scenario: 'merchant-capture-then-void-same-day',
+      scenario: 'merchant-capture-cancelled-days-later',
       steps: [
         {
           step: 'expect.merchant_request',
           api: 'checkout',
-          endpoint: { method: 'POST', path: '/api/v1/payment/void' },
-          within_seconds: 0.5,
-          description: 'The recipe prescribed before: VOID on the financial day (States and transitions).',
+          endpoint: { method: 'POST', path: '/api/v1/payment/refund' },
+          fields: { '$.amount': { $exists: false } },
+          description:
+            'The recipe the reference takes: a refund without amount, the gateway refunds what remains (States and transitions).',
         },
       ],
       at: 8,

@@ -12,6 +12,7 @@ import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
 import { describeRequest } from '../observations.js'
+import { refundedOnFinancialDayNote } from '../financial-day-note.js'
 
 export const merchantOnly = (ctx: ScenarioContext, kind: string): HostedGateway => {
   if (ctx.mode !== 'merchant' || !ctx.hosted)
@@ -114,8 +115,13 @@ export async function expectMerchantRequest(
       .map((a) => `${a.endpoint.method ?? 'POST'} ${a.endpoint.path ?? `action ${a.endpoint.action}`}`)
       .filter((w, i, all) => all.indexOf(w) === i)
       .join(' or ')
+    // A VOID expected and not sent: a refund on the capture's financial day is named as the cause.
+    const voids = alternatives.some(
+      (a) => a.endpoint.path === '/api/v1/payment/void' || a.endpoint.action === 'VOID',
+    )
+    const refunded = voids ? refundedOnFinancialDayNote(ctx) : undefined
     fail(
-      `the merchant sent no request to ${where}${hook ? `: its ${hook.replace(/ → /, ' answered ')}` : ''}; it sent ${others.length ? others.map(describe).join(', ') : 'nothing'} since the last matched one`,
+      `the merchant sent no request to ${where}${hook ? `: its ${hook.replace(/ → /, ' answered ')}` : ''}${refunded ? `: ${refunded}` : ''}; it sent ${others.length ? others.map(describe).join(', ') : 'nothing'} since the last matched one`,
     )
   }
   const request = found as ObservedRequest

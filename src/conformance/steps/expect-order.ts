@@ -18,6 +18,8 @@ import { CAPABILITIES, unmet } from '../contract.js'
 import { interpolate } from '../interpolate.js'
 import { checkFields } from '../match.js'
 import { bookedView, showView } from '../observations.js'
+import { payerReturnNote } from '../payer-return.js'
+import { declinedPayoutNote } from '../payout-note.js'
 import { doubleChargeProblems, judgeAgainstLedger } from '../outcomes.js'
 import { inspectCapabilities } from '../profile.js'
 import { merchantOnly } from './expect-merchant.js'
@@ -95,7 +97,8 @@ export async function expectMerchantOrder(
 }
 
 /**
- * Where the wrong value came from, when the kit saw it: a lookup by order_id without size; a
+ * Where the wrong value came from, when the kit saw it: a state set by the payer's return; a
+ * payout booked on its answer; a lookup by order_id without size; a
  * payment picked wrongly from a lookup with size; an earlier payment of the order kept; a refund
  * booked from a refused or unanswered request; a partial capture booked as the order's amount; a
  * callback booked twice; for a wrong state, the last report about the order the merchant acknowledged.
@@ -103,6 +106,8 @@ export async function expectMerchantOrder(
 function bookingSource(ctx: ScenarioContext, orderId: string, view: unknown, wrong: string[]) {
   const stateWrong = wrong.some((w) => w.startsWith('$.state:'))
   return (
+    payerReturnNote(ctx, orderId, wrong) ??
+    declinedPayoutNote(ctx, orderId, wrong) ??
     orderLookupNote(ctx, orderId, view) ??
     pickedPaymentNote(ctx, orderId, wrong) ??
     earlierPaymentNote(ctx, orderId, wrong) ??

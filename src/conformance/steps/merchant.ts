@@ -128,6 +128,7 @@ async function startAtMerchant(
   // only from an adapter that declares them (docs/conformance.md, The merchant contract).
   ctx.handoff = {
     redirect_url: handed.redirect_url,
+    status: handed.status,
     ...(declares(merchant.declaration, 'handoff')
       ? { redirect_method: handed.redirect_method, redirect_params: handed.redirect_params }
       : {}),
