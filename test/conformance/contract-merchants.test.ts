@@ -73,9 +73,11 @@ describe('a shop written to contract 1 (the document a release ago), on this rel
     const voids = summary('contract-1').notRun?.find((g) => g.need === 'void@2')
     expect(voids?.scenarios.sort()).toEqual([
       'merchant-capture-cancelled-days-later',
+      'merchant-capture-days-later-cancelled-after',
       'merchant-held-authorization-across-days',
       'merchant-partial-refund-days-later',
       'merchant-s2s-capture-cancelled-days-later',
+      'merchant-s2s-capture-days-later-cancelled-after',
       'merchant-s2s-held-authorization-released',
     ])
     // Contract 1's own `void` (VOID on the financial day) still runs.
