@@ -66,17 +66,6 @@ export function lastCallbackNote(ctx: ScenarioContext, orderId: string): string 
   return last ? `the last callback it acknowledged about this order: ${describeCallback(last)}` : undefined
 }
 
-/** The ids the gateway gave the order's payments, from the callbacks the kit saw (Checkout `id`, S2S `trans_id`). */
-function paymentIdsOf(ctx: ScenarioContext, orderId: string): Set<string> {
-  const ids = new Set<string>()
-  for (const c of ctx.channel.log) {
-    if (c.source !== 'gateway' || (c.fields.order_number ?? c.fields.order_id) !== orderId) continue
-    const id = c.fields.id ?? c.fields.trans_id
-    if (id) ids.add(id)
-  }
-  return ids
-}
-
 /**
  * `it booked a refund the gateway did not do: its POST /api/v1/payment/refund {…} → HTTP 503 …`,
  * when the wrong value is what was refunded and every refund the merchant asked for this order
@@ -95,7 +84,7 @@ export function refusedRefundNote(
     )
   )
     return undefined
-  const ids = paymentIdsOf(ctx, orderId)
+  const ids = new Set(orderPayments(ctx, orderId).map((p) => p.id))
   const refunds = ctx.hosted.requests.filter((r) => {
     const id = paymentIdOf(r)
     return isRefundRequest(r) && id !== undefined && ids.has(id)
@@ -157,7 +146,7 @@ export function captureNote(ctx: ScenarioContext, orderId: string, wrong: string
   if (ctx.mode !== 'merchant' || !ctx.hosted) return undefined
   const paid = wrongValue(wrong, 'amount_paid')
   if (!paid?.expected || !paid.found) return undefined
-  const ids = paymentIdsOf(ctx, orderId)
+  const ids = new Set(orderPayments(ctx, orderId).map((p) => p.id))
   const capture = ctx.hosted.requests.find((r) => {
     const id = paymentIdOf(r)
     const isCapture = r.path === '/api/v1/payment/capture' || r.body?.action === 'CAPTURE'

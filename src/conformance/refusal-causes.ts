@@ -4,7 +4,7 @@ import { parseWarningHeader } from '../core/engine/warnings.js'
 import { authorizedMinor, formatMinor, refundableMinor } from '../core/payments/ledger.js'
 import { findRow, TRANSITIONS } from '../core/payments/state-machine.js'
 import { declaredSigning, type SignedApi } from '../core/signing/declared.js'
-import { formatDay } from '../core/engine/format.js'
+import { formatDay, maskCard } from '../core/engine/format.js'
 import { memoryOf } from './callback-signing.js'
 import type { ScenarioContext } from './context.js'
 import { apiOfPath } from './endpoints.js'
@@ -50,11 +50,8 @@ interface Diagnosis {
   fix: string
 }
 
-export const maskCards = (text: string): string =>
-  text.replace(
-    /\b(\d{6})(\d{3,9})(\d{4})\b/g,
-    (_, a: string, mid: string, b: string) => `${a}${'*'.repeat(mid.length)}${b}`,
-  )
+/** 4111111111111111 → 411111******1111: a card number is never shown in full. */
+export const maskCards = (text: string): string => text.replace(/\b\d{13,19}\b/g, maskCard)
 
 export const actionOf = (r: ObservedRequest) =>
   typeof r.body?.action === 'string' ? r.body.action : undefined

@@ -154,7 +154,11 @@ describe('a refund booked from a refused or unanswered request', () => {
   const wrong = ['$.amount_refunded: expected "0.00", found "4.00"']
 
   it('is named with the refused request and the fault that answered it', () => {
-    const note = refusedRefundNote(ctxWith([refund(503, 'error')], paid), 'two-windows', wrong)
+    const note = refusedRefundNote(
+      ctxWith([refund(503, 'error')], paid, settledThenDeclined),
+      'two-windows',
+      wrong,
+    )
     expect(note).toBe(
       'it booked a refund the gateway did not do: its POST /api/v1/payment/refund {amount "4.00", payment_id "pay-settled"} → HTTP 503 ' +
         '(sandbox fault "error": the gateway did nothing), and no refund callback came: book a refund when the gateway reports it done ' +
@@ -163,12 +167,18 @@ describe('a refund booked from a refused or unanswered request', () => {
   })
 
   it('is not named when a refund was accepted or reported, or the wrong value is not a refund', () => {
-    expect(refusedRefundNote(ctxWith([refund(503), refund(200)], paid), 'two-windows', wrong)).toBeUndefined()
+    expect(
+      refusedRefundNote(ctxWith([refund(503), refund(200)], paid, settledThenDeclined), 'two-windows', wrong),
+    ).toBeUndefined()
     const reported = [...paid, callback(1, 'pay-settled', 'partially_refunded', true, 'refund')]
-    expect(refusedRefundNote(ctxWith([refund(503)], reported), 'two-windows', wrong)).toBeUndefined()
+    expect(
+      refusedRefundNote(ctxWith([refund(503)], reported, settledThenDeclined), 'two-windows', wrong),
+    ).toBeUndefined()
     const state = ['$.state: expected "paid", found "failed"']
-    expect(refusedRefundNote(ctxWith([refund(503)], paid), 'two-windows', state)).toBeUndefined()
-    expect(refusedRefundNote(ctxWith([], paid), 'two-windows', wrong)).toBeUndefined()
+    expect(
+      refusedRefundNote(ctxWith([refund(503)], paid, settledThenDeclined), 'two-windows', state),
+    ).toBeUndefined()
+    expect(refusedRefundNote(ctxWith([], paid, settledThenDeclined), 'two-windows', wrong)).toBeUndefined()
   })
 })
 
@@ -211,12 +221,16 @@ describe('a callback booked twice, a partial capture booked whole, the wrong pay
     })
     const paid = [callback(0, 'pay-settled', 'settled')]
     const wrong = ['$.amount_paid: expected "6.00", found "10.00"']
-    expect(captureNote(ctxWith([capture('6.00')], paid), 'two-windows', wrong)).toBe(
+    expect(captureNote(ctxWith([capture('6.00')], paid, settledThenDeclined), 'two-windows', wrong)).toBe(
       'it captured 6.00 (its POST /api/v1/payment/capture {amount "6.00", payment_id "pay-settled"} → HTTP 200) and booked 10.00: ' +
         "a partial capture settles the amount captured, not the order's amount (States and transitions)",
     )
-    expect(captureNote(ctxWith([capture('6.00', 400)], paid), 'two-windows', wrong)).toBeUndefined()
-    expect(captureNote(ctxWith([capture('4.00')], paid), 'two-windows', wrong)).toBeUndefined()
+    expect(
+      captureNote(ctxWith([capture('6.00', 400)], paid, settledThenDeclined), 'two-windows', wrong),
+    ).toBeUndefined()
+    expect(
+      captureNote(ctxWith([capture('4.00')], paid, settledThenDeclined), 'two-windows', wrong),
+    ).toBeUndefined()
   })
 
   it('names the payment booked from a lookup with size and the one that settled', () => {
