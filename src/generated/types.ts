@@ -1860,6 +1860,8 @@ export interface PaySandboxSchemas {
   SandboxPaymentExportResponse?: SandboxPaymentExport
   SandboxPaymentResponse?: SandboxPaymentResponse
   SandboxPaymentsResponse?: SandboxPaymentsResponse
+  SandboxRequestResponse?: SandboxRequestRecord
+  SandboxRequestsResponse?: SandboxRequestsResponse
   SandboxResetResponse?: SandboxResetResponse
   SandboxScheduleResponse?: SandboxScheduleResponse
   SandboxSchedulesResponse?: SandboxSchedulesResponse
@@ -2017,6 +2019,8 @@ export interface PaySandboxSchemas {
   SandboxPaymentExport?: SandboxPaymentExport
   SandboxPaymentsQuery?: SandboxPaymentsQuery
   SandboxProtocolMapping?: SandboxProtocolMapping
+  SandboxRequestRecord?: SandboxRequestRecord
+  SandboxRequestsQuery?: SandboxRequestsQuery
   SandboxResetRequest?: SandboxResetRequest
   Scenario?: Scenario
   SandboxSchedulesQuery?: SandboxSchedulesQuery
@@ -3605,6 +3609,128 @@ export interface SandboxPaymentsResponse {
   page: number
   per_page: number
   total: number
+}
+/**
+ * (sandbox) One request of the request log (docs/rules.md#request-log): what it concerned, what it carried and what it was answered. Card numbers are masked (first 6, last 4); security codes and passwords are left out; tokens are replaced by `[removed]`.
+ */
+export interface SandboxRequestRecord {
+  id: string
+  /**
+   * Order of arrival across every merchant.
+   */
+  seq: number
+  /**
+   * When it arrived, on the sandbox's clock (epoch ms).
+   */
+  at: number
+  /**
+   * When it was answered, on the sandbox's clock (epoch ms).
+   */
+  answered_at: number
+  method: string
+  /**
+   * The normalised path under the base path, page tokens removed.
+   */
+  path: string
+  /**
+   * The route it matched, for example `/auth/:token`.
+   */
+  route?: string
+  /**
+   * The API of its route; `none` when no route matched.
+   */
+  api: 'checkout' | 's2s-card' | 's2s-apm' | 'page' | 'sandbox' | 'none'
+  /**
+   * S2S: the `action` field.
+   */
+  action?: string
+  /**
+   * The configured merchant it concerns.
+   */
+  merchant?: string
+  /**
+   * The order it concerns.
+   */
+  order_id?: string
+  /**
+   * The payment it concerns first (Checkout `payment_id`, S2S `trans_id`).
+   */
+  payment_id?: string
+  /**
+   * Every payment it concerns.
+   */
+  payment_ids: string[]
+  request: {
+    headers: {
+      [k: string]: string | undefined
+    }
+    /**
+     * The body as parsed (JSON, or a form with bracket notation expanded), redacted.
+     */
+    body?: {
+      [k: string]: unknown | undefined
+    }
+    bytes: number
+    /**
+     * Larger than the log keeps (config `limits.request_log_body_bytes`): only its size is kept.
+     */
+    truncated?: boolean
+  }
+  response: {
+    /**
+     * 0: the connection was dropped (a sandbox fault).
+     */
+    status: number
+    headers: {
+      [k: string]: string | undefined
+    }
+    /**
+     * The answer's text, redacted; absent for pages (HTML).
+     */
+    body?: string
+    bytes: number
+    truncated?: boolean
+  }
+  /**
+   * docs/rules.md#warnings: the `Sandbox-Warning` headers of the answer.
+   */
+  warnings: string[]
+  refusal?: SandboxRefusal
+  /**
+   * The gateway fault that answered it (POST /sandbox/faults).
+   */
+  fault?: 'timeout' | 'error' | 'drop' | 'lost'
+}
+/**
+ * docs/rules.md#rule-book: the rule a refusal applied (sent as the `Sandbox-Rule` header).
+ */
+export interface SandboxRefusal {
+  /**
+   * The anchor of the rule in docs/rules.md.
+   */
+  rule: string
+  fields?: string[]
+  formula?: string
+  inputs?: string[]
+}
+/**
+ * (sandbox) Answer of GET /sandbox/requests: requests of the request log (docs/rules.md#request-log), newest first unless asked otherwise, and the log's bound.
+ */
+export interface SandboxRequestsResponse {
+  requests: SandboxRequestRecord[]
+  /**
+   * How many requests match, beyond this page.
+   */
+  total: number
+  log: {
+    /**
+     * Requests kept at most per merchant (0: the log is off).
+     */
+    per_merchant: number
+    kept: number
+    recorded: number
+    forgotten: number
+  }
 }
 /**
  * (sandbox) Answer of POST /sandbox/reset.
@@ -6583,6 +6709,14 @@ export interface SandboxLimitsConfig {
    */
   body_bytes?: number
   /**
+   * (sandbox) Requests kept in the request log per merchant (docs/rules.md#request-log: GET /sandbox/requests, the console's request list, the order's scenario), the oldest forgotten first; requests no configured merchant can be told for are kept in one more log of the same size. 0 turns the log off. Kept in memory only, never in the data file (serve --request-log N).
+   */
+  request_log?: number
+  /**
+   * (sandbox) Bytes of a request's body and of its answer the request log keeps; a larger one is recorded by its size, marked truncated.
+   */
+  request_log_body_bytes?: number
+  /**
    * Memory store only (no --data): how many payments and sessions are kept (a session with its payments counts once), with their transactions and callbacks; past it the oldest are forgotten first, whatever their state: open sessions, payments in progress, callbacks still retrying (counted in GET /sandbox/health). The initial payment of a recurring series stays while such payments are at most half of it (serve --retain N).
    */
   retain?: number
@@ -7176,6 +7310,35 @@ export interface SandboxPaymentsQuery {
    * Payments per page, 1 to 100.
    */
   per_page?: string
+}
+/**
+ * (sandbox) Query parameters of GET /sandbox/requests, the request log (docs/rules.md#request-log). Every parameter is optional and they combine; the answer lists the newest requests first unless `order=asc`.
+ */
+export interface SandboxRequestsQuery {
+  /**
+   * Only this merchant's requests (its key).
+   */
+  merchant?: string
+  /**
+   * Only the requests about this order (`order.number`, `order_id`, or the order of the payment they name).
+   */
+  order_id?: string
+  /**
+   * Only the requests about this payment (Checkout `payment_id`, S2S `trans_id`): named in them or written by them.
+   */
+  payment_id?: string
+  /**
+   * `true`: only the requests no configured merchant could be told for (unknown paths or keys, the control API).
+   */
+  unattributed?: 'true' | 'false'
+  /**
+   * `desc` (default): newest first; `asc`: oldest first.
+   */
+  order?: 'asc' | 'desc'
+  /**
+   * At most this many requests (1 to 500; default 100).
+   */
+  limit?: string
 }
 /**
  * (sandbox) Body of POST /sandbox/reset (docs/rules.md#beyond-the-interface): empty, or an empty JSON object. The reset forgets every session, payment, transaction, saved card, schedule and callback; the configured merchants and the clock stay.

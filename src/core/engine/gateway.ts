@@ -16,6 +16,7 @@ import { parseBody } from './parse.js'
 import { normalisePath, PATH_INVALID, PATH_OUTSIDE } from './path.js'
 import { checkResponse } from './response-check.js'
 import { createRouter } from './router.js'
+import { type RequestTrace, recordRequest, startTrace } from '../request-log/index.js'
 import { createUnits, type Units } from './unit-of-work.js'
 import type { Collections } from './model.js'
 import { type SandboxWarning, warningHeader, withWarnings } from './warnings.js'
@@ -71,7 +72,11 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       for (const stop of stops.splice(0)) stop()
     },
     async handle(request) {
-      return dated(await answer(request))
+      // docs/rules.md#request-log: every request that passes the door is recorded once, answered.
+      const trace = startTrace(ctx)
+      const response = dated(await answer(request, trace))
+      if (trace) recordRequest(ctx, request, response, trace)
+      return response
     },
   }
 
@@ -85,11 +90,12 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     return { ...response, headers: { ...response.headers, date: new Date(ctx.clock.now()).toUTCString() } }
   }
 
-  async function answer(request: IncomingRequest): Promise<GatewayResponse> {
+  async function answer(request: IncomingRequest, trace?: RequestTrace): Promise<GatewayResponse> {
     try {
       const path = normalisePath(request.path, request.basePath)
       if (path === PATH_INVALID) return errorResponse(fail('REQUEST_PATH_INVALID'), 'sandbox')
       if (path === PATH_OUTSIDE) return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
+      if (trace) trace.path = path
       const normal: IncomingRequest = path === request.path ? request : { ...request, path }
       // The control guard reads the normalised path: every spelling of a control path is guarded.
       if (isControlPath(path)) {
@@ -99,7 +105,11 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       const found = router.match(normal.method, path)
       // A path served for another method only answers as unknown too: the gateway has no other notion of it.
       if (found === undefined || found === 'method') return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
-      return await run(found.value, normal, found.params)
+      if (trace) {
+        trace.route = found.value
+        trace.params = found.params
+      }
+      return await run(found.value, normal, found.params, trace)
     } catch (error) {
       return internalError(request, error)
     }
@@ -132,6 +142,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     route: RouteDefinition,
     incoming: IncomingRequest,
     params: Record<string, string>,
+    trace?: RequestTrace,
   ): Promise<GatewayResponse> {
     const envelope = route.api === 'page' ? 'sandbox' : route.api
     let warnings: SandboxWarning[] = []
@@ -144,6 +155,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       if (body.length > bodyLimit) throw fail('REQUEST_BODY_TOO_LARGE')
       if (incoming.body !== body) request = { ...incoming, body }
       const parsed = await parseBody(request.headers['content-type'], body)
+      if (trace) trace.bytes = body.length
       if (!parsed.ok) {
         throw fail(
           parsed.reason === 'unsupported-media-type'
@@ -153,15 +165,17 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
               : 'REQUEST_BODY_MALFORMED',
         )
       }
+      if (trace) trace.body = parsed.value
       // ── Gateway faults hook (src/core/faults, issue 23): one call, once the body is read (a rule may
       // name an S2S action); without a fault rule it just runs. ──
       return await withFaults(ctx, request, parsed.value, async () => {
         if (route.prepare) await route.prepare({ request, params, body: parsed.value, ctx })
-        const { value, durable } = units.run(() =>
+        const { value, durable, ops } = units.run(() =>
           withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
             route.handler({ request, params, body: parsed.value, ctx }),
           ),
         )
+        if (trace) trace.written = ops
         warnings = value.warnings
         const response = value.value
         await durable

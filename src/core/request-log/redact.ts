@@ -1,0 +1,150 @@
+import { maskCard } from '../engine/format.js'
+
+/**
+ * What may be kept of a request or an answer (docs/rules.md#request-log): a card number only
+ * masked (first 6, last 4), no security code and no password at all, no token's value. One
+ * module for the request log, the order's scenario and the replay's report and files, so every
+ * output hides the same things, whatever its input held (a captured browser session holds the
+ * full card number and the CVV the payer typed).
+ */
+
+/** What a token's value is replaced with: the key stays, so a reader sees one was sent. */
+export const REMOVED = '[removed]'
+
+const CARD_KEYS = new Set([
+  'card_number',
+  'payer_card_number',
+  'cardnumber',
+  'card_no',
+  'pan',
+  'ccnumber',
+  'cc_number',
+])
+const CVV_KEYS = new Set([
+  'cvv',
+  'cvv2',
+  'cvc',
+  'cvc2',
+  'csc',
+  'cid',
+  'card_cvv',
+  'card_cvv2',
+  'card_cvc',
+  'security_code',
+])
+const SECRET_KEYS = new Set([
+  'password',
+  'passwd',
+  'pass',
+  'merchant_pass',
+  'merchant_password',
+  'secret',
+  'client_secret',
+  'api_secret',
+  'control_token',
+  'x-sandbox-control-token',
+])
+const TOKEN_KEYS = new Set([
+  'token',
+  'authorization',
+  'proxy-authorization',
+  'cookie',
+  'set-cookie',
+  'x-api-key',
+  'api_key',
+])
+
+/** `card[cvv2]` and `card.number` are read by their last part; `Card-Number` as `card_number`. */
+const lastPart = (key: string): string => {
+  const parts = key.toLowerCase().replace(/-/g, '_').split(/[[\].]+/).filter(Boolean)
+  return parts.at(-1) ?? ''
+}
+
+const isFlag = (value: unknown): boolean =>
+  typeof value !== 'string' || /^(y|n|yes|no|true|false|0|1)$/i.test(value) || value === ''
+
+/** Which kind of secret a key names, given its parent (`number` is a card number inside `card`). */
+export function sensitiveKind(key: string, parent = ''): 'card' | 'cvv' | 'secret' | 'token' | undefined {
+  const name = lastPart(key)
+  if (CVV_KEYS.has(name)) return 'cvv'
+  if (SECRET_KEYS.has(name) || SECRET_KEYS.has(key.toLowerCase())) return 'secret'
+  if (CARD_KEYS.has(name) || (name === 'number' && /card/i.test(`${parent}${key}`))) return 'card'
+  if (TOKEN_KEYS.has(name) || TOKEN_KEYS.has(key.toLowerCase()) || /_token$/.test(name)) return 'token'
+  return undefined
+}
+
+function luhn(digits: string): boolean {
+  let sum = 0
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i])
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2
+    sum += d
+  }
+  return sum % 10 === 0 && !/^0+$/.test(digits)
+}
+
+/** The page token in a hosted page's path (`/auth/<token>`, `/hpf/<token>`, the fields SDK's). */
+const PAGE_TOKEN = /(\/(?:auth|hpf|sdk\/hosted-fields|sandbox\/sessions)\/)([A-Za-z0-9_-]{8,})/g
+/** A token in a query string or a form (`token=…`, `card_token=…`). */
+const QUERY_TOKEN = /([?&](?:[a-z_]*token|password|cvv2?|card_cvv2)=)[^&#\s"']*/gi
+/** A token or a secret as a JSON member, in a text that is (or holds) JSON. */
+const JSON_SECRET =
+  /("(?:[A-Za-z_]*_token|token|password|merchant_pass|card_cvv2|cvv2?|cvc)"\s*:\s*)"(?:[^"\\]|\\.)*"/g
+/**
+ * A run of 12 to 19 digits (spaces or dashes between groups allowed) not inside a longer word, nor
+ * a JSON number (`"now_ms":1793613600000`: after a colon or a dot); cards travel as strings.
+ */
+const CARD_RUN = /(?<![\w.:-])\d(?:[ -]?\d){11,18}(?![\w.-])/g
+
+/**
+ * Free text (a URL, a message, an HTML page, a JSON answer): Luhn-valid card numbers masked,
+ * page tokens and token or password members replaced, CVV members removed of their value.
+ */
+export function redactText(text: string): string {
+  let out = text
+  if (/\d{4}/.test(out))
+    out = out.replace(CARD_RUN, (run) => {
+      const digits = run.replace(/\D/g, '')
+      return digits.length >= 12 && digits.length <= 19 && luhn(digits) ? maskCard(digits) : run
+    })
+  if (out.includes('/')) out = out.replace(PAGE_TOKEN, `$1${REMOVED}`)
+  if (out.includes('=')) out = out.replace(QUERY_TOKEN, `$1${REMOVED}`)
+  if (out.includes('"')) out = out.replace(JSON_SECRET, `$1"${REMOVED}"`)
+  return out
+}
+
+/**
+ * A parsed body (JSON or form, bracket notation expanded), copied: card numbers masked under
+ * their keys and wherever a Luhn-valid number stands, security codes and passwords left out,
+ * tokens replaced by `[removed]`. Flags named like tokens (`req_token: true`) stay.
+ */
+export function redactValue(value: unknown, key = '', parent = ''): unknown {
+  if (typeof value === 'string') {
+    const kind = key ? sensitiveKind(key, parent) : undefined
+    if (kind === 'card') return maskCard(value)
+    if (kind === 'token' && !isFlag(value)) return REMOVED
+    return redactText(value)
+  }
+  if (Array.isArray(value)) return value.map((v) => redactValue(v, key, parent))
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+      const kind = sensitiveKind(k, key)
+      if (kind === 'cvv' || kind === 'secret') continue
+      out[k] = redactValue(v, k, key)
+    }
+    return out
+  }
+  return value
+}
+
+/** Headers as they may be kept: secrets left out, tokens and cookies replaced. */
+export function redactHeaders(headers: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    const kind = sensitiveKind(name)
+    if (kind === 'cvv' || kind === 'secret') continue
+    out[name] = kind === 'token' || kind === 'card' ? REMOVED : redactText(value)
+  }
+  return out
+}
