@@ -48,7 +48,12 @@ describe('the request log (docs/rules.md#request-log)', () => {
     const paid = await t.call(
       'POST',
       `/auth/${token}/pay`,
-      qs.stringify({ card_number: '4111 1111 1111 1111', card_exp: '01/30', card_cvv2: '987', card_holder: 'A B' }),
+      qs.stringify({
+        card_number: '4111 1111 1111 1111',
+        card_exp: '01/30',
+        card_cvv2: '987',
+        card_holder: 'A B',
+      }),
     )
     expect(paid.status).toBeLessThan(500)
     const page = log.query({ merchant: 'demo-merchant', order_id: 'ord-7', order: 'asc' }).records
@@ -179,7 +184,11 @@ describe('the request log (docs/rules.md#request-log)', () => {
       hash: checkoutSignatures.statusByOrder('o-1', PASSWORD),
     })
     const [record] = requestLogOf(t.gateway.ctx).query({ merchant: 'demo-merchant' }).records
-    expect(record?.refusal).toEqual({ rule: 'checkout-signatures', fields: ['hash'], formula: 'checkout.session' })
+    expect(record?.refusal).toEqual({
+      rule: 'checkout-signatures',
+      fields: ['hash'],
+      formula: 'checkout.session',
+    })
     expect(record?.warnings).toEqual(['docs/rules.md#amounts: order.amount "10"'])
   })
 
@@ -211,6 +220,8 @@ describe('GET /sandbox/requests (docs/rules.md#request-log)', () => {
     const bad = await t.call('GET', '/sandbox/requests?limit=0')
     expect(bad.status).toBe(400)
     const newest = await t.call('GET', '/sandbox/requests?limit=1')
-    expect((newest.body.requests as unknown as { order_id: string }[]).map((r) => r.order_id)).toEqual(['ord-10'])
+    expect((newest.body.requests as unknown as { order_id: string }[]).map((r) => r.order_id)).toEqual([
+      'ord-10',
+    ])
   })
 })

@@ -130,7 +130,9 @@ export function createRequestLog(perMerchant: number = DEFAULT_PER_MERCHANT): Re
         if (query.merchant !== undefined)
           return page(byOrder.get(orderKey(query.merchant, query.order_id)) ?? [], query)
         // Without the merchant: the order under every merchant that has one of that number.
-        const all = [...rings.keys()].flatMap((m) => [...(byOrder.get(orderKey(m, query.order_id ?? '')) ?? [])])
+        const all = [...rings.keys()].flatMap((m) => [
+          ...(byOrder.get(orderKey(m, query.order_id ?? '')) ?? []),
+        ])
         return page(
           all.sort((a, b) => a.seq - b.seq),
           query,

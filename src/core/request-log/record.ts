@@ -63,12 +63,15 @@ const pick = (headers: Record<string, string>, names: readonly string[]) => {
 interface Concerns {
   merchant?: string
   order?: string
+  session?: string
   payments: string[]
+  /** Callback deliveries its unit of work queued. */
+  callbacks: string[]
 }
 
 function concerns(ctx: EngineContext, request: IncomingRequest, trace: RequestTrace): Concerns {
   const body = trace.body ?? {}
-  const out: Concerns = { payments: [] }
+  const out: Concerns = { payments: [], callbacks: [] }
   const addPayment = (id: string | undefined) => {
     if (id && !out.payments.includes(id)) out.payments.push(id)
   }
@@ -82,6 +85,7 @@ function concerns(ctx: EngineContext, request: IncomingRequest, trace: RequestTr
     if (!s) return
     out.merchant ??= s.merchant_key
     out.order ??= text((s.request.order as Record<string, unknown> | undefined)?.number)
+    out.session ??= s.id
     addPayment(s.payment_id)
   }
   const key = text(body.merchant_key) ?? text(body.client_key)
@@ -92,6 +96,7 @@ function concerns(ctx: EngineContext, request: IncomingRequest, trace: RequestTr
     if (op.kind !== 'put') continue
     if (op.collection === 'payments') fromPayment(op.record as Payment)
     else if (op.collection === 'sessions') fromSession(op.record as Session)
+    else if (op.collection === 'deliveries' && !out.callbacks.includes(op.id)) out.callbacks.push(op.id)
   }
   const named = text(body.payment_id) ?? text(body.trans_id)
   if (named && named.length <= 200) {
@@ -142,6 +147,8 @@ export function describeRequest(
     ...(facts.order ? { order_id: facts.order } : {}),
     ...(facts.payments[0] ? { payment_id: facts.payments[0] } : {}),
     payment_ids: facts.payments,
+    ...(facts.session ? { session_id: facts.session } : {}),
+    ...(facts.callbacks.length ? { callbacks: facts.callbacks } : {}),
     request: {
       headers: redactHeaders(pick(request.headers, REQUEST_HEADERS)),
       ...(trace.body && bytes <= bodyLimit ? { body: redactValue(trace.body) } : {}),

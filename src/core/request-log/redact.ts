@@ -56,7 +56,11 @@ const TOKEN_KEYS = new Set([
 
 /** `card[cvv2]` and `card.number` are read by their last part; `Card-Number` as `card_number`. */
 const lastPart = (key: string): string => {
-  const parts = key.toLowerCase().replace(/-/g, '_').split(/[[\].]+/).filter(Boolean)
+  const parts = key
+    .toLowerCase()
+    .replace(/-/g, '_')
+    .split(/[[\].]+/)
+    .filter(Boolean)
   return parts.at(-1) ?? ''
 }
 

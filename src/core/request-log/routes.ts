@@ -18,7 +18,7 @@ export const requestLogModule: EngineModule = {
       method: 'GET',
       path: '/sandbox/requests',
       summary:
-        "The request log: the requests the gateway answered, by merchant, order or payment, with what they carried (masked), their answers, warnings and the rule of each refusal",
+        'The request log: the requests the gateway answered, by merchant, order or payment, with what they carried (masked), their answers, warnings and the rule of each refusal',
       pipeline: { query: 'sandbox/requests-query' },
       response: 'control/requests-response',
       handler: ({ input }) => {
@@ -37,7 +37,8 @@ export const requestLogModule: EngineModule = {
     declareControlRoute<undefined, RequestRecord>({
       method: 'GET',
       path: '/sandbox/requests/:id',
-      summary: 'One request of the request log, whole: what it carried (masked), its answer, warnings, refusal',
+      summary:
+        'One request of the request log, whole: what it carried (masked), its answer, warnings, refusal',
       pipeline: {
         load: (c, params) => {
           const record = requestLogOf(c).get(params.id ?? '')

@@ -31,6 +31,10 @@ export interface RequestRecord {
   payment_id?: string
   /** Every payment it concerns: named in it, or written by its unit of work. */
   payment_ids: string[]
+  /** The Checkout session it concerns (created, paid, or named by its token). */
+  session_id?: string
+  /** The callback deliveries its unit of work queued. */
+  callbacks?: string[]
   request: {
     headers: Record<string, string>
     /** Parsed (JSON, form with bracket notation expanded) and redacted; absent when not read or too large. */
