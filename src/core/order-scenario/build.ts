@@ -45,6 +45,8 @@ export const SCENARIO_SCHEMA_REF = 'https://paysandbox.dev/schemas/sandbox/scena
 /** Steps that begin with the merchant's or the payer's act, and what is expected after it. */
 interface Group {
   at: number
+  /** The back-office action of this group whose answer a fault took (its resending is the same act). */
+  retried?: string
   faults: Step[]
   trigger: Step[]
   after: Step[]
@@ -133,8 +135,11 @@ function storySteps(order: ObservedOrder, notes: string[]): Step[] {
       current = open(r.at, start)
       current.after.push(requestExpectation(r, role))
     } else if (role.kind === 'action') {
-      current = open(r.at, actionStep(r, role.action))
-      current.after.push(requestExpectation(r, role))
+      // The back office sending its action again at once, after an answer that never came, is the
+      // same act (its recovery), not a second one.
+      const again = current?.retried === role.action && r.at - lastAt <= SAME_ACT_MS
+      if (!again) current = open(r.at, actionStep(r, role.action))
+      current?.after.push(requestExpectation(r, role))
     } else if (role.kind === 'lookup') {
       const ownAct = current && (r.at - lastAt <= SAME_ACT_MS || duringCallback(r, order.deliveries))
       if (!ownAct) current = open(r.at, actionStep(r, 'status'))
@@ -147,7 +152,10 @@ function storySteps(order: ObservedOrder, notes: string[]): Step[] {
     } else if (role.kind === 'unplayable') notes.push(`Not played: ${role.why} (${formatDateTime(r.at)}).`)
     if (role && role.kind !== 'ignored' && role.kind !== 'unplayable') {
       const fault = r.fault ? faultStep(r) : undefined
-      if (fault && current) current.faults.push(fault)
+      if (fault && current) {
+        current.faults.push(fault)
+        if (role.kind === 'action') current.retried = role.action
+      }
       lastAt = r.at
     }
     for (const delivery of placed.get(r.id) ?? []) {
@@ -188,6 +196,8 @@ function flatten(groups: Group[]): Step[] {
     }
     out.push(...group.faults, ...group.trigger, ...group.after)
     if (group.at > 0) previous = group.at
+    // An explicit move is where the clock then stood: the next act's time is measured from there.
+    for (const s of group.trigger) if (s.step === 'clock.advance' && previous !== undefined) previous += s.seconds * 1000
   }
   return out
 }
