@@ -61,7 +61,10 @@ export function expectedBooking(payments: Payment[]): Booking | undefined {
     case 'refund':
       // docs/conformance.md, inspect: a partial refund keeps the order paid (the gateway may call it `refund`).
       if (toMinor(refunded, currencyExponent(currency)) < toMinor(captured, currencyExponent(currency)))
-        return { fields: { '$.state': 'paid', '$.amount_paid': captured, '$.amount_refunded': refunded }, because }
+        return {
+          fields: { '$.state': 'paid', '$.amount_paid': captured, '$.amount_refunded': refunded },
+          because,
+        }
       return { fields: { '$.state': 'refunded', '$.amount_refunded': refunded }, because }
     case 'reversal':
       return { fields: { '$.state': 'reversed', '$.amount_paid': zero }, because }

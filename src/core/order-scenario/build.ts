@@ -89,19 +89,46 @@ export function orderScenario(ctx: EngineContext, orderId: string, merchantKey?:
   }
 }
 
-/** The merchant's MIDs, Protocol Mapping and the sandbox's callback timing, as the scenario's gateway should have them. */
+/**
+ * The merchant's MIDs, Protocol Mapping and the sandbox's callback timing, as the scenario's
+ * gateway should have them: only what differs from the schema's defaults, so the file stays short.
+ */
 function setupOf(ctx: EngineContext, order: ObservedOrder): ScenarioSetup {
+  const defaults = withSchemaDefaults('sandbox/config', {
+    merchants: [{ key: 'k', password: 'p', mids: [{ id: 'm' }] }],
+  }) as unknown as DefaultsView
+  const base = defaults.merchants[0]
   const callbacks = ctx.config.callbacks as
     | { retry_schedule_seconds?: number[]; timeout_seconds?: number }
     | undefined
+  const mids = order.merchant.mids?.map((mid) => changed(mid, base?.mids[0]) ?? { id: mid.id })
+  const mapping = changed(order.merchant.protocol_mapping, base?.protocol_mapping)
+  const retries = changed(callbacks?.retry_schedule_seconds, defaults.callbacks?.retry_schedule_seconds)
+  const timeout = changed(callbacks?.timeout_seconds, defaults.callbacks?.timeout_seconds)
   return redactValue({
-    ...(order.merchant.mids?.length ? { mids: order.merchant.mids } : {}),
-    ...(order.merchant.protocol_mapping ? { protocol_mapping: order.merchant.protocol_mapping } : {}),
-    ...(callbacks?.retry_schedule_seconds
-      ? { retry_schedule_seconds: callbacks.retry_schedule_seconds }
-      : {}),
-    ...(callbacks?.timeout_seconds ? { callback_timeout_seconds: callbacks.timeout_seconds } : {}),
+    ...(mids?.length ? { mids } : {}),
+    ...(mapping ? { protocol_mapping: mapping } : {}),
+    ...(retries ? { retry_schedule_seconds: retries } : {}),
+    ...(timeout ? { callback_timeout_seconds: timeout } : {}),
   }) as ScenarioSetup
+}
+
+interface DefaultsView {
+  merchants: { mids: Record<string, unknown>[]; protocol_mapping: Record<string, unknown> }[]
+  callbacks?: { retry_schedule_seconds?: number[]; timeout_seconds?: number }
+}
+
+/** What of `value` differs from `base` (objects key by key, the rest whole); undefined when nothing does. */
+function changed<T>(value: T, base: unknown): T | undefined {
+  if (value === undefined || JSON.stringify(value) === JSON.stringify(base)) return undefined
+  if (!value || typeof value !== 'object' || Array.isArray(value) || !base || typeof base !== 'object')
+    return value
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const diff = k === 'id' ? v : changed(v, (base as Record<string, unknown>)[k])
+    if (diff !== undefined) out[k] = diff
+  }
+  return Object.keys(out).length ? (out as T) : undefined
 }
 
 function storySteps(order: ObservedOrder, notes: string[]): Step[] {
@@ -197,7 +224,8 @@ function flatten(groups: Group[]): Step[] {
     out.push(...group.faults, ...group.trigger, ...group.after)
     if (group.at > 0) previous = group.at
     // An explicit move is where the clock then stood: the next act's time is measured from there.
-    for (const s of group.trigger) if (s.step === 'clock.advance' && previous !== undefined) previous += s.seconds * 1000
+    for (const s of group.trigger)
+      if (s.step === 'clock.advance' && previous !== undefined) previous += s.seconds * 1000
   }
   return out
 }

@@ -10,6 +10,8 @@ import { maskCard } from '../engine/format.js'
 
 /** What a token's value is replaced with: the key stays, so a reader sees one was sent. */
 export const REMOVED = '[removed]'
+/** `[removed]`, or a redacted capture's role placeholder (`[token-2]`): already nothing to hide. */
+export const PLACEHOLDER = /^\[[a-z0-9-]+\]$/
 
 const CARD_KEYS = new Set([
   'card_number',
@@ -125,8 +127,8 @@ export function redactText(text: string): string {
 export function redactValue(value: unknown, key = '', parent = ''): unknown {
   if (typeof value === 'string') {
     const kind = key ? sensitiveKind(key, parent) : undefined
-    if (kind === 'card') return maskCard(value)
-    if (kind === 'token' && !isFlag(value)) return REMOVED
+    if (kind === 'card') return /^\d{6}\*+\d{4}$/.test(value) ? value : maskCard(value)
+    if (kind === 'token' && !isFlag(value) && !PLACEHOLDER.test(value)) return REMOVED
     return redactText(value)
   }
   if (Array.isArray(value)) return value.map((v) => redactValue(v, key, parent))
