@@ -26,8 +26,12 @@ export interface Compared {
   body: string
 }
 
+/** A JSON value as JSON (`"DECLINED"`, `10`, `null`), redacted and cut at 200 characters. */
 const show = (v: unknown): string | undefined =>
-  v === undefined ? undefined : redactText(typeof v === 'string' ? v : JSON.stringify(v)).slice(0, 200)
+  v === undefined ? undefined : redactText(JSON.stringify(v)).slice(0, 200)
+/** A header, a page title or a non-JSON body as it is, redacted and cut. */
+const raw = (v: string | undefined): string | undefined =>
+  v === undefined ? undefined : redactText(v).slice(0, 200)
 
 const mediaType = (h: Record<string, string>) =>
   (h['content-type'] ?? '').split(';')[0]?.trim().toLowerCase() ?? ''
@@ -60,12 +64,12 @@ export function compareAnswers(
   const to = fresh.headers.location
   if (from !== undefined || to !== undefined) {
     if (from === undefined || to === undefined)
-      out.push({ at: 'header location', recorded: show(from), sandbox: show(to) })
+      out.push({ at: 'header location', recorded: raw(from), sandbox: raw(to) })
     else if (
       roles.rewrite(from) !== to &&
       !(roles.learnUrl(from, to, `location of ${source}`) && roles.rewrite(from) === to)
     )
-      out.push({ at: 'header location', recorded: show(from), sandbox: show(to) })
+      out.push({ at: 'header location', recorded: raw(from), sandbox: raw(to) })
   }
   const a = parseJson(recorded.body)
   const b = parseJson(fresh.body)
@@ -73,8 +77,8 @@ export function compareAnswers(
   else if (a.ok !== b.ok && recorded.body.trim() && fresh.body.trim())
     out.push({
       at: 'body',
-      recorded: show(recorded.body),
-      sandbox: show(fresh.body),
+      recorded: raw(recorded.body),
+      sandbox: raw(fresh.body),
       note: 'one is JSON, the other not',
     })
   else if (!a.ok && type.includes('html')) {
@@ -82,9 +86,9 @@ export function compareAnswers(
     const ta = titleOf(recorded.body)
     const tb = titleOf(fresh.body)
     if (ta !== undefined && tb !== undefined && ta !== tb)
-      out.push({ at: 'page title', recorded: show(ta), sandbox: show(tb) })
+      out.push({ at: 'page title', recorded: raw(ta), sandbox: raw(tb) })
   } else if (!a.ok && !type.includes('html') && roles.rewrite(recorded.body.trim()) !== fresh.body.trim())
-    out.push({ at: 'body', recorded: show(recorded.body), sandbox: show(fresh.body) })
+    out.push({ at: 'body', recorded: raw(recorded.body), sandbox: raw(fresh.body) })
   return out
 }
 

@@ -2,7 +2,7 @@ import { ConfigError, loadConfig } from '../adapters/serve/config-file.js'
 import type { SandboxConfig, SandboxMerchant } from '../core/engine/context.js'
 import type { GatewayResponse } from '../core/engine/http.js'
 import { ruleHeader } from '../core/engine/refusal.js'
-import { redactHeaders, redactText } from '../core/request-log/redact.js'
+import { redactBody, redactHeaders, redactText } from '../core/request-log/redact.js'
 import { requestLogOf } from '../core/request-log/index.js'
 import { compareAnswers, type Difference } from './compare.js'
 import { ReplayInputError } from './errors.js'
@@ -217,7 +217,10 @@ async function replayOne(n: number, e: Exchange, target: Target, c: Context): Pr
     status: !e.response ? 'not-compared' : differences.length ? 'different' : 'same',
     path: redactText(prepared.path + prepared.search),
     ...(action ? { action } : {}),
-    request: { headers: redactHeaders(prepared.headers), body: shown(prepared.body) },
+    request: {
+      headers: redactHeaders(prepared.headers),
+      body: shown(prepared.body, prepared.headers['content-type']),
+    },
     ...(e.response ? { recorded: recordedAnswer(e.response) } : {}),
     sandbox: sandboxAnswer(answer),
     differences,
@@ -244,8 +247,8 @@ async function send(c: Context, prepared: ReturnType<typeof prepare>, e: Exchang
 /** A dropped connection (a fault) has no status: 0, as a capture records an answer that never came. */
 const answerStatus = (r: GatewayResponse) => (r.fault === 'drop' ? 0 : r.status)
 
-const shown = (text: string) => {
-  const redacted = redactText(text)
+const shown = (text: string, type?: string) => {
+  const redacted = redactBody(text, type)
   return redacted.length > BODY_SHOWN
     ? `${redacted.slice(0, BODY_SHOWN)}… (${text.length} characters)`
     : redacted
@@ -253,7 +256,7 @@ const shown = (text: string) => {
 
 function bodyShown(type: string | undefined, body: string): string {
   if (type && /html/i.test(type)) return `(a page of ${body.length} characters)`
-  return shown(body)
+  return shown(body, type)
 }
 
 function recordedAnswer(r: { status: number; headers: Record<string, string>; body: string }): ReplayAnswer {

@@ -97,10 +97,10 @@ const QUERY_TOKEN = /([?&](?:[a-z_]*token|password|cvv2?|card_cvv2)=)[^&#\s"']*/
 const JSON_SECRET =
   /("(?:[A-Za-z_]*_token|token|password|merchant_pass|card_cvv2|cvv2?|cvc)"\s*:\s*)"(?:[^"\\]|\\.)*"/g
 /**
- * A run of 12 to 19 digits (spaces or dashes between groups allowed) not inside a longer word, nor
+ * A run of 12 to 19 digits (spaces, dashes or a form's `+` between groups allowed) not inside a longer word, nor
  * a JSON number (`"now_ms":1793613600000`: after a colon or a dot); cards travel as strings.
  */
-const CARD_RUN = /(?<![\w.:-])\d(?:[ -]?\d){11,18}(?![\w.-])/g
+const CARD_RUN = /(?<![\w.:-])\d(?:[ +-]?\d){11,18}(?![\w.-])/g
 
 /**
  * Free text (a URL, a message, an HTML page, a JSON answer): Luhn-valid card numbers masked,
@@ -153,4 +153,29 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
     out[name] = kind === 'token' || kind === 'card' ? REMOVED : redactText(value)
   }
   return out
+}
+
+/**
+ * A body as text, by its content type: a form and a JSON document field by field (redactValue:
+ * security codes and passwords left out, not only emptied), anything else as free text.
+ */
+export function redactBody(text: string, contentType = ''): string {
+  if (!text) return text
+  if (/json/i.test(contentType) || /^\s*[{[]/.test(text)) {
+    try {
+      return JSON.stringify(redactValue(JSON.parse(text)))
+    } catch {
+      return redactText(text)
+    }
+  }
+  if (/x-www-form-urlencoded/i.test(contentType) || /^[\w%[\].-]+=/.test(text)) {
+    const out = new URLSearchParams()
+    for (const [key, value] of new URLSearchParams(text)) {
+      const kind = sensitiveKind(key)
+      if (kind === 'cvv' || kind === 'secret') continue
+      out.append(key, String(redactValue(value, key)))
+    }
+    return out.toString().replace(/%2A/gi, '*').replace(/%5B/gi, '[').replace(/%5D/gi, ']')
+  }
+  return redactText(text)
 }

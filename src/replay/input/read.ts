@@ -35,7 +35,7 @@ export function parseCapture(file: string, text: string): { format: CaptureForma
     throw new ReplayInputError(
       file,
       undefined,
-      `not JSON (a HAR 1.2 file or a JSON-lines log expected): ${message}${/end of JSON input/i.test(message) ? ' (the file ends early: truncated?)' : ''}`,
+      `not JSON (a HAR 1.2 file or a JSON-lines log expected): ${message}${endsEarly(message, trimmed) ? ' (the file ends early: truncated?)' : ''}`,
     )
   }
   if (isHar(whole)) return { format: 'har', exchanges: readHar(file, whole) }
@@ -55,4 +55,10 @@ function firstLineIsObject(text: string): boolean {
   } catch {
     return false
   }
+}
+
+/** The parser stopped at the end of the text: the file was cut short, not written wrong. */
+function endsEarly(message: string, text: string): boolean {
+  const at = /at position (\d+)/.exec(message)?.[1]
+  return /end of JSON input/i.test(message) || (at !== undefined && Number(at) >= text.length - 1)
 }
