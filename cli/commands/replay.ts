@@ -55,7 +55,6 @@ export const replayCommand: CommandModule<object, Args> = {
         default: false,
         describe: 'Show both answers of every step that differs',
       })
-      .conflicts('json', 'console')
       .example('$0 replay shop.har --config shop-config.json', 'what differs, step by step')
       .example(
         '$0 replay shop-client.jsonl browser.har --config shop-config.json',
@@ -72,6 +71,8 @@ export const replayCommand: CommandModule<object, Args> = {
 }
 
 export async function runReplayCommand(args: Args): Promise<void> {
+  // yargs counts a boolean's default as given, so its `conflicts` cannot tell these apart.
+  if (args.json && args.console) throw new UsageError('--json and --console go to one place each: choose one')
   const replay = await import('../../src/replay/index.js')
   let result: Awaited<ReturnType<typeof replay.runReplay>>
   try {

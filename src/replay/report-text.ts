@@ -8,14 +8,18 @@ import type { ReplayReport, ReplayStep } from './run.js'
 
 const pad = (text: string, width: number) => (text.length >= width ? `${text} ` : text.padEnd(width))
 
-function pathOf(step: ReplayStep): string {
-  const shown = step.path ?? step.url
+/** The request as the file has it: under the gateway by its path, elsewhere by its address without the query. */
+function pathOf(step: ReplayStep, gateway: string): string {
+  const url = step.url.startsWith(gateway)
+    ? step.url.slice(gateway.length) || '/'
+    : step.url.replace(/\?.*$/, '')
+  const shown = url.length > 60 ? `${url.slice(0, 59)}…` : url
   return `${shown}${step.action ? ` ${step.action}` : ''}`
 }
 
-export function stepLines(step: ReplayStep, verbose = false): string[] {
+export function stepLines(step: ReplayStep, gateway: string, verbose = false): string[] {
   const head = `${String(step.n).padStart(3)}  ${pad(step.where, 9)} ${pad(step.method, 5)}`
-  if (step.status === 'skipped') return [`${head}${pad(step.url, 48)} skipped: ${step.skipped}`]
+  if (step.status === 'skipped') return [`${head}${pad(pathOf(step, gateway), 48)} skipped: ${step.skipped}`]
   const recorded = step.recorded ? String(step.recorded.status) : '-'
   const sandbox = step.sandbox ? String(step.sandbox.status) : '-'
   const verdict =
@@ -24,7 +28,7 @@ export function stepLines(step: ReplayStep, verbose = false): string[] {
       : step.status === 'not-compared'
         ? 'not compared'
         : `${step.differences.length} difference${step.differences.length === 1 ? '' : 's'}`
-  const lines = [`${head}${pad(pathOf(step), 48)} ${recorded} → ${sandbox}  ${verdict}`]
+  const lines = [`${head}${pad(pathOf(step, gateway), 48)} ${recorded} → ${sandbox}  ${verdict}`]
   for (const d of step.differences)
     lines.push(
       `       ${d.at}: recorded ${d.recorded ?? '(none)'}, sandbox ${d.sandbox ?? '(none)'}${d.note ? ` (${d.note})` : ''}`,
@@ -48,7 +52,7 @@ export function reportText(report: ReplayReport, verbose = false): string {
     (f) => `${f.file} (${f.format === 'har' ? 'HAR 1.2' : 'JSON lines'}, ${f.requests} requests)`,
   )
   const out = [`Replayed ${files.join(' and ')} against a fresh sandbox, as the gateway ${report.gateway}`]
-  for (const step of report.steps) out.push(...stepLines(step, verbose))
+  for (const step of report.steps) out.push(...stepLines(step, report.gateway, verbose))
   const sent = report.steps.filter((s) => s.status !== 'skipped')
   const differing = report.steps.filter((s) => s.status === 'different')
   const hashes = report.steps.filter((s) => s.hash?.recorded === 'invalid')
