@@ -1,5 +1,5 @@
 import { Box, Text, useApp, useInput } from 'ink'
-import { useMemo, useState } from 'react'
+import { useMemo, useRef, useState } from 'react'
 import type { ReplayReport } from '../replay/run.js'
 import { stepDetail, stepRow } from './replay-lines.js'
 import { Segments } from './Segments.js'
@@ -42,11 +42,14 @@ export function ReplayApp({
     onOpen: () => setOpen(true),
   })
   const differing = report.steps.filter((s) => s.status === 'different').map((s) => String(s.n))
+  // Read when a key arrives, not when the handler was made: a key can come before the next frame's effects.
+  const current = useRef(index)
+  current.current = index
   useInput((input, key) => {
     if (input === 'q') return exit()
     if (open && (key.escape || key.leftArrow || key.backspace)) return setOpen(false)
     if (input === 'n' || input === 'p') {
-      const at = index
+      const at = current.current
       const next =
         input === 'n'
           ? differing.find((id) => ids.indexOf(id) > at)

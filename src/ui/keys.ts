@@ -74,6 +74,8 @@ export const BINDINGS: Binding[] = [
   { keys: 'e', scope: 'payment', does: 'export' },
   { keys: 'y', scope: 'payment', does: 'curl of a status lookup' },
   { keys: 'b', scope: 'payment', does: 'its callbacks' },
+  { keys: 'l', scope: 'payment', does: "its order's requests (warnings, refusal rules)" },
+  { keys: 's', scope: 'payment', does: 'write its order as a scenario' },
   { keys: 'Esc', scope: 'payment', does: 'back' },
   { keys: '/', scope: 'callbacks', does: 'filter: merchant: state: order: kind: text' },
   { keys: 'x', scope: 'callbacks', does: 'clear' },

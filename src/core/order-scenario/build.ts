@@ -156,7 +156,10 @@ function storySteps(order: ObservedOrder, notes: string[]): Step[] {
           description: `The sandbox's clock was moved ${seconds} s (POST /sandbox/clock/advance, ${formatDateTime(r.at)}).`,
         })
     } else if (role.kind === 'start') {
-      const start = startStep(r, role, payment(r.payment_ids[0]))
+      // A Hosted Payment Fields session is paid later, by the merchant's own request: its payment is the session's.
+      const paid =
+        payment(r.payment_ids[0]) ?? order.payments.find((p) => r.session_id && p.session_id === r.session_id)
+      const start = startStep(r, role, paid)
       // The kit numbers each merchant.start's order anew; a second start of this order keeps its number.
       if (starts++ > 0) start.order.number = ORDER_NUMBER
       current = open(r.at, start)
