@@ -40,7 +40,8 @@ export interface OrderScenario {
   steps: Step[]
 }
 
-export const SCENARIO_SCHEMA_REF = 'https://paysandbox.dev/schemas/sandbox/scenario.schema.json'
+/** Where a project that installed paysandbox finds the schema (an editor checks the file against it). */
+export const SCENARIO_SCHEMA_REF = 'node_modules/paysandbox/schemas/sandbox/scenario.schema.json'
 
 /** Steps that begin with the merchant's or the payer's act, and what is expected after it. */
 interface Group {
