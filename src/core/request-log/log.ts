@@ -34,25 +34,27 @@ const orderKey = (merchant: string, order: string) => `${merchant}\u0000${order}
 export function createRequestLog(perMerchant: number = DEFAULT_PER_MERCHANT): RequestLog {
   const rings = new Map<string, Ring>()
   const byId = new Map<string, RequestRecord>()
-  const byOrder = new Map<string, Set<RequestRecord>>()
-  const byPayment = new Map<string, Set<RequestRecord>>()
+  // Lists, oldest first: a ring forgets its oldest record first, which is the oldest of each list it is in.
+  const byOrder = new Map<string, RequestRecord[]>()
+  const byPayment = new Map<string, RequestRecord[]>()
   let seq = 0
   let recorded = 0
   let forgotten = 0
 
-  const file = (index: Map<string, Set<RequestRecord>>, key: string, record: RequestRecord) => {
-    let set = index.get(key)
-    if (!set) {
-      set = new Set()
-      index.set(key, set)
-    }
-    set.add(record)
+  const file = (index: Map<string, RequestRecord[]>, key: string, record: RequestRecord) => {
+    const list = index.get(key)
+    if (list) list.push(record)
+    else index.set(key, [record])
   }
-  const unfile = (index: Map<string, Set<RequestRecord>>, key: string, record: RequestRecord) => {
-    const set = index.get(key)
-    if (!set) return
-    set.delete(record)
-    if (!set.size) index.delete(key)
+  const unfile = (index: Map<string, RequestRecord[]>, key: string, record: RequestRecord) => {
+    const list = index.get(key)
+    if (!list) return
+    if (list[0] === record) list.shift()
+    else {
+      const at = list.indexOf(record)
+      if (at >= 0) list.splice(at, 1)
+    }
+    if (!list.length) index.delete(key)
   }
 
   function forget(record: RequestRecord) {
@@ -100,7 +102,10 @@ export function createRequestLog(perMerchant: number = DEFAULT_PER_MERCHANT): Re
     perMerchant,
     add(fields) {
       if (perMerchant <= 0) return undefined
-      const record: RequestRecord = { id: `req-${++seq}`, seq, ...fields }
+      // The record is the object it was given, with its id: no copy on the request's path.
+      const record = fields as RequestRecord
+      record.seq = ++seq
+      record.id = `req-${seq}`
       const key = record.merchant ?? NOBODY
       let ring = rings.get(key)
       if (!ring) {
@@ -122,8 +127,8 @@ export function createRequestLog(perMerchant: number = DEFAULT_PER_MERCHANT): Re
     query(query) {
       const limit = Math.min(query.limit ?? 100, MAX_LISTED)
       if (query.payment_id !== undefined) {
-        const set = byPayment.get(query.payment_id) ?? new Set()
-        const mine = [...set].filter((r) => query.merchant === undefined || r.merchant === query.merchant)
+        const list = byPayment.get(query.payment_id) ?? []
+        const mine = list.filter((r) => query.merchant === undefined || r.merchant === query.merchant)
         return page(mine, query)
       }
       if (query.order_id !== undefined) {
