@@ -58,7 +58,10 @@ const TOKEN_KEYS = new Set([
 
 /** `card[cvv2]` and `card.number` are read by their last part; `Card-Number` as `card_number`. */
 const lastPart = (key: string): string => {
-  const parts = key.toLowerCase().replace(/-/g, '_').split(/[[\].]+/)
+  const parts = key
+    .toLowerCase()
+    .replace(/-/g, '_')
+    .split(/[[\].]+/)
   for (let i = parts.length - 1; i >= 0; i--) if (parts[i]) return parts[i] as string
   return ''
 }
