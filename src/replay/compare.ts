@@ -73,7 +73,7 @@ export function compareAnswers(
   }
   const a = parseJson(recorded.body)
   const b = parseJson(fresh.body)
-  if (a.ok && b.ok) compareJson(a.value, b.value, '$', '', roles, source, out)
+  if (a.ok && b.ok) compareJson(a.value, b.value, '$', '', { roles, source, out })
   else if (a.ok !== b.ok && recorded.body.trim() && fresh.body.trim())
     out.push({
       at: 'body',
@@ -92,24 +92,23 @@ export function compareAnswers(
   return out
 }
 
-function compareJson(
-  r: unknown,
-  f: unknown,
-  path: string,
-  key: string,
-  roles: RoleMap,
-  source: string,
-  out: Difference[],
-): void {
+/** What a comparison carries along the answer's tree: the roles it learns, where it is, what it found. */
+interface Walk {
+  roles: RoleMap
+  source: string
+  out: Difference[]
+}
+
+function compareJson(r: unknown, f: unknown, path: string, key: string, walk: Walk): void {
+  const { out } = walk
   if (typeof r === 'string' && typeof f === 'string') {
-    compareString(r, f, path, key, roles, source, out)
+    compareString(r, f, path, key, walk)
     return
   }
   if (Array.isArray(r) && Array.isArray(f)) {
     if (r.length !== f.length)
       out.push({ at: `${path}.length`, recorded: String(r.length), sandbox: String(f.length) })
-    for (let i = 0; i < Math.min(r.length, f.length); i++)
-      compareJson(r[i], f[i], `${path}[${i}]`, key, roles, source, out)
+    for (let i = 0; i < Math.min(r.length, f.length); i++) compareJson(r[i], f[i], `${path}[${i}]`, key, walk)
     return
   }
   if (isObject(r) && isObject(f)) {
@@ -117,22 +116,15 @@ function compareJson(
       const sub = /^[A-Za-z_][A-Za-z0-9_]*$/.test(k) ? `${path}.${k}` : `${path}[${JSON.stringify(k)}]`
       if (!(k in f)) out.push({ at: sub, recorded: show(r[k]), note: 'missing from the sandbox answer' })
       else if (!(k in r)) out.push({ at: sub, sandbox: show(f[k]), note: 'not in the recorded answer' })
-      else compareJson(r[k], f[k], sub, k, roles, source, out)
+      else compareJson(r[k], f[k], sub, k, walk)
     }
     return
   }
   if (JSON.stringify(r) !== JSON.stringify(f)) out.push({ at: path, recorded: show(r), sandbox: show(f) })
 }
 
-function compareString(
-  r: string,
-  f: string,
-  path: string,
-  key: string,
-  roles: RoleMap,
-  source: string,
-  out: Difference[],
-): void {
+function compareString(r: string, f: string, path: string, key: string, walk: Walk): void {
+  const { roles, source, out } = walk
   if (r === f || roles.rewrite(r) === f) return
   if (dateValues(key, r, f)) return
   const where = `${path} of ${source}`

@@ -1,3 +1,5 @@
+import { luhnValid } from '../payments/card.js'
+
 /**
  * docs/rules.md#test-cards: the expiry month picks a test card's outcome, whatever the card's brand
  * (01 success, 02 decline, 03 capture declined, 05 3DS then success, 06 3DS then decline, 12
@@ -39,16 +41,6 @@ export function outcomeOfExpiry(month: string, year: string): { outcome: CardOut
   }
 }
 
-function luhnDigit(partial: string): string {
-  let sum = 0
-  for (let i = 0; i < partial.length; i++) {
-    let d = Number(partial[partial.length - 1 - i])
-    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2
-    sum += d
-  }
-  return String((10 - (sum % 10)) % 10)
-}
-
 const PUBLISHED = ['4111111111111111', '4601541833776519', '1111222233334444', '5555555555554444']
 
 /**
@@ -67,7 +59,7 @@ export function numberForMasked(masked: string): string | undefined {
   // The check digit is the last one, which the mask keeps: vary the middle's last digit instead.
   for (let d = 0; d <= 9; d++) {
     const candidate = `${first}${'0'.repeat(stars.length - 1)}${d}${last}`
-    if (luhnDigit(candidate.slice(0, -1)) === candidate.at(-1)) return candidate
+    if (luhnValid(candidate)) return candidate
   }
   return undefined
 }

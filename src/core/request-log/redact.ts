@@ -1,4 +1,5 @@
 import { maskCard } from '../engine/format.js'
+import { luhnValid } from '../payments/card.js'
 
 /**
  * What may be kept of a request or an answer (docs/rules.md#request-log): a card number only
@@ -96,16 +97,6 @@ export function sensitiveKind(key: string, parent = ''): Kind {
   return kind
 }
 
-function luhn(digits: string): boolean {
-  let sum = 0
-  for (let i = 0; i < digits.length; i++) {
-    let d = Number(digits[digits.length - 1 - i])
-    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2
-    sum += d
-  }
-  return sum % 10 === 0 && !/^0+$/.test(digits)
-}
-
 /** The page token in a hosted page's path (`/auth/<token>`, `/hpf/<token>`, the fields SDK's). */
 const PAGE_TOKEN = /(\/(?:auth|hpf|sdk\/hosted-fields|sandbox\/sessions)\/)([A-Za-z0-9_-]{8,})/g
 /** A token in a query string or a form (`token=…`, `card_token=…`). */
@@ -131,7 +122,7 @@ export function redactText(text: string): string {
   if (/\d{4}/.test(out))
     out = out.replace(CARD_RUN, (run) => {
       const digits = run.replace(/\D/g, '')
-      return digits.length >= 12 && digits.length <= 19 && luhn(digits) ? maskCard(digits) : run
+      return luhnValid(digits) && !/^0+$/.test(digits) ? maskCard(digits) : run
     })
   if (SIGN_PAGE.test(out)) out = out.replace(PAGE_TOKEN, `$1${REMOVED}`)
   if (out.includes('=') && SIGN_SECRET.test(out)) out = out.replace(QUERY_TOKEN, `$1${REMOVED}`)
