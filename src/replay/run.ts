@@ -1,8 +1,8 @@
 import { ConfigError, loadConfig } from '../adapters/serve/config-file.js'
 import type { SandboxConfig, SandboxMerchant } from '../core/engine/context.js'
 import type { GatewayResponse } from '../core/engine/http.js'
-import { ruleHeader } from '../core/engine/refusal.js'
-import { redactBody, redactHeaders, redactText } from '../core/request-log/redact.js'
+import { redactHeaders, redactText } from '../core/request-log/redact.js'
+import { answerStatus, describeCallback, recordedAnswer, sandboxAnswer, shown } from './answers.js'
 import { requestLogOf } from '../core/request-log/index.js'
 import { compareAnswers, type Difference } from './compare.js'
 import { ReplayInputError } from './errors.js'
@@ -79,8 +79,6 @@ export interface ReplayReport {
   /** The orders the replayed requests made, for `--export`. */
   orders: { merchant: string; order_id: string }[]
 }
-
-const BODY_SHOWN = 4000
 
 export async function runReplay(
   options: ReplayOptions,
@@ -242,53 +240,6 @@ async function send(c: Context, prepared: ReturnType<typeof prepare>, e: Exchang
     servedHosts: [e.url.host],
     remoteAddress: '203.0.113.10',
   })
-}
-
-/** A dropped connection (a fault) has no status: 0, as a capture records an answer that never came. */
-const answerStatus = (r: GatewayResponse) => (r.fault === 'drop' ? 0 : r.status)
-
-const shown = (text: string, type?: string) => {
-  const redacted = redactBody(text, type)
-  return redacted.length > BODY_SHOWN
-    ? `${redacted.slice(0, BODY_SHOWN)}… (${text.length} characters)`
-    : redacted
-}
-
-function bodyShown(type: string | undefined, body: string): string {
-  if (type && /html/i.test(type)) return `(a page of ${body.length} characters)`
-  return shown(body, type)
-}
-
-function recordedAnswer(r: { status: number; headers: Record<string, string>; body: string }): ReplayAnswer {
-  const type = r.headers['content-type']
-  return {
-    status: r.status,
-    ...(type ? { type } : {}),
-    ...(r.headers.location ? { location: redactText(r.headers.location) } : {}),
-    body: bodyShown(type, r.body),
-    ...(r.headers['sandbox-rule'] ? { rule: r.headers['sandbox-rule'] } : {}),
-  }
-}
-
-function sandboxAnswer(r: GatewayResponse): ReplayAnswer {
-  const type = r.headers['content-type']
-  return {
-    status: answerStatus(r),
-    ...(type ? { type } : {}),
-    ...(r.headers.location ? { location: redactText(r.headers.location) } : {}),
-    body: bodyShown(type, r.body),
-    ...(r.refusal ? { rule: ruleHeader(r.refusal) } : {}),
-    ...(r.warnings?.length ? { warnings: r.warnings } : {}),
-  }
-}
-
-/** `sale/settled` (Checkout), `SALE SUCCESS SETTLED` (S2S): what a callback reported. */
-function describeCallback(request: { body: string }): string {
-  const f = new URLSearchParams(request.body)
-  const status = f.get('order_status')
-  return status !== null
-    ? `${f.get('type') ?? ''}/${status}`
-    : [f.get('action'), f.get('result'), f.get('status')].filter(Boolean).join(' ')
 }
 
 /** The merchants' orders the replay made, in the order they first appear. */
