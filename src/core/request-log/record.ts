@@ -34,7 +34,7 @@ const REQUEST_HEADERS = [
   'token',
   'x-request-id',
 ]
-const RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', 'sandbox-fault']
+const RESPONSE_HEADERS = ['content-type', 'location', 'retry-after', 'sandbox-fault', 'sandbox-rule']
 
 /**
  * Requests that only read and would drown an order's story: the control API's reads (the console
