@@ -17,6 +17,7 @@ import { normalisePath, PATH_INVALID, PATH_OUTSIDE } from './path.js'
 import { ruleHeader } from './refusal.js'
 import { checkResponse } from './response-check.js'
 import { createRouter } from './router.js'
+import { type RequestTrace, recordRequest, startTrace } from '../request-log/index.js'
 import { createUnits, type Units } from './unit-of-work.js'
 import type { Collections } from './model.js'
 import { type SandboxWarning, warningHeader, withWarnings } from './warnings.js'
@@ -73,7 +74,11 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     },
     async handle(request) {
       const seen: Seen = { path: request.path }
-      return dated(announced(request, await answer(request, seen), seen))
+      // docs/rules.md#request-log: every request that passes the door is recorded once, answered.
+      const trace = startTrace(ctx)
+      const response = dated(announced(request, await answer(request, seen, trace), seen))
+      if (trace) recordRequest(ctx, request, response, trace)
+      return response
     },
   }
 
@@ -133,13 +138,18 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     return { ...response, headers: { ...response.headers, date: new Date(ctx.clock.now()).toUTCString() } }
   }
 
-  async function answer(request: IncomingRequest, seen: Seen): Promise<GatewayResponse> {
+  async function answer(
+    request: IncomingRequest,
+    seen: Seen,
+    trace?: RequestTrace,
+  ): Promise<GatewayResponse> {
     try {
       const path = normalisePath(request.path, request.basePath)
       if (path === PATH_INVALID) return errorResponse(fail('REQUEST_PATH_INVALID'), 'sandbox')
       if (path === PATH_OUTSIDE)
         return errorResponse(fail('ROUTE_NOT_FOUND', { rule: 'base-path' }), 'sandbox')
       seen.path = path
+      if (trace) trace.path = path
       const normal: IncomingRequest = path === request.path ? request : { ...request, path }
       // The control guard reads the normalised path: every spelling of a control path is guarded.
       if (isControlPath(path)) {
@@ -149,7 +159,11 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       const found = router.match(normal.method, path)
       // A path served for another method only answers as unknown too: the gateway has no other notion of it.
       if (found === undefined || found === 'method') return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
-      return await run(found.value, normal, found.params, seen)
+      if (trace) {
+        trace.route = found.value
+        trace.params = found.params
+      }
+      return await run(found.value, normal, found.params, seen, trace)
     } catch (error) {
       return internalError(request, error)
     }
@@ -183,6 +197,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     incoming: IncomingRequest,
     params: Record<string, string>,
     seen: Seen,
+    trace?: RequestTrace,
   ): Promise<GatewayResponse> {
     const envelope = route.api === 'page' ? 'sandbox' : route.api
     let warnings: SandboxWarning[] = []
@@ -195,6 +210,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       if (body.length > bodyLimit) throw fail('REQUEST_BODY_TOO_LARGE')
       if (incoming.body !== body) request = { ...incoming, body }
       const parsed = await parseBody(request.headers['content-type'], body)
+      if (trace) trace.bytes = body.length
       if (!parsed.ok) {
         throw fail(
           parsed.reason === 'unsupported-media-type'
@@ -204,6 +220,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
               : 'REQUEST_BODY_MALFORMED',
         )
       }
+      if (trace) trace.body = parsed.value
       const action = route.declared?.kind === 'actions' ? parsed.value.action : undefined
       if (typeof action === 'string') seen.action = action
       seen.merchant = merchantOf(request, parsed.value)
@@ -211,11 +228,12 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       // name an S2S action); without a fault rule it just runs. ──
       return await withFaults(ctx, request, parsed.value, async () => {
         if (route.prepare) await route.prepare({ request, params, body: parsed.value, ctx })
-        const { value, durable } = units.run(() =>
+        const { value, durable, ops } = units.run(() =>
           withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
             route.handler({ request, params, body: parsed.value, ctx }),
           ),
         )
+        if (trace) trace.written = ops
         warnings = value.warnings
         const response = value.value
         await durable

@@ -321,6 +321,12 @@ export const RULES = {
     says: 'the control API under /sandbox acts on records and merchants the sandbox holds',
     source: '(sandbox)',
   },
+  'request-log': {
+    title: 'Request log and replay',
+    section: '',
+    says: 'the sandbox records the requests it answered, by merchant, order and payment; a request or an order it does not hold is not found, and an order number several merchants use needs its merchant',
+    source: '(sandbox)',
+  },
   'control-guard': {
     title: 'Control API guard',
     section: '',
