@@ -114,9 +114,9 @@ describe('an order the sandbox observed, exported as a scenario', () => {
     const twin = runs.summaries.get('twin')?.results.find((r) => r.slug === 'shop-1001')
     expect(twin?.status).toBe('failed')
     const first = twin?.steps.find((s) => s.status === 'failed')
-    // The cause leads: the session request the gateway refused, and why.
+    // The cause leads (what the merchant did and the rule), then the refusal it led to.
     expect(first?.message).toMatch(
-      /^the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is sha1 of the binary md5 digest/,
+      /^the merchant's hash is sha1 of the binary md5 digest; the formula takes md5's hex digest \(POST \/api\/v1\/session, checkout\.session\) \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: Hash is not valid\.\)/,
     )
   }, 180_000)
 })
