@@ -26,7 +26,12 @@ export interface Finding {
     | 'intent'
     | 'double-charge'
     | 'unknown-outcome'
-  /** One line, derived from what was observed. */
+  /**
+   * What the merchant did and the rule it breaks (docs/conformance.md, Cause first), worded from
+   * the gateway's structured refusal and the engine's declarations, never from its messages.
+   */
+  cause: string
+  /** One line, derived from what was observed: the cause, then the symptom the kit saw. */
   headline: string
   /** The request as sent (card numbers masked): the merchant's, or the gateway's callback. */
   request?: string
@@ -36,6 +41,8 @@ export interface Finding {
   rule?: string
   /** What to change. */
   fix?: string
+  /** The interface's section and the rule book's anchor of the rule (`2.1.1; docs/rules.md#amounts`). */
+  section?: string
 }
 
 export interface StepResult {
@@ -64,10 +71,24 @@ export interface ScenarioResult {
   status: Status
   /** For a skipped scenario: why. */
   reason?: string
-  /** Skipped because the merchant's profile (adapter `flows`) does not offer a flow it needs. */
+  /**
+   * Skipped because the merchant's adapter does not offer a flow it needs (`flows`) or does not
+   * declare a hook, action or field it needs (`contract`, `supports`).
+   */
   notApplicable?: boolean
+  /** What the adapter lacks, each with its reason and short label (`{need: "void@2", …}`, `{need: "flow:s2s-card", …}`). */
+  missing?: { need: string; reason: string; label: string }[]
   steps: StepResult[]
   ms: number
+}
+
+/** Skipped scenarios that share one reason (a need the adapter lacks, or the skip's own reason). */
+export interface NotRunGroup {
+  /** The need the adapter lacks (`void`, `void@2`, `flow:s2s-card`), when that is the reason. */
+  need?: string
+  /** Short: `your adapter declares no \`void\` action`, or the skip's own reason. */
+  reason: string
+  scenarios: string[]
 }
 
 export interface RunSummary {
@@ -75,6 +96,8 @@ export interface RunSummary {
   passed: number
   failed: number
   skipped: number
+  /** What was not run and why, grouped by reason (a scenario lacking two needs is in both groups). */
+  notRun?: NotRunGroup[]
   ms: number
   /** Set when the run stopped for infrastructure reasons (merchant unreachable). */
   infrastructure?: string
