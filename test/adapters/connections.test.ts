@@ -129,6 +129,7 @@ describe('connections at the cap (docs/rules.md#connections)', () => {
     ).until((a) => a.closed)
     expect(s2s.text).toMatch(/^HTTP\/1\.1 503 /)
     expect(s2s.text.toLowerCase()).toContain('retry-after: 1')
+    expect(s2s.text.toLowerCase()).toContain('sandbox-rule: docs/rules.md#connections')
     expect(bodyOf(s2s.text)).toEqual({
       result: 'ERROR',
       http_code: 503,
