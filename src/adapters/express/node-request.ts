@@ -39,6 +39,11 @@ export function toGatewayRequest(
     for (const [k, v] of new URLSearchParams(url.slice(search + 1))) if (!query.has(k)) query.set(k, v)
   const hash = url.indexOf('#')
   const end = search >= 0 ? search : hash >= 0 ? hash : url.length
+  // The client went away before its answer was written (a held answer then ends: src/core/faults).
+  const gone = new AbortController()
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort()
+  })
   return {
     method: req.method ?? 'GET',
     path: url.slice(0, end),
@@ -46,6 +51,7 @@ export function toGatewayRequest(
     headers,
     readBody: (limit) => readBody(req, res, limit, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS),
     remoteAddress: plainAddress(req.socket.remoteAddress),
+    signal: gone.signal,
     ...(options.basePath ? { basePath: options.basePath } : {}),
     ...(options.servedHosts ? { servedHosts: options.servedHosts } : {}),
   }

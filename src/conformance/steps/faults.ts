@@ -5,7 +5,9 @@ import { sendToGateway } from '../http.js'
 
 /**
  * gateway.fault: the next matching requests to the scenario's gateway fail (src/core/faults). On
- * the kit's own gateway a time-out moves the scenario's virtual clock, so nothing waits for real.
+ * the kit's own gateway a time-out moves the scenario's virtual clock, so nothing waits for real,
+ * unless the rule holds the answer (`late`, `hold_seconds`): that hold is real time, so that the
+ * merchant's own HTTP client times out, and ends as soon as it does.
  */
 export async function gatewayFault(step: ScenarioGatewayFaultStep, ctx: ScenarioContext): Promise<unknown> {
   const rule = {
@@ -14,6 +16,7 @@ export async function gatewayFault(step: ScenarioGatewayFaultStep, ctx: Scenario
     ...(step.count !== undefined ? { count: step.count } : {}),
     ...(step.seconds !== undefined ? { seconds: step.seconds } : {}),
     ...(step.status !== undefined ? { status: step.status } : {}),
+    ...(step.hold_seconds !== undefined ? { hold_seconds: step.hold_seconds } : {}),
   }
   if (ctx.hosted) return { fault: addFault(ctx.hosted.gateway.ctx, rule) }
   if (!ctx.controlApi)

@@ -12,6 +12,11 @@ export interface GatewayRequest {
   body: Uint8Array
   /** The caller's address (recorded as the payer IP where the interface says so). */
   remoteAddress?: string
+  /**
+   * Aborted when the client goes away before its answer is written (its connection closed, its
+   * fetch aborted): a held answer (gateway fault `late`, src/core/faults) ends there.
+   */
+  signal?: AbortSignal
 }
 
 /** What every adapter (express, msw, `sandbox.fetch`, the kit's host) turns its request into. */
