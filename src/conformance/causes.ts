@@ -23,6 +23,9 @@ import type { ObservedRequest } from './sandbox-host.js'
 import { expectedHash } from './signing.js'
 import { describeCallback } from './steps/select.js'
 import type { Finding } from './types.js'
+import { doneUnanswered, faultAnswer, faultOutcome, unanswered, wasDone } from './fault-outcomes.js'
+import { moneyActionFindings } from './resent-actions.js'
+import { unappliedCallbackFindings } from './unapplied-callbacks.js'
 
 /**
  * Cause first (docs/conformance.md, Read a failure): what the merchant did that the gateway
@@ -551,7 +554,7 @@ const CHARGES = new Set(['SALE', 'DEBIT'])
 
 /** A payment the gateway did: its answer says so, or it was done and its answer lost (sandbox fault `lost`). */
 function charged(r: ObservedRequest): boolean {
-  if (r.fault) return r.fault === 'lost'
+  if (unanswered(r)) return doneUnanswered(r)
   const json = (r.answer.json ?? {}) as Record<string, unknown>
   return r.answer.status === 200 && /^(settled|pending)$/i.test(String(json.status ?? ''))
 }
@@ -571,10 +574,9 @@ function doubleChargeFinding(r: ObservedRequest, requests: ObservedRequest[]): F
   const lookups = orderLookups(requests, key.order, first.seq, r.seq)
   const json = (r.answer.json ?? {}) as Record<string, unknown>
   const id = json.trans_id ?? json.payment_id
-  const firstWas =
-    first.fault === 'lost'
-      ? 'was done and its answer lost (sandbox fault "lost")'
-      : `was done (HTTP ${first.answer.status} ${String((first.answer.json as { status?: unknown })?.status ?? '')})`
+  const firstWas = unanswered(first)
+    ? wasDone(first)
+    : `was done (HTTP ${first.answer.status} ${String((first.answer.json as { status?: unknown })?.status ?? '')})`
   return {
     kind: 'double-charge',
     headline: `the payer is charged twice for ${key.label}: the first ${requestName(first)} ${firstWas}; the merchant sent it again ${lookups.length ? `after ${lookups.map(requestName).join(', ')}` : 'without looking the order up first'}, and the gateway did the second too (HTTP ${r.answer.status} ${String(json.status ?? '')}${id ? `, ${json.trans_id ? 'trans_id' : 'payment_id'} ${String(id)}` : ''})`,
@@ -636,20 +638,17 @@ const lookupFix = (r: ObservedRequest) =>
  * charged, the double charge says so), or booked the unknown outcome as it pleased.
  */
 function unansweredFinding(r: ObservedRequest, requests: ObservedRequest[]): Finding | undefined {
-  const key = r.fault ? paymentKey(r, requests) : undefined
+  const key = unanswered(r) ? paymentKey(r, requests) : undefined
   if (!key) return undefined
   if (orderLookups(requests, key.order, r.seq, Number.POSITIVE_INFINITY).length) return undefined
   const again = requests.find((o) => o.seq > r.seq && paymentKey(o, requests)?.label === key.label)
   if (again && charged(r) && charged(again)) return undefined
-  const done =
-    r.fault === 'lost'
-      ? 'the gateway did it and its answer was lost (sandbox fault "lost")'
-      : `its answer never came (sandbox fault "${r.fault}"; this time the gateway had not done it)`
+  const done = faultOutcome(r)
   return {
     kind: 'unknown-outcome',
     headline: again
       ? `the merchant sent ${requestName(again)} again for ${key.label} without looking the order up first: ${done}; an answer that never came may mean the payment was done, and a second one charges the payer twice`
-      : `the merchant never looked ${key.label} up after its ${requestName(r)} got no answer: ${done}; an answer that never came is an unknown outcome, which only the status lookup of the order settles`,
+      : `the merchant never looked ${key.label} up after its ${requestName(r)} got ${faultAnswer(r)}: ${done}; an answer that never came is an unknown outcome, which only the status lookup of the order settles`,
     request: `${requestName(r)} ${maskCards(r.text).slice(0, 400)}`,
     answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`,
     rule: UNKNOWN_OUTCOME_RULE,
@@ -663,12 +662,14 @@ export function causesOf(ctx: ScenarioContext): Finding[] {
   const requests = ctx.hosted.requests
   const found: Finding[] = []
   for (const r of requests) {
+    found.push(...moneyActionFindings(r, requests, ctx))
     if (!r.fault && !r.expectedRefusal) found.push(...intentFindings(r, ctx))
     if (isRefused(r)) found.push(requestFinding(r, ctx, requests))
     else if (r.answer.warnings?.length && !r.fault) found.push(warningFinding(r))
     const twice = doubleChargeFinding(r, requests) ?? unansweredFinding(r, requests)
     if (twice) found.push(twice)
   }
+  found.push(...unappliedCallbackFindings(ctx))
   const callback = callbackFinding(ctx)
   if (callback) found.push(callback)
   return found

@@ -232,7 +232,7 @@ async function runStep(
   const base = { index, kind: step.step, label: stepLabel(step, index) }
   const ms = () => Math.round(performance.now() - started)
   ctx.request = undefined
-  const seq = ctx.hosted?.requests.length ?? 0
+  const seq = ctx.hosted?.arrived ?? 0
   try {
     const result = await withTimeout(STEP_HANDLERS[step.step](step, ctx), timeoutMs)
     capture(step, result, ctx)

@@ -26,6 +26,8 @@ export interface Finding {
     | 'intent'
     | 'double-charge'
     | 'unknown-outcome'
+    | 'resent-action'
+    | 'unapplied-callback'
   /** One line, derived from what was observed. */
   headline: string
   /** The request as sent (card numbers masked): the merchant's, or the gateway's callback. */

@@ -1607,6 +1607,7 @@ export type ScenarioStep = (
   | ScenarioExpectNoCallbackStep
   | ScenarioExpectCallbackAcknowledgedStep
   | ScenarioExpectMerchantOrderStep
+  | ScenarioExpectGatewayLedgerStep
   | ScenarioExpectRedirectStep
 ) & {
   step:
@@ -1631,6 +1632,7 @@ export type ScenarioStep = (
     | 'expect.no_callback'
     | 'expect.callback_acknowledged'
     | 'expect.merchant_order'
+    | 'expect.gateway_ledger'
     | 'expect.redirect'
   [k: string]: unknown | undefined
 } & (
@@ -1655,6 +1657,7 @@ export type ScenarioStep = (
     | ScenarioExpectNoCallbackStep
     | ScenarioExpectCallbackAcknowledgedStep
     | ScenarioExpectMerchantOrderStep
+    | ScenarioExpectGatewayLedgerStep
     | ScenarioExpectRedirectStep
   ) & {
     step:
@@ -1679,6 +1682,7 @@ export type ScenarioStep = (
       | 'expect.no_callback'
       | 'expect.callback_acknowledged'
       | 'expect.merchant_order'
+      | 'expect.gateway_ledger'
       | 'expect.redirect'
     [k: string]: unknown | undefined
   }
@@ -7963,6 +7967,30 @@ export interface ScenarioExpectMerchantOrderStep {
   step: 'expect.merchant_order'
   /**
    * Order to inspect; default `${order_number}`.
+   */
+  order_number?: string
+  fields: ScenarioFieldMatch
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Merchant mode, on the kit's own gateway: what the gateway itself did for the order, from its ledger, matches; for example `{"$.payments": 1, "$.amount_refunded": "4.00", "$.refunds": 1}`: one charge, one refund of 4.00, whatever requests the merchant sent to get there (docs/conformance.md, Gateway faults). The view: `payments` (the order's payments that took or hold money), `declined`, `status` (the newest payment's, Checkout spelling), `amount_charged` and `amount_refunded` (sums over the order's payments, in its currency's decimals), `captures`, `refunds` (refunds and reversals), `voids` (successful transactions). Against another gateway the step is skipped.
+ */
+export interface ScenarioExpectGatewayLedgerStep {
+  step: 'expect.gateway_ledger'
+  /**
+   * Order whose ledger is read; default `${order_number}`.
    */
   order_number?: string
   fields: ScenarioFieldMatch

@@ -9,6 +9,7 @@ import {
 } from './callbacks.js'
 import { clockAdvance } from './clock.js'
 import { expectAcknowledged, expectCallback, expectNoCallback, expectRedirect } from './expect-callbacks.js'
+import { expectGatewayLedger } from './expect-gateway.js'
 import { expectMerchantOrder, expectMerchantRequest, expectNoMerchantRequest } from './expect-merchant.js'
 import { gatewayFault } from './faults.js'
 import { gatewayCall } from './gateway.js'
@@ -40,5 +41,6 @@ export const STEP_HANDLERS: Record<Kind, StepHandler> = {
   'expect.no_callback': (s, c) => expectNoCallback(s as never, c),
   'expect.callback_acknowledged': (s, c) => expectAcknowledged(s as never, c),
   'expect.merchant_order': (s, c) => expectMerchantOrder(s as never, c),
+  'expect.gateway_ledger': (s, c) => expectGatewayLedger(s as never, c),
   'expect.redirect': (s, c) => expectRedirect(s as never, c),
 }
