@@ -94,20 +94,25 @@ export async function runScenarios(options: RunOptions): Promise<RunSummary> {
       ...(options.notes?.length ? { notes: options.notes } : {}),
     })
   const limit = options.merchant?.sequential ? 1 : Math.max(1, options.concurrency ?? availableParallelism())
+  const run = async (next: LoadedScenario) => {
+    const result = infrastructure
+      ? notRun(next, options.mode, `not run: ${infrastructure}`)
+      : await runOne(next, options)
+    if (result.infrastructure) infrastructure ??= result.infrastructure
+    results.push(result.result)
+    for (const r of options.reporters) r.scenarioFinished(result.result)
+  }
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const result = infrastructure
-        ? notRun(next, options.mode, `not run: ${infrastructure}`)
-        : await runOne(next, options)
-      if (result.infrastructure) infrastructure ??= result.infrastructure
-      results.push(result.result)
-      for (const r of options.reporters) r.scenarioFinished(result.result)
-    }
+    for (let next = queue.shift(); next; next = queue.shift()) await run(next)
   }
   // An external gateway has one clock for every scenario: those that move it run alone, last.
   const exclusive = options.gateway?.url ? queue.filter(movesClock) : []
   for (const s of exclusive) queue.splice(queue.indexOf(s), 1)
-  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker))
+  // Scenarios whose gateway holds an answer until the merchant's client gives up spend seconds
+  // waiting, not working: they run beside the others rather than in their slots.
+  const waiting = limit > 1 ? queue.filter(holdsAnswers) : []
+  for (const s of waiting) queue.splice(queue.indexOf(s), 1)
+  await Promise.all([...waiting.map(run), ...Array.from({ length: Math.min(limit, queue.length) }, worker)])
   queue.push(...exclusive)
   await worker()
   const order = new Map(options.scenarios.map((s, i) => [s.slug, i]))
@@ -125,6 +130,12 @@ export async function runScenarios(options: RunOptions): Promise<RunSummary> {
 }
 
 const movesClock = (s: LoadedScenario) => s.scenario.steps.some((step) => step.step === 'clock.advance')
+
+/** A gateway fault that holds an answer in real time (docs/conformance.md, Gateway faults). */
+const holdsAnswers = (s: LoadedScenario) =>
+  s.scenario.steps.some(
+    (step) => step.step === 'gateway.fault' && (step.mode === 'late' || step.hold_seconds !== undefined),
+  )
 
 function notRun(
   loaded: LoadedScenario,

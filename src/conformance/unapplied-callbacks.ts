@@ -12,7 +12,8 @@ import type { Finding } from './types.js'
  * to confirm it, and the lookup failed (a fault on the status endpoint) and was never tried again.
  * The gateway never sends an acknowledged callback again, so what it reported is lost to the
  * merchant. A merchant that answers 5xx until its lookup works is sent the callback again. Read
- * from the request log and the callbacks' attempts, which the kit places among the requests.
+ * from the request log and the callbacks' attempts, which the kit places among the requests (a
+ * lookup belongs to the latest delivery attempt about its payment begun before it).
  */
 
 const LOOKUPS = new Set(['GET_TRANS_STATUS', 'GET_TRANS_STATUS_BY_ORDER', 'GET_TRANS_DETAILS'])
@@ -30,24 +31,32 @@ const about = (r: ObservedRequest, c: CallbackRecord) =>
 export function unappliedCallbackFindings(ctx: ScenarioContext): Finding[] {
   if (ctx.mode !== 'merchant' || !ctx.hosted) return []
   const requests = ctx.hosted.requests
-  const callbacks = ctx.channel.log.filter((c) => c.source === 'gateway' && c.attempts[0]?.requests)
+  const callbacks = ctx.channel.log.filter((c) => c.source === 'gateway')
   const found: Finding[] = []
   for (const failed of requests.filter((r) => isLookup(r) && unanswered(r))) {
-    // The callback it confirms: the latest of its payment that had begun to arrive before it.
-    const record = callbacks
-      .filter((c) => about(failed, c) && (c.attempts[0]?.requests?.before ?? Infinity) <= failed.seq)
-      .at(-1)
-    const first = record?.attempts[0]
-    // Acknowledged, and only then looked up; never looked up again with an answer.
-    if (!record || !first?.acknowledged || failed.seq < (first.requests?.after ?? Infinity)) continue
+    // The delivery it was made for: the latest attempt of a callback about its payment begun before it.
+    let made: { record: CallbackRecord; attempt: number } | undefined
+    for (const record of callbacks) {
+      if (!about(failed, record)) continue
+      record.attempts.forEach((a, i) => {
+        const begun = a.requests?.before
+        if (begun === undefined || begun > failed.seq) return
+        const best = made ? made.record.attempts[made.attempt]?.requests?.before : undefined
+        if (best === undefined || begun >= best) made = { record, attempt: i }
+      })
+    }
+    const attempt = made?.record.attempts[made.attempt]
+    // Acknowledged all the same, and never looked up again with an answer.
+    if (!made || !attempt?.acknowledged) continue
+    const { record } = made
     if (requests.some((r) => r.seq > failed.seq && isLookup(r) && about(r, record) && !unanswered(r)))
       continue
     const name = `${failed.method} ${failed.path}${failed.body?.action ? ` ${String(failed.body.action)}` : ''}`
     found.push({
       kind: 'unapplied-callback',
-      headline: `the merchant acknowledged ${describeCallback(record)} at its first attempt and only then looked the payment up (${name}); the lookup got ${faultAnswer(failed)} (sandbox fault "${failed.fault}") and was not tried again: an acknowledged callback is never sent again, so what it reported was never confirmed nor applied`,
+      headline: `the merchant acknowledged ${describeCallback(record)} (attempt ${made.attempt + 1}) although its status lookup of the payment (${name}) got ${faultAnswer(failed)} (sandbox fault "${failed.fault}") and was not tried again: an acknowledged callback is never sent again, so what it reported was never confirmed nor applied`,
       request: `POST ${record.url} (application/x-www-form-urlencoded); then ${name} ${failed.text.slice(0, 300)}`,
-      answer: `to the callback: HTTP ${first.status ?? ''} ${JSON.stringify(first.body?.slice(0, 80) ?? '')}; to the lookup: ${failed.answer.text.slice(0, 200)}`,
+      answer: `to the callback: HTTP ${attempt.status ?? ''} ${JSON.stringify(attempt.body?.slice(0, 80) ?? '')}; to the lookup: ${failed.answer.text.slice(0, 200)}`,
       rule: 'a callback is acknowledged once it is verified and applied: a merchant that confirms it with the status lookup answers 5xx while the lookup fails, and the gateway sends it again later (Events; docs/rules.md#callbacks; docs/conformance.md, Gateway faults)',
       fix: 'confirm and apply the callback before answering it; when the status lookup fails, answer 503 (any non-2xx; on S2S anything but OK) so that the gateway retries, or keep the callback and retry the lookup until it answers',
     })
