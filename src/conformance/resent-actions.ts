@@ -38,7 +38,11 @@ interface MoneyAction {
 const text = (value: unknown) =>
   typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
 const actionOf = (r: ObservedRequest) => (typeof r.body?.action === 'string' ? r.body.action : undefined)
-const nameOf = (r: ObservedRequest) => `${r.method} ${r.path}${actionOf(r) ? ` ${actionOf(r)}` : ''}`
+/** `POST /post GET_TRANS_STATUS`: a request as a finding names it. */
+export const nameOf = (r: ObservedRequest) => `${r.method} ${r.path}${actionOf(r) ? ` ${actionOf(r)}` : ''}`
+
+/** A status lookup, on any API (the kinds of src/core/faults). */
+export const isLookup = (r: ObservedRequest) => kindOf(r.path, actionOf(r)) === 'lookup'
 
 function moneyActionOf(r: ObservedRequest): MoneyAction | undefined {
   const kind = kindOf(r.path, actionOf(r))
@@ -58,13 +62,11 @@ function moneyActionOf(r: ObservedRequest): MoneyAction | undefined {
 const same = (a: MoneyAction, b: MoneyAction) =>
   a.kind === b.kind && a.payment === b.payment && a.order === b.order && a.amount === b.amount
 
-const LOOKUPS = new Set(['GET_TRANS_STATUS', 'GET_TRANS_STATUS_BY_ORDER', 'GET_TRANS_DETAILS'])
-
 /** The merchant's status lookups of this payment or order between two of its requests. */
 function lookupsBetween(requests: ObservedRequest[], action: MoneyAction, after: number, before: number) {
   return requests.filter((o) => {
     if (o.seq <= after || o.seq >= before) return false
-    if (o.path !== '/api/v1/payment/status' && !LOOKUPS.has(actionOf(o) ?? '')) return false
+    if (!isLookup(o)) return false
     const id = paymentIdOf(o)
     const order = text(o.body?.order_id)
     return (

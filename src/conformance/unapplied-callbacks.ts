@@ -2,6 +2,7 @@ import type { CallbackRecord } from './callback-channel.js'
 import type { ScenarioContext } from './context.js'
 import { faultAnswer, unanswered } from './fault-outcomes.js'
 import { paymentIdOf } from './observations.js'
+import { isLookup, nameOf } from './resent-actions.js'
 import type { ObservedRequest } from './sandbox-host.js'
 import { describeCallback } from './steps/select.js'
 import type { Finding } from './types.js'
@@ -15,10 +16,6 @@ import type { Finding } from './types.js'
  * from the request log and the callbacks' attempts, which the kit places among the requests (a
  * lookup belongs to the latest delivery attempt about its payment begun before it).
  */
-
-const LOOKUPS = new Set(['GET_TRANS_STATUS', 'GET_TRANS_STATUS_BY_ORDER', 'GET_TRANS_DETAILS'])
-const isLookup = (r: ObservedRequest) =>
-  r.path === '/api/v1/payment/status' || LOOKUPS.has(String(r.body?.action ?? ''))
 
 const paymentOf = (c: CallbackRecord) => c.fields.id ?? c.fields.trans_id
 const orderOf = (c: CallbackRecord) => c.fields.order_number ?? c.fields.order_id
@@ -51,7 +48,7 @@ export function unappliedCallbackFindings(ctx: ScenarioContext): Finding[] {
     const { record } = made
     if (requests.some((r) => r.seq > failed.seq && isLookup(r) && about(r, record) && !unanswered(r)))
       continue
-    const name = `${failed.method} ${failed.path}${failed.body?.action ? ` ${String(failed.body.action)}` : ''}`
+    const name = nameOf(failed)
     found.push({
       kind: 'unapplied-callback',
       headline: `the merchant acknowledged ${describeCallback(record)} (attempt ${made.attempt + 1}) although its status lookup of the payment (${name}) got ${faultAnswer(failed)} (sandbox fault "${failed.fault}") and was not tried again: an acknowledged callback is never sent again, so what it reported was never confirmed nor applied`,

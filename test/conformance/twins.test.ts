@@ -460,7 +460,7 @@ beforeAll(async () => {
       ...(CAUGHT_BY[twin] ? { only: CAUGHT_BY[twin].scenarios } : {}),
     })),
   ])
-}, 300_000)
+}, 600_000)
 
 afterAll(async () => {
   await runs.close()

@@ -21,6 +21,7 @@ import {
   refusedRefundNote,
   repeatedCallbackNote,
 } from '../booking-source.js'
+import { acceptedAnswer } from '../fault-outcomes.js'
 import { bookedView, describeRequest, showView } from '../observations.js'
 import { orderNumber } from './order.js'
 
@@ -171,14 +172,6 @@ function signatureProblems(
   if (expected === 'invalid' && ok)
     return ['hash is valid, but this scenario expects the merchant to send a wrong one']
   return []
-}
-
-/** A success answer: HTTP 200 without an error envelope (Checkout error_code, S2S result ERROR/DECLINED). */
-function acceptedAnswer(request: ObservedRequest): boolean {
-  const json = request.answer.json as Record<string, unknown> | undefined
-  if (request.answer.status !== 200) return false
-  if (!json || typeof json !== 'object') return true
-  return !('error_code' in json) && json.result !== 'ERROR' && json.result !== 'DECLINED'
 }
 
 /** The gateway drops empty S2S form values before validating (request-validation.ts); so does the check. */
