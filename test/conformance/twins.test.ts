@@ -385,7 +385,7 @@ const CAUGHT_BY: Record<
       'merchant-fault-sale-committed-502',
       'merchant-fault-hpf-committed-503',
     ],
-    says: /^\d+\. expect\.merchant_order: the same refund was sent twice: 4\.00 refunded twice: the first POST \/api\/v1\/payment\/refund \(amount 4\.00\) was done and a proxy answered HTTP 503 \(an HTML page\) in its place \(sandbox fault "lost"\); the merchant sent it again without looking the payment up first, and the gateway did that one too \(payment [0-9a-f-]{36}: 10\.00 EUR charged, 8\.00 refunded, by the gateway's ledger\)[\s\S]*fix: treat an unanswered refund as an unknown outcome: look the payment up \(POST \/api\/v1\/payment\/status by payment_id\)/,
+    says: /^\d+\. expect\.merchant_order: the same refund was sent twice: 4\.00 refunded twice: the first POST \/api\/v1\/payment\/refund \(amount 4\.00\) was done and a proxy answered HTTP 503 \(an HTML page\) in its place \(sandbox fault "lost"\); the merchant sent it again [^\n]*, and the gateway did that one too \(payment [0-9a-f-]{36}: 10\.00 EUR charged, 8\.00 refunded, by the gateway's ledger\)[\s\S]*fix: treat an unanswered refund as an unknown outcome: look the payment up \(POST \/api\/v1\/payment\/status by payment_id\)/,
     section: /Gateway faults/,
     alsoSays: {
       'merchant-fault-s2s-capture-committed-504':

@@ -1,4 +1,4 @@
-import { addFault } from '../../core/faults/index.js'
+import { addFault, DEFAULT_HOLD_SECONDS } from '../../core/faults/index.js'
 import type { ScenarioGatewayFaultStep } from '../../generated/types.js'
 import { fail, type ScenarioContext, StepSkipped } from '../context.js'
 import { sendToGateway } from '../http.js'
@@ -18,6 +18,8 @@ export async function gatewayFault(step: ScenarioGatewayFaultStep, ctx: Scenario
     ...(step.status !== undefined ? { status: step.status } : {}),
     ...(step.hold_seconds !== undefined ? { hold_seconds: step.hold_seconds } : {}),
   }
+  const held = rule.hold_seconds ?? (rule.mode === 'late' ? DEFAULT_HOLD_SECONDS : 0)
+  ctx.holdMs = Math.max(ctx.holdMs ?? 0, held * 1000)
   if (ctx.hosted) return { fault: addFault(ctx.hosted.gateway.ctx, rule) }
   if (!ctx.controlApi)
     throw new StepSkipped('skipped: needs gateway faults (POST /sandbox/faults exists on a paysandbox only)')
