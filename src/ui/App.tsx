@@ -5,7 +5,6 @@ import { CALLBACK_DETAIL_HINTS, CALLBACKS_HINTS } from './CallbacksView.js'
 import { askAdvance, CLOCK_HINTS } from './ClockView.js'
 import type { ControlClient } from './client.js'
 import { DialogView, dialogRows } from './DialogView.js'
-import { askFault } from './faults.js'
 import { importAction } from './file-actions.js'
 import type { PaymentFilter } from './filters.js'
 import { Footer } from './Footer.js'
@@ -137,7 +136,6 @@ export function App({ client, mode, colors, scenarios, size: fixed, reconnectDel
       } else if (input === 'r') link.refresh()
       else if (input === 't') askAdvance(ui)
       else if (input === 'i') importAction(ui)
-      else if (input === 'F') askFault(ui)
     },
     { isActive: !dialog },
   )

@@ -72,7 +72,7 @@ export function ClockView({ active, clock }: { active: boolean; clock?: Clock & 
       <Text {...theme.tone('muted')}>Time never goes back; a reset keeps the clock.</Text>
       <Text> </Text>
       <Text {...theme.tone('muted')}>
-        gateway faults (f adds one, F anywhere; X forgets them)
+        gateway faults (f adds one, X forgets them)
         {faults.error ? `: could not be read (${faults.error})` : ''}
       </Text>
       {faults.data?.length ? (

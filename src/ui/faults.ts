@@ -2,8 +2,8 @@ import type { SandboxFaultKind, SandboxFaultMode, SandboxFaultRequest } from '..
 import type { Ui } from './ui-context.js'
 
 /**
- * Gateway faults from the console (docs/conformance.md, Gateway faults): `F` anywhere, `f` in the
- * clock view, which lists the rules still to happen. One line says the rule: the mode first, then
+ * Gateway faults from the console (docs/conformance.md, Gateway faults): `f` in the clock view,
+ * which lists the rules still to happen (`X` forgets them). One line says the rule: the mode first, then
  * in any order a 5xx status, a kind of request (`lookup`, `refund`, ...), an S2S action (`SALE`),
  * a path (`/api/v1/payment/refund`), a count (`x3`) and seconds (`5s`).
  */
@@ -76,7 +76,7 @@ export function describeFault(rule: {
 /** Asks for a fault rule, confirms it, and sets it. */
 export function askFault(ui: Ui): void {
   ui.prompt({
-    label: 'Fail the next gateway request (the clock view lists the faults in force)',
+    label: 'Fail the next gateway request',
     initial: 'lost 503 refund',
     hint: FAULT_HINT,
     onSubmit: (text) => {

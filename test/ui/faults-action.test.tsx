@@ -11,14 +11,16 @@ afterEach(() => cleanup())
 const CLEAR = '\u0015'
 
 /**
- * Gateway faults from the console (docs/conformance.md, Gateway faults): `F` anywhere, `f` in the
- * clock view, which lists the rules still to happen; `X` there forgets them.
+ * Gateway faults from the console (docs/conformance.md, Gateway faults): `f` in the clock view,
+ * which lists the rules still to happen; `X` there forgets them.
  */
 describe('console: gateway faults', () => {
-  it('F sets a fault from any view; the clock view lists it; X forgets it', async () => {
+  it('f sets a fault by kind; the clock view lists it; X forgets it', async () => {
     const t = supportGateway()
     const ui = renderApp(inProcessClient(t))
-    await ui.press('F')
+    await ui.press('4')
+    await ui.waitForText('none: every request is answered')
+    await ui.press('f')
     await ui.waitForText('Fail the next gateway request')
     await ui.press(CLEAR, 'lost 503 refund x2', KEY.enter)
     await ui.waitForText('set a gateway fault: the next 2 refund requests will be done')
@@ -27,7 +29,6 @@ describe('console: gateway faults', () => {
     expect(listFaults(t.gateway.ctx).map((f) => [f.mode, f.match, f.remaining, f.status])).toEqual([
       ['lost', { kind: 'refund' }, 2, 503],
     ])
-    await ui.press('4')
     await ui.waitForText('fault-1 lost: the next 2 refund requests will be done')
     await ui.press('X')
     await ui.waitForText('forget every gateway fault still to happen?')
@@ -59,9 +60,7 @@ describe('console: gateway faults', () => {
 
   it('the help lists the fault keys', () => {
     expect(BINDINGS.filter((b) => /fault/.test(b.does)).map((b) => `${b.keys} ${b.scope}`)).toEqual([
-      'F everywhere',
-      'f clock',
-      'X clock',
+      'f X clock',
     ])
   })
 })
