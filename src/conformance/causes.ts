@@ -6,6 +6,7 @@ import { type CallbackAttempt, type CallbackRecord, describeAttempts } from './c
 import { callbackSigning, memoryOf } from './callback-signing.js'
 import type { ScenarioContext } from './context.js'
 import { apiOfPath } from './endpoints.js'
+import { chainDiagnosis } from './chain-diagnosis.js'
 import { diagnoseHash } from './hash-diagnosis.js'
 import { isRefundRequest, paymentIdOf } from './observations.js'
 import {
@@ -113,6 +114,8 @@ function ruleAndFix(
       rule: 'one session, one payment: a payment request whose answer never came may have been done, and the status lookup says what became of it (Events; docs/conformance.md, Gateway faults)',
       fix: "the session's payment was already made by an earlier request: look it up (POST /api/v1/payment/status by order_id) and book what the gateway answers instead of paying again",
     }
+  const chain = chainDiagnosis(r, words, ctx)
+  if (chain) return chain
   if (/void is not allowed/i.test(words) || (action === 'VOID' && r.answer.status >= 400))
     return {
       rule: VOID_RULE,

@@ -4,6 +4,7 @@ import type { Vars } from './interpolate.js'
 import type { MerchantClient } from './merchant.js'
 import type { OrderView } from './observations.js'
 import type { PayerControl } from './payer-control.js'
+import type { PayerReturn } from './payer-return.js'
 import type { HostedGateway } from './sandbox-host.js'
 import { PaymentMemory } from './signing.js'
 import type { LoadedScenario, Mode, Step } from './types.js'
@@ -71,14 +72,24 @@ export interface ScenarioContext {
     nested?: string
     mistake?: { name: string; hash: string }
   }
+  /** Merchant mode: the merchant's pages the payer came back to (term_url_3ds, return_url), oldest first. */
+  returns: PayerReturn[]
   /** Merchant mode: where the merchant's start_payment says it sends its payer (the payer follows it). */
-  handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown }
+  handoff?: { redirect_url?: unknown; redirect_method?: unknown; redirect_params?: unknown; status?: unknown }
 }
 
 export function createContext(
   init: Omit<
     ScenarioContext,
-    'memory' | 'sessions' | 'orders' | 'vars' | 'timeline' | 'hooks' | 'kitRequests' | 'orderAmounts'
+    | 'memory'
+    | 'sessions'
+    | 'orders'
+    | 'vars'
+    | 'timeline'
+    | 'hooks'
+    | 'kitRequests'
+    | 'orderAmounts'
+    | 'returns'
   > & {
     vars: Vars
   },
@@ -92,6 +103,7 @@ export function createContext(
     hooks: [],
     kitRequests: [],
     orderAmounts: {},
+    returns: [],
   }
 }
 

@@ -138,6 +138,10 @@ export function merchantStory(ctx: ScenarioContext): string[] {
     lines.push('its test hooks answered:')
     for (const h of ctx.hooks.slice(-4)) lines.push(`  ${h}`)
   }
+  if (ctx.returns.length) {
+    lines.push('its pages its payer came back to:')
+    for (const r of ctx.returns.slice(-4)) lines.push(`  ${r.line}`)
+  }
   const requests = ctx.hosted.requests
   if (requests.length) {
     lines.push('its requests to the gateway:')

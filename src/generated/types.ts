@@ -896,7 +896,7 @@ export type MethodCatalogueOperation = 'purchase' | 'debit' | 'credit'
  */
 export type CheckoutCaptureResponse = CheckoutCaptureResponse1
 /**
- * Card payout (POST /api/v1/payment/card/credit, Endpoints). docs/rules.md#card-credit (the platform's card-credit page): "Identify the card either by card_number or by a card_token", exactly one of the two; the expiry is taken when sent, not required (the engine checks these and names what is wrong); there is no operation parameter; the answer only confirms the payout was accepted, the outcome arrives as a `type=credit` callback. custom_data is accepted on credit (2.1). order_amount follows order_currency (docs/rules.md#amounts). Signature: order_id + order_amount + order_currency + order_description + password (docs/rules.md#signatures).
+ * Card payout (POST /api/v1/payment/card/credit, Endpoints). docs/rules.md#card-credit (the platform's card-credit page): "Identify the card either by card_number or by a card_token", exactly one of the two; the expiry is taken when sent, not required (the engine checks these and names what is wrong); there is no operation parameter; the answer only confirms the payout was accepted, the outcome arrives as a `type=credit` callback (the test recipient 4601541833776527 is declined there: docs/rules.md#declined-payout). custom_data is accepted on credit (2.1). order_amount follows order_currency (docs/rules.md#amounts). Signature: order_id + order_amount + order_currency + order_description + password (docs/rules.md#signatures).
  */
 export type CheckoutCreditRequest = OrderAmountMatchesCurrency & CheckoutCreditRequest1
 /**
@@ -1440,7 +1440,7 @@ export type S2SCardScheduleResponse = {
   [k: string]: unknown | undefined
 }
 /**
- * S2S CARD CREDIT2CARD (docs/rules.md#beyond-the-interface): a payout to a card, `card_number` or `card_token` (the test card 4601541833776519 succeeds, docs/rules.md#test-data). Signed with Formula 5: md5(upper(password + rev(first6 + last4))), with a token md5(upper(password + rev(card_token))) (docs/rules.md#signatures). The payee_* and payer_* fields are optional. The payout cannot be refunded or voided; its callbacks and status lookups use Formula 6.
+ * S2S CARD CREDIT2CARD (docs/rules.md#beyond-the-interface): a payout to a card, `card_number` or `card_token` (the test card 4601541833776519 succeeds, 4601541833776527 is declined: docs/rules.md#test-data). Signed with Formula 5: md5(upper(password + rev(first6 + last4))), with a token md5(upper(password + rev(card_token))) (docs/rules.md#signatures). The payee_* and payer_* fields are optional. The payout cannot be refunded or voided; its callbacks and status lookups use Formula 6.
  */
 export type S2SCardCredit2CardRequest = OrderAmountMatchesCurrency & S2SCardCredit2CardRequest1
 /**

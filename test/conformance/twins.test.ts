@@ -62,6 +62,7 @@ const CAUGHT_BY: Record<
       'merchant-success-redirect-after-payment',
       'merchant-s2s-callback-retried-and-duplicated',
       'merchant-s2s-apm-callback-retried-and-duplicated',
+      'merchant-s2s-3ds-return-passed',
     ],
     says: /^\d+\. expect\.merchant_order: [^\n]*wrongly: \$\.amount_paid: expected "10\.00", found "30\.00": it booked the same callback twice: the kit sent #\d+ sale\/settled \(success\) \[duplicate\] again and its order changed: amount_paid "10\.00" → "20\.00"[\s\S]*\(the kit sent it again\) → attempt 1: HTTP 200 "OK"; its order changed: .*amount_paid "10\.00" → "20\.00"/,
     section: /docs\/rules\.md#callbacks/,
@@ -148,7 +149,7 @@ const CAUGHT_BY: Record<
     section: /Authentication/,
   },
   'ignores-declines': {
-    scenarios: ['merchant-decline-marks-failed'],
+    scenarios: ['merchant-decline-marks-failed', 'merchant-hpf-declined-card'],
     says: /\$\.state: expected "failed", found "new"[\s\S]*sale\/decline \(fail\) → attempt 1: HTTP 200/,
     section: /Events/,
   },
@@ -166,7 +167,11 @@ const CAUGHT_BY: Record<
     section: /Events/,
   },
   'refund-rest-as-order-amount': {
-    scenarios: ['merchant-refund-the-rest', 'merchant-partial-capture-then-refund'],
+    scenarios: [
+      'merchant-refund-the-rest',
+      'merchant-partial-capture-then-refund',
+      'merchant-s2s-amounts-two-decimals-capture-refund',
+    ],
     says: /^\d+\. [^\n]*: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): amount: [^\n]*: the payment has 6\.00 left \(10\.00 charged, 4\.00 refunded\) and the merchant asked 10\.00[\s\S]*POST \/api\/v1\/payment\/refund \{amount "10\.00".*→ HTTP 400 .*208006/,
     section: /States and transitions/,
   },
@@ -206,6 +211,7 @@ const CAUGHT_BY: Record<
       'merchant-checkout-settled-callback-marks-paid',
       'merchant-partial-refund',
       'merchant-s2s-amount-zero-decimal-currency',
+      'merchant-amounts-two-zeros-capture-refund',
     ],
     says: /^1\. merchant\.start checkout: the gateway served the merchant's POST \/api\/v1\/session with a Sandbox-Warning: order\.amount: 10 EUR[\s\S]*fix: send it as documented/,
     section: /warnings-and-releases/,
@@ -312,6 +318,8 @@ const CAUGHT_BY: Record<
       'merchant-capture-cancelled-days-later',
       'merchant-partial-refund-days-later',
       'merchant-s2s-capture-cancelled-days-later',
+      'merchant-capture-days-later-cancelled-after',
+      'merchant-s2s-capture-days-later-cancelled-after',
     ],
     says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: refund it instead \(its full amount, or what remains of it\): a VOID cancels a payment on the day it settled \(\d{4}-\d\d-\d\d\) only/,
     section: /States and transitions/,
@@ -428,6 +436,80 @@ const CAUGHT_BY: Record<
     scenarios: ['merchant-fault-void-timeout'],
     says: /^\d+\. expect\.merchant_order: the merchant booked order [^\n]* wrongly: \$\.state: expected "paid", found "cancelled": its state became "cancelled" after \d+\. merchant\.action void, with no callback booked/,
     section: /Gateway faults/,
+  },
+  // Issue 31: payouts declined after accepted, renewals, the payer's return, financial days, exponents.
+  'payout-paid-on-accepted': {
+    scenarios: [
+      'merchant-checkout-card-credit-declined',
+      'merchant-checkout-card-credit-saved-card-declined',
+      'merchant-s2s-payout-credit2card-declined',
+    ],
+    says: /^\d+\. expect\.merchant_order: the merchant booked order \S+ wrongly: \$\.state: expected "failed", found "paid": it booked the payout paid from the gateway's answer to its POST \/api\/v1\/payment\/card\/credit \{[^}]*\} → HTTP 200, which only says the payout was accepted; the gateway declined it \(Declined by processing\.\), as its callback #0 credit\/decline \(fail\) reported: book a payout by its outcome/,
+    section: /Events/,
+    alsoSays: {
+      'merchant-s2s-payout-credit2card-declined':
+        /found "paid": it booked the payout paid from the gateway's answer to its POST \/post CREDIT2CARD [^\n]*, whose result is DECLINED \(HTTP 200 only says the gateway answered\); the gateway declined it/,
+    },
+  },
+  'renewal-as-initial': {
+    scenarios: [
+      'merchant-recurring-renewed-twice',
+      'merchant-recurring-renewal-after-decline',
+      'merchant-s2s-recurring-renewed-twice',
+      'merchant-s2s-recurring-renewal-after-decline',
+    ],
+    says: /^\d+\. renewal 2: the gateway refused the merchant's POST \/api\/v1\/payment\/recurring \(HTTP 400\): Incorrect transaction: recurring_init_trans_id names [0-9a-f-]{36}, a renewal of the chain \(order \S+, settled\), not the chain's initial payment [0-9a-f-]{36} \(order merchant-recurring-renewed-twice-r1-1\): the merchant stored a renewal as the chain's initial transaction[\s\S]*fix: send recurring_init_trans_id [0-9a-f-]{36}, the initial payment's id/,
+    section: /2\.3/,
+    alsoSays: {
+      'merchant-s2s-recurring-renewed-twice':
+        /^\d+\. renewal 2: the gateway refused the merchant's POST \/post RECURRING_SALE \(HTTP 400\): Incorrect transaction: recurring_first_trans_id names [0-9a-f-]{36}, a renewal of the chain/,
+    },
+  },
+  'paid-on-3ds-return': {
+    scenarios: ['merchant-s2s-3ds-return-then-declined', 'merchant-s2s-3ds-return-failed'],
+    says: /^\d+\. expect\.merchant_order: the merchant booked order \S+ wrongly: \$\.state: expected "failed", found "paid": it booked "paid" when its payer came back to GET http:\/\/127\.0\.0\.1:\d+\/payment\/return\?order_id=\S+ \(term_url_3ds\), with no callback or lookup saying so \(before: state "pending"[^)]*\); the gateway's payment was declined \(Declined by processing\.\): the payer's return is no payment report[\s\S]*its pages its payer came back to:\n\s+GET [^\n]*\(term_url_3ds; the gateway's payment was declined\) → HTTP 200 "Thank you, your order is paid"; its order changed: state "pending" → "paid"/,
+    section: /Events/,
+  },
+  'hpf-3ds-as-decline': {
+    scenarios: ['merchant-hpf-3ds-purchase'],
+    says: /^\d+\. payer\.3ds pass: the merchant hands its payer no redirect_url \(its start_payment answer has none; it tells its frontend status "declined"\), but the gateway answered its POST \/api\/v1\/processing\/purchase\/card with redirect_url \S+ and result "redirect" \(3DS\): the payment waits for its payer, it is not declined/,
+    section: /Events/,
+  },
+  'financial-day-from-authorization': {
+    scenarios: ['merchant-capture-days-later-void-same-day', 'merchant-s2s-capture-days-later-void-same-day'],
+    says: /^\d+\. expect\.merchant_request checkout: the merchant sent no request to POST \/api\/v1\/payment\/void: it refunded the payment instead \(its POST \/api\/v1\/payment\/refund [^\n]*→ HTTP 200\) on (\d{4}-\d\d-\d\d), the payment's financial day: it settled by its capture that day, after its authorization on \d{4}-\d\d-\d\d; the financial day is the capture's, not the authorization's/,
+    section: /States and transitions/,
+    alsoSays: {
+      'merchant-s2s-capture-days-later-void-same-day':
+        /the merchant sent no request to POST action VOID: it refunded the payment instead \(its POST \/post CREDITVOID [^\n]*\) on \d{4}-\d\d-\d\d, the payment's financial day: it settled by its capture that day/,
+    },
+  },
+  'refunds-two-decimals': {
+    scenarios: [
+      'merchant-amounts-three-decimals-capture-refund',
+      'merchant-amounts-zero-decimals-capture-refund',
+      'merchant-amounts-iqd-refund',
+      'merchant-s2s-amounts-zero-decimals-capture-refund',
+      'merchant-s2s-amounts-three-decimals-capture-refund',
+      'merchant-s2s-amounts-lyd-refund',
+    ],
+    says: /^\d+\. merchant\.action refund: the gateway served the merchant's POST \/api\/v1\/payment\/refund with a Sandbox-Warning: amount: 4\.00 BHD; documented: 3 decimals for BHD, for example 100\.000/,
+    section: /2\.1\.1/,
+    alsoSays: {
+      'merchant-amounts-zero-decimals-capture-refund':
+        /Sandbox-Warning: amount: 50000\.00 VND; documented: an integer for VND, for example 100/,
+      'merchant-s2s-amounts-zero-decimals-capture-refund':
+        /POST \/post CREDITVOID with a Sandbox-Warning: amount: 500\.00 ISK; documented: an integer for ISK/,
+    },
+  },
+  'three-decimals-without-iqd-lyd': {
+    scenarios: ['merchant-amounts-iqd-refund', 'merchant-s2s-amounts-lyd-refund'],
+    says: /^1\. merchant\.start checkout: the gateway served the merchant's POST \/api\/v1\/session with a Sandbox-Warning: order\.amount: 25\.50 IQD; documented: 3 decimals for IQD, for example 100\.000/,
+    section: /2\.1\.1/,
+    alsoSays: {
+      'merchant-s2s-amounts-lyd-refund':
+        /POST \/post SALE with a Sandbox-Warning: order_amount: 25\.50 LYD; documented: 3 decimals for LYD/,
+    },
   },
 }
 

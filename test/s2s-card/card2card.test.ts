@@ -94,6 +94,13 @@ describe('CARD2CARD', () => {
     expect(r.body).toMatchObject({ result: 'DECLINED', decline_reason: 'Brand of card does not support.' })
   })
 
+  // docs/rules.md#declined-payout (sandbox): "as a CARD2CARD payee it declines the transfer"
+  it('declines a transfer to the declining test recipient', async () => {
+    const t = setup()
+    const r = await t.post(transfer({ payee_card_number: '4601541833776527' }))
+    expect(r.body).toMatchObject({ result: 'DECLINED', decline_reason: 'Declined by processing.' })
+  })
+
   it('refuses a recipient number with a wrong check digit and a zero amount, storing nothing', async () => {
     const t = setup()
     const before = snapshot(t)

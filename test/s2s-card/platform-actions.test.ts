@@ -87,6 +87,35 @@ describe('CREDIT2CARD (docs/rules.md#beyond-the-interface; Formula 5 and 6 of do
     expect(r.body).toMatchObject({ action: 'CREDIT2CARD', result: 'SUCCESS', card_token: token })
   })
 
+  // docs/rules.md#declined-payout (sandbox): 4601541833776527 is declined as a payout recipient,
+  // in the answer and by a DECLINED callback signed with Formula 6; as a payer's card it pays.
+  it('declines the declining test recipient, by number and by the token of a card saved from it', async () => {
+    const t = setup()
+    const declined = '4601541833776527'
+    const r = await t.post(credit({ card_number: declined, order_id: 'O-D' }))
+    expect(r.body).toMatchObject({
+      action: 'CREDIT2CARD',
+      result: 'DECLINED',
+      status: 'DECLINED',
+      decline_reason: 'Declined by processing.',
+    })
+    const id = r.body.trans_id as string
+    expect(callbacksOf(t, id)).toEqual([
+      expect.objectContaining({
+        action: 'CREDIT2CARD',
+        result: 'DECLINED',
+        status: 'DECLINED',
+        hash: md5(upper(`${PASSWORD}${id}${rev(`460154${'6527'}`)}`)),
+      }),
+    ])
+    const saved = await paid(t, { card_number: declined, req_token: 'Y', hash: saleHash(EMAIL, declined) })
+    expect(saved).toMatchObject({ result: 'SUCCESS', status: 'SETTLED' })
+    const token = saved.card_token as string
+    const byToken = credit({ card_number: undefined, card_token: token, order_id: 'O-DT' })
+    const answer = await t.post({ ...byToken, hash: md5(upper(PASSWORD + rev(token))) })
+    expect(answer.body).toMatchObject({ result: 'DECLINED', decline_reason: 'Declined by processing.' })
+  })
+
   it('declines a brand the acquirer refuses; refuses a bad hash, a bad number and an unknown token, storing nothing', async () => {
     const t = setup()
     const brand = await t.post(credit({ card_number: '1111222233334444' }))

@@ -23,6 +23,9 @@ import {
 } from '../booking-source.js'
 import { acceptedAnswer } from '../fault-outcomes.js'
 import { bookedView, describeRequest, showView } from '../observations.js'
+import { payerReturnNote } from '../payer-return.js'
+import { refundedOnFinancialDayNote } from '../financial-day-note.js'
+import { declinedPayoutNote } from '../payout-note.js'
 import { orderNumber } from './order.js'
 
 const merchantOnly = (ctx: ScenarioContext, kind: string): HostedGateway => {
@@ -89,8 +92,10 @@ export async function expectMerchantRequest(
     // its reason, docs/conformance.md merchant_action): the cause, in the merchant's own words.
     const last = ctx.hooks.at(-1)
     const hook = last?.startsWith('merchant_action ') && /"sent"\s*:\s*false/.test(last) ? last : undefined
+    const voids = step.endpoint.path === '/api/v1/payment/void' || step.endpoint.action === 'VOID'
+    const refunded = voids ? refundedOnFinancialDayNote(ctx) : undefined
     fail(
-      `the merchant sent no request to ${step.endpoint.method ?? 'POST'} ${where}${hook ? `: its ${hook.replace(/ → /, ' answered ')}` : ''}; it sent ${others.length ? others.map(describe).join(', ') : 'nothing'} since the last matched one`,
+      `the merchant sent no request to ${step.endpoint.method ?? 'POST'} ${where}${hook ? `: its ${hook.replace(/ → /, ' answered ')}` : ''}${refunded ? `: ${refunded}` : ''}; it sent ${others.length ? others.map(describe).join(', ') : 'nothing'} since the last matched one`,
     )
   }
   const request = found as ObservedRequest
@@ -220,7 +225,9 @@ export async function expectMerchantOrder(
   // state, the last report about the order the merchant acknowledged.
   const stateWrong = wrong.some((w) => w.startsWith('$.state:'))
   const source = wrong.length
-    ? (orderLookupNote(ctx, orderId, answer.body) ??
+    ? (payerReturnNote(ctx, orderId, wrong) ??
+      declinedPayoutNote(ctx, orderId, wrong) ??
+      orderLookupNote(ctx, orderId, answer.body) ??
       pickedPaymentNote(ctx, orderId, wrong) ??
       earlierPaymentNote(ctx, orderId, wrong) ??
       refusedRefundNote(ctx, orderId, wrong) ??

@@ -35,6 +35,22 @@ function gatewayRedirect(ctx: ScenarioContext): ObservedRequest | undefined {
     .at(-1)
 }
 
+/** `, and result "redirect" (3DS): the payment waits for its payer, it is not declined`. */
+function waitingNote(answer: Record<string, unknown>): string {
+  const result = typeof answer.result === 'string' ? answer.result : undefined
+  if (result?.toLowerCase() !== 'redirect') return ''
+  const step = String(answer.status ?? '').toLowerCase() === 'redirect' ? 'a redirect' : '3DS'
+  return ` and result ${JSON.stringify(result)} (${step}): the payment waits for its payer, it is not declined`
+}
+
+/** `; it tells its frontend status "declined"`, when the merchant's start_payment answer says so. */
+function declinedNote(ctx: ScenarioContext): string {
+  const status = ctx.handoff?.status
+  return typeof status === 'string' && /^declined?$/i.test(status)
+    ? `; it tells its frontend status ${JSON.stringify(status)}`
+    : ''
+}
+
 /** Checks what the merchant hands its payer against the gateway's answer, then opens it. */
 export async function followMerchant(ctx: ScenarioContext): Promise<void> {
   if (ctx.mode !== 'merchant' || !ctx.hosted) return
@@ -47,7 +63,7 @@ export async function followMerchant(ctx: ScenarioContext): Promise<void> {
   const where = `the gateway answered its ${source.method} ${source.path}${typeof source.body?.action === 'string' ? ` ${source.body.action}` : ''} with redirect_url ${url}`
   if (typeof handed.redirect_url !== 'string' || !handed.redirect_url)
     fail(
-      `the merchant hands its payer no redirect_url (its start_payment answer has none), but ${where}: the payer has nowhere to go`,
+      `the merchant hands its payer no redirect_url (its start_payment answer has none${declinedNote(ctx)}), but ${where}${waitingNote(answer)}: the payer has nowhere to go`,
       'Events',
     )
   const problems: string[] = []

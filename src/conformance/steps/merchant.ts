@@ -115,6 +115,7 @@ async function startAtMerchant(
     redirect_url: handed.redirect_url,
     redirect_method: handed.redirect_method,
     redirect_params: handed.redirect_params,
+    status: handed.status,
   }
   ctx.hooks.push(
     `start_payment (${payload.flow} ${payload.operation}) → HTTP ${answer.status} ${answer.text.slice(0, 200)}`,

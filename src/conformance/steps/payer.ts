@@ -10,6 +10,7 @@ import { fail, type ScenarioContext, StepSkipped } from '../context.js'
 import { interpolate } from '../interpolate.js'
 import { checkAnswer } from '../match.js'
 import { type PayerAnswer, type PayerControl, PayerUnavailable } from '../payer-control.js'
+import { payerComesBack } from '../payer-return.js'
 import { problems } from './assert.js'
 import { cardFor, hpfBody } from './cards.js'
 import { followMerchant } from './follow.js'
@@ -74,28 +75,35 @@ function waitingPayment(
   return fail(`no payment is waiting in status ${status}`)
 }
 
-/** payer.3ds: the payer passes or fails the challenge. */
+/**
+ * payer.3ds: the payer passes or fails the challenge, then comes back to the merchant's page
+ * (S2S CARD `term_url_3ds`, Hosted Payment Fields `return_url`), as a browser is sent there.
+ */
 export async function payer3ds(step: ScenarioPayer3DsStep, ctx: ScenarioContext): Promise<unknown> {
   const payer = payerOf(ctx)
   await followMerchant(ctx)
   const id = waitingPayment(ctx, payer, step.payment_id, '3ds')
-  return judge(
+  const body = judge(
     'the 3DS result',
     await act(ctx, () => payer.threeDs(id, step.result)),
     interpolate(step.expect, ctx.vars),
   )
+  await payerComesBack(ctx, id)
+  return body
 }
 
-/** payer.redirect: the payer comes back from the redirect page. */
+/** payer.redirect: the payer comes back from the redirect page, to the merchant's page as after 3DS. */
 export async function payerRedirect(step: ScenarioPayerRedirectStep, ctx: ScenarioContext): Promise<unknown> {
   const payer = payerOf(ctx)
   await followMerchant(ctx)
   const id = waitingPayment(ctx, payer, step.payment_id, 'redirect')
-  return judge(
+  const body = judge(
     'the return from the redirect',
     await act(ctx, () => payer.redirect(id)),
     interpolate(step.expect, ctx.vars),
   )
+  await payerComesBack(ctx, id)
+  return body
 }
 
 /** payer.apm: the payer acts on the method's simulator page. */

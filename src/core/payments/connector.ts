@@ -20,6 +20,22 @@ export const CAPTURE_DECLINED = 'capture-declined'
 
 const BRAND_UNSUPPORTED = maskCard('1111222233334444')
 
+/**
+ * (sandbox) docs/rules.md#test-cards: the recipient card a payout to declines. The platform names
+ * a recipient that succeeds (4601541833776519) and none that declines; this is the next
+ * Luhn-valid number after it. As a payer's card it follows the month rules like any other.
+ */
+export const DECLINED_RECIPIENT = '4601541833776527'
+const DECLINED_RECIPIENT_MASKED = maskCard(DECLINED_RECIPIENT)
+
+/**
+ * Why the simulated acquirer declines crediting this card (a payout, the payee of a transfer),
+ * whatever its expiry: the declining test recipient. Undefined for any other card.
+ */
+export function payoutDecline(card: StoredCard): string | undefined {
+  return card.masked === DECLINED_RECIPIENT_MASKED ? DECLINE_REASONS.issuer : undefined
+}
+
 export type CardOutcome =
   | { kind: 'approve'; scenario?: string; frictionless?: boolean }
   | { kind: 'decline'; reason: string }

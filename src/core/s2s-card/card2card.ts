@@ -6,7 +6,7 @@ import type { StoredCard } from '../engine/model.js'
 import { declareAction } from '../engine/pipeline.js'
 import { validated } from '../engine/request-validation.js'
 import { luhnValid, toStoredCard } from '../payments/card.js'
-import { authorizeCard } from '../payments/connector.js'
+import { authorizeCard, payoutDecline } from '../payments/connector.js'
 import { FieldProblems } from '../payments/field-errors.js'
 import { commit } from '../payments/ledger.js'
 import { applyOutcome } from '../payments/outcome.js'
@@ -17,11 +17,14 @@ import { paymentAnswer } from './response.js'
 
 /**
  * (sandbox) The recipient of a transfer or payout is credited unless the simulated acquirer
- * refuses its brand: docs/rules.md#test-data's recipient 4601541833776519 succeeds, as does any other
- * valid card number, and 1111222233334444 answers "Brand of card does not support.". It has no
- * expiry in the request, so it is read as a card that expires far ahead.
+ * refuses it: docs/rules.md#test-data's recipient 4601541833776519 succeeds, as does any other
+ * valid card number, 4601541833776527 is declined ("Declined by processing."), and
+ * 1111222233334444 answers "Brand of card does not support.". It has no expiry in the request,
+ * so it is read as a card that expires far ahead.
  */
 export function recipientRefusal(recipient: StoredCard): string | undefined {
+  const declined = payoutDecline(recipient)
+  if (declined) return declined
   const answer = authorizeCard(
     { ...recipient, exp_month: '01', exp_year: '9999' },
     { held: false, moto: true },

@@ -37,7 +37,8 @@ const PAYEE_FIELDS = [
 /**
  * CREDIT2CARD (docs/rules.md#beyond-the-interface): a payout to a card, `card_number` or a saved `card_token`,
  * signed with Formula 5 (docs/rules.md#signatures). The recipient is credited at once (SETTLED) unless the
- * simulated acquirer refuses its brand (docs/rules.md#test-cards: 4601541833776519 succeeds). A payout
+ * simulated acquirer refuses it (docs/rules.md#test-cards: 4601541833776519 succeeds, 4601541833776527
+ * is declined, in the answer and its callback alike). A payout
  * cannot be refunded or voided; its status lookups and callbacks are signed with Formula 6.
  */
 export const credit2card = declareAction<S2SCardCredit2CardRequest>(

@@ -2,6 +2,7 @@ import type { CheckoutCreditRequest1, CheckoutCreditResponse } from '../../../ge
 import { CHECKOUT_FORMULAS } from '../../signatures/formulas.js'
 import { newPayment } from '../../payments/new-payment.js'
 import { cardExpired, luhnValid, toStoredCard } from '../../payments/card.js'
+import { payoutDecline } from '../../payments/connector.js'
 import { FieldProblems } from '../../payments/field-errors.js'
 import type { SandboxMerchant } from '../../engine/context.js'
 import { fail } from '../../engine/errors.js'
@@ -23,8 +24,10 @@ function payoutMid(merchant: SandboxMerchant, currency: string) {
 }
 
 /**
- * POST /api/v1/payment/card/credit: a payout to a saved card (`card_token`, the merchant's own).
- * payee_first_name and payee_last_name, when sent, replace the names stored with the token.
+ * POST /api/v1/payment/card/credit: a payout to a saved card (`card_token`, the merchant's own) or
+ * to a card number. payee_first_name and payee_last_name, when sent, replace the names stored
+ * with the token. The answer only says the payout was accepted; a decline (the declining test
+ * recipient, docs/rules.md#test-cards) comes as its `type=credit` callback.
  */
 export const credit = declareRoute<CheckoutCreditRequest1>({
   method: 'POST',
@@ -68,7 +71,11 @@ export const credit = declareRoute<CheckoutCreditRequest1>({
       payer: payee,
     })
     if (request.custom_data) payment.custom_data = request.custom_data
-    applyCharge(ctx, payment, 'CHARGE', 'credit', chargeOutcome(card, at), true)
+    // docs/rules.md#test-cards: the declining test recipient declines whatever its expiry (a saved
+    // card's token included); any other card follows the month rules of an immediate sale.
+    const declined = payoutDecline(card)
+    const outcome = declined ? { outcome: 'declined' as const, reason: declined } : chargeOutcome(card, at)
+    applyCharge(ctx, payment, 'CHARGE', 'credit', outcome, true)
 
     // docs/rules.md#card-credit: "card credit: accepted only, the outcome comes as a `type=credit` callback".
     const answer: CheckoutCreditResponse = { payment_id: payment.id, result: 'accepted' }
@@ -111,7 +118,8 @@ function checkCardIdentification(request: CheckoutCreditRequest1): void {
 /**
  * A payout card given by number (no security code on a payout): the Luhn digit, and the expiry
  * when it was sent. Without one the card has no expiry: its outcome is the number's (the
- * platform's payout test card 4601541833776519 succeeds, docs/rules.md#test-cards).
+ * platform's payout test card 4601541833776519 succeeds, the sandbox's 4601541833776527 declines,
+ * docs/rules.md#test-cards).
  */
 function enteredCard(request: CheckoutCreditRequest1, now: number) {
   const number = request.card_number ?? ''
