@@ -102,21 +102,21 @@ export async function runScenarios(options: RunOptions): Promise<RunSummary> {
     results.push(result.result)
     for (const r of options.reporters) r.scenarioFinished(result.result)
   }
-  // Scenarios whose gateway holds an answer until the merchant's client gives up spend seconds
-  // waiting, not working: a worker starts them in their turn and goes on, outside the slots.
-  const beside: Promise<void>[] = []
-  const worker = async (alone = false) => {
-    for (let next = queue.shift(); next; next = queue.shift())
-      if (!alone && limit > 1 && holdsAnswers(next)) beside.push(run(next))
-      else await run(next)
+  const worker = async () => {
+    for (let next = queue.shift(); next; next = queue.shift()) await run(next)
   }
   // An external gateway has one clock for every scenario: those that move it run alone, last.
   const exclusive = options.gateway?.url ? queue.filter(movesClock) : []
   for (const s of exclusive) queue.splice(queue.indexOf(s), 1)
-  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, () => worker()))
+  // Scenarios whose gateway holds an answer until the merchant's client gives up spend seconds
+  // waiting, not working: they start first, outside the slots, and wait while the others run.
+  const waiting = limit > 1 ? queue.filter(holdsAnswers) : []
+  for (const s of waiting) queue.splice(queue.indexOf(s), 1)
+  const beside = waiting.map(run)
+  await Promise.all(Array.from({ length: Math.min(limit, queue.length) }, worker))
   await Promise.all(beside)
   queue.push(...exclusive)
-  await worker(true)
+  await worker()
   const order = new Map(options.scenarios.map((s, i) => [s.slug, i]))
   results.sort((a, b) => (order.get(a.slug) ?? 0) - (order.get(b.slug) ?? 0))
   const summary: RunSummary = {
