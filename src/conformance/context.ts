@@ -72,6 +72,8 @@ export interface ScenarioContext {
     nested?: string
     mistake?: { name: string; hash: string }
   }
+  /** Merchant mode: what start_payment told the payer, per order number (its answer's `status`). */
+  told?: Record<string, string>
   /** Merchant mode: the merchant's pages the payer came back to (term_url_3ds, return_url), oldest first. */
   returns: PayerReturn[]
   /** Merchant mode: where the merchant's start_payment says it sends its payer (the payer follows it). */

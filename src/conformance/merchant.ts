@@ -4,6 +4,7 @@ import { createServer } from 'node:net'
 import { dirname, resolve } from 'node:path'
 import { formatFieldError, validate } from '../core/validation/index.js'
 import type { SandboxMerchantAdapter, SandboxMerchantAdapterCommandHook } from '../generated/types.js'
+import { type Declaration, declarationOf } from './contract.js'
 import type { RecordedRequest } from './curl.js'
 
 /**
@@ -31,6 +32,11 @@ export interface MerchantClient {
   sequential: boolean
   /** The flows the merchant offers (adapter `flows`); undefined: all. */
   flows?: readonly string[]
+  /**
+   * What the adapter's contract includes (`contract`, `supports`, its hooks): the kit calls and
+   * reads nothing else. Undefined (a client built in code): everything of the latest contract.
+   */
+  declaration?: Declaration
   hasAction: boolean
   hasInspect: boolean
   /**
@@ -53,9 +59,12 @@ export function loadAdapter(file: string): { adapter: SandboxMerchantAdapter; di
     )
   }
   const result = validate<SandboxMerchantAdapter>('sandbox/merchant-adapter', data)
-  if (!result.valid)
+  const problems = result.valid
+    ? declarationOf(result.data).problems
+    : result.errors.map((e) => formatFieldError(e))
+  if (!result.valid || problems.length)
     throw new AdapterError(
-      `${file} is not a valid merchant adapter (schemas/sandbox/merchant-adapter.schema.json):\n${result.errors.map((e) => `  ${formatFieldError(e)}`).join('\n')}`,
+      `${file} is not a valid merchant adapter (schemas/sandbox/merchant-adapter.schema.json):\n${problems.map((p) => `  ${p}`).join('\n')}`,
     )
   return { adapter: result.data, dir: dirname(resolve(file)) }
 }
@@ -153,6 +162,7 @@ export async function startMerchant(
     credentials: adapter.credentials,
     sequential: adapter.concurrency === 'sequential',
     ...(adapter.flows ? { flows: adapter.flows } : {}),
+    declaration: declarationOf(adapter).declaration,
     hasAction: !!adapter.merchant_action,
     hasInspect: !!adapter.inspect,
     startPayment: hook(adapter.start_payment, 'start_payment'),

@@ -1,5 +1,6 @@
 import type { Payment } from '../core/engine/model.js'
 import type { ScenarioContext } from './context.js'
+import { declares } from './contract.js'
 import { changes, inspectOrder, type OrderView, showView } from './observations.js'
 
 /**
@@ -73,6 +74,13 @@ export async function payerComesBack(ctx: ScenarioContext, paymentId: string): P
     line: '',
     status: payment.status,
     ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
+  }
+  // A merchant whose adapter declares no return pages is never sent a payer there (docs/conformance.md, The merchant contract).
+  if (!declares(ctx.merchant?.declaration, 'return_pages')) {
+    visit.answer = 'not opened: the adapter declares no return pages'
+    visit.line = describeReturn(visit)
+    ctx.returns.push(visit)
+    return
   }
   if (!reachable(ctx, back.url)) {
     visit.answer = "not opened: it is outside the merchant's base_url"

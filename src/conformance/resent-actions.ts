@@ -163,14 +163,36 @@ export function moneyActionFindings(
 }
 
 /**
+ * A refund (or capture, void) of one of the order's payments that the gateway did twice, the
+ * second sent again after a fault hid the first (`the same refund was sent twice: 4.00 refunded
+ * twice: …`): money moved twice (expect.no_double_charge). Payouts and recurring charges done twice
+ * are two payments of their order, which that step counts itself.
+ */
+export function actionsDoneTwice(ctx: ScenarioContext, orderId: string): string[] {
+  const store = ctx.hosted?.gateway.ctx.store
+  const requests = ctx.hosted?.requests ?? []
+  if (!store) return []
+  const payments = new Set(store.findBy('payments', 'order_id', orderId).map((p) => p.id))
+  return requests.flatMap((r) => {
+    const found = resent(r, requests, ctx)
+    return found?.twice && found.action.payment !== undefined && payments.has(found.action.payment)
+      ? [found.finding.headline]
+      : []
+  })
+}
+
+/**
  * The finding for `r` when it repeats a money action a fault hid from the merchant although the
  * gateway had done it: undefined for any other request.
  */
-function resentActionFinding(
+const resentActionFinding = (r: ObservedRequest, requests: ObservedRequest[], ctx: ScenarioContext) =>
+  resent(r, requests, ctx)?.finding
+
+function resent(
   r: ObservedRequest,
   requests: ObservedRequest[],
   ctx: ScenarioContext,
-): Finding | undefined {
+): { finding: Finding; action: MoneyAction; twice: boolean } | undefined {
   const action = moneyActionOf(r)
   if (!action) return undefined
   const first = requests.find((o) => {
@@ -185,14 +207,14 @@ function resentActionFinding(
     ? `after its ${lookups.map(answeredAs).join(', ')}`
     : `without looking ${target} up first`
   const ledger = ledgerOf(ctx, action)
-  const twice = doneByGateway(r) && ledger && ledger.amounts.length > 1
+  const twice = doneByGateway(r) && !!ledger && ledger.amounts.length > 1
   const second = twice
     ? 'and the gateway did that one too'
     : acceptedAnswer(r)
       ? `and the gateway answered HTTP ${r.answer.status}`
       : `and the gateway refused it (HTTP ${r.answer.status})`
   const noun = NOUN[action.kind]
-  return {
+  const finding: Finding = {
     kind: 'resent-action',
     headline: `the same ${noun} was sent twice${twice && ledger ? `: ${howMuch(action.kind, ledger.amounts)}` : ''}: the first ${nameOf(first)}${action.amount ? ` (amount ${action.amount})` : ''} ${wasDone(first)}; the merchant sent it again ${sentAgain}, ${second}${ledger ? ` (${ledger.note})` : ''}`,
     request: `${describeRequest(first)}; then ${describeRequest(r)}`,
@@ -200,6 +222,7 @@ function resentActionFinding(
     rule: `one ${noun}, done once: a ${noun} whose answer never came (a time-out, a dropped connection, a proxy's 5xx page) may have been done; the status lookup${action.kind === 'refund' || action.kind === 'capture' || action.kind === 'void' ? ` (and its ${noun} callback)` : ''} says what became of it (Events; docs/conformance.md, Gateway faults)`,
     fix: `treat an unanswered ${noun} as an unknown outcome: look ${target} up (${lookupFix(r, action)}) and send it again only when the gateway did not do it; book what the gateway reports, once`,
   }
+  return { finding, action, twice }
 }
 
 /**

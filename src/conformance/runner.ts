@@ -5,7 +5,8 @@ import { toCurl } from './curl.js'
 import { JsonPathError, selectAll, UnknownVariableError } from './interpolate.js'
 import { AdapterError, type MerchantClient, MerchantUnreachable } from './merchant.js'
 import { merchantStory, recordTimeline, warningsSince } from './observations.js'
-import { type Flow, notApplicable } from './profile.js'
+import { LATEST_CONTRACT } from './contract.js'
+import { notRunFor } from './profile.js'
 import type { SandboxHost } from './sandbox-host.js'
 import { type ContextOptions, type GatewayTarget, scenarioContext, unsupported } from './scenario-context.js'
 import { STEP_HANDLERS } from './steps/index.js'
@@ -13,6 +14,7 @@ import type {
   Finding,
   LoadedScenario,
   Mode,
+  NotRunGroup,
   Reporter,
   RunSummary,
   ScenarioResult,
@@ -86,12 +88,13 @@ export async function runScenarios(options: RunOptions): Promise<RunSummary> {
   const queue = [...options.scenarios]
   const results: ScenarioResult[] = []
   let infrastructure: string | undefined
+  const notes = [...(options.notes ?? []), ...contractNotes(options)]
   for (const r of options.reporters)
     r.start({
       total: queue.length,
       target: options.target,
       mode: options.mode,
-      ...(options.notes?.length ? { notes: options.notes } : {}),
+      ...(notes.length ? { notes } : {}),
     })
   const limit = options.merchant?.sequential ? 1 : Math.max(1, options.concurrency ?? availableParallelism())
   const run = async (next: LoadedScenario) => {
@@ -124,11 +127,38 @@ export async function runScenarios(options: RunOptions): Promise<RunSummary> {
     passed: results.filter((r) => r.status === 'passed').length,
     failed: results.filter((r) => r.status === 'failed').length,
     skipped: results.filter((r) => r.status === 'skipped').length,
+    notRun: notRunGroups(results),
     ms: Math.round(performance.now() - started),
     ...(infrastructure ? { infrastructure } : {}),
   }
   for (const r of options.reporters) await r.finish(summary)
   return summary
+}
+
+/** An adapter written to an earlier contract: said once, before the run. */
+function contractNotes(options: RunOptions): string[] {
+  const declared = options.mode === 'merchant' ? options.merchant?.declaration?.contract : undefined
+  if (declared === undefined || declared >= LATEST_CONTRACT) return []
+  return [
+    `the adapter is written to contract ${declared} (no "contract": ${LATEST_CONTRACT}): scenarios that need what contract ${LATEST_CONTRACT} added are not run (docs/conformance.md, The merchant contract)`,
+  ]
+}
+
+/** The skipped scenarios grouped by why: each need the adapter lacks, else the skip's own reason. */
+export function notRunGroups(results: ScenarioResult[]): NotRunGroup[] {
+  const groups = new Map<string, NotRunGroup>()
+  for (const r of results) {
+    if (r.status !== 'skipped') continue
+    const reasons: { need?: string; reason: string }[] = r.missing?.length
+      ? r.missing.map((m) => ({ need: m.need, reason: m.label }))
+      : [{ reason: r.reason ?? 'skipped' }]
+    for (const { need, reason } of reasons) {
+      const group: NotRunGroup = groups.get(reason) ?? { ...(need ? { need } : {}), reason, scenarios: [] }
+      group.scenarios.push(r.slug)
+      groups.set(reason, group)
+    }
+  }
+  return [...groups.values()]
 }
 
 const movesClock = (s: LoadedScenario) => s.scenario.steps.some((step) => step.step === 'clock.advance')
@@ -167,15 +197,17 @@ async function runOne(
     ...(options.gateway ? { gateway: options.gateway } : {}),
     ...(options.waitMs !== undefined ? { waitMs: options.waitMs } : {}),
   }
-  const profile =
-    options.mode === 'merchant' ? notApplicable(loaded, options.merchant?.flows as Flow[]) : undefined
-  if (profile)
+  // What the merchant's adapter does not offer or declare: the scenario is not run, never failed.
+  const lacking =
+    options.mode === 'merchant' && options.merchant ? notRunFor(loaded, options.merchant) : undefined
+  if (lacking)
     return {
       result: {
         ...head(loaded, options.mode),
         status: 'skipped',
-        reason: profile,
+        reason: lacking.reason,
         notApplicable: true,
+        missing: lacking.missing,
         steps: [],
         ms: 0,
       },

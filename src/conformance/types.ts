@@ -66,10 +66,24 @@ export interface ScenarioResult {
   status: Status
   /** For a skipped scenario: why. */
   reason?: string
-  /** Skipped because the merchant's profile (adapter `flows`) does not offer a flow it needs. */
+  /**
+   * Skipped because the merchant's adapter does not offer a flow it needs (`flows`) or does not
+   * declare a hook, action or field it needs (`contract`, `supports`).
+   */
   notApplicable?: boolean
+  /** What the adapter lacks, each with its reason and short label (`{need: "void@2", …}`, `{need: "flow:s2s-card", …}`). */
+  missing?: { need: string; reason: string; label: string }[]
   steps: StepResult[]
   ms: number
+}
+
+/** Skipped scenarios that share one reason (a need the adapter lacks, or the skip's own reason). */
+export interface NotRunGroup {
+  /** The need the adapter lacks (`void`, `void@2`, `flow:s2s-card`), when that is the reason. */
+  need?: string
+  /** Short: `your adapter declares no \`void\` action`, or the skip's own reason. */
+  reason: string
+  scenarios: string[]
 }
 
 export interface RunSummary {
@@ -77,6 +91,8 @@ export interface RunSummary {
   passed: number
   failed: number
   skipped: number
+  /** What was not run and why, grouped by reason (a scenario lacking two needs is in both groups). */
+  notRun?: NotRunGroup[]
   ms: number
   /** Set when the run stopped for infrastructure reasons (merchant unreachable). */
   infrastructure?: string

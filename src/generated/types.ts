@@ -1607,7 +1607,7 @@ export type ScenarioStep = (
   | ScenarioExpectNoCallbackStep
   | ScenarioExpectCallbackAcknowledgedStep
   | ScenarioExpectMerchantOrderStep
-  | ScenarioExpectGatewayLedgerStep
+  | ScenarioExpectNoDoubleChargeStep
   | ScenarioExpectRedirectStep
 ) & {
   step:
@@ -1632,7 +1632,7 @@ export type ScenarioStep = (
     | 'expect.no_callback'
     | 'expect.callback_acknowledged'
     | 'expect.merchant_order'
-    | 'expect.gateway_ledger'
+    | 'expect.no_double_charge'
     | 'expect.redirect'
   [k: string]: unknown | undefined
 } & (
@@ -1657,7 +1657,7 @@ export type ScenarioStep = (
     | ScenarioExpectNoCallbackStep
     | ScenarioExpectCallbackAcknowledgedStep
     | ScenarioExpectMerchantOrderStep
-    | ScenarioExpectGatewayLedgerStep
+    | ScenarioExpectNoDoubleChargeStep
     | ScenarioExpectRedirectStep
   ) & {
     step:
@@ -1682,7 +1682,7 @@ export type ScenarioStep = (
       | 'expect.no_callback'
       | 'expect.callback_acknowledged'
       | 'expect.merchant_order'
-      | 'expect.gateway_ledger'
+      | 'expect.no_double_charge'
       | 'expect.redirect'
     [k: string]: unknown | undefined
   }
@@ -1785,6 +1785,59 @@ export type ScenarioGatewayCallStep = {
   section?: string
   capture?: ScenarioCapture
 }
+/**
+ * Merchant mode: the merchant's next request to the scenario's gateway (not yet matched by an earlier expect.merchant_request) arrives at this endpoint (or, with `any_of`, at one of the acceptable alternatives), matches the endpoint's request schema and carries a valid signature computed with the adapter's password. The result is the request body; the gateway's answer is under `$.__response`. Skipped in gateway mode.
+ */
+export type ScenarioExpectMerchantRequestStep = (
+  | {
+      endpoint: unknown
+      [k: string]: unknown | undefined
+    }
+  | {
+      any_of: unknown
+      [k: string]: unknown | undefined
+    }
+) & {
+  step: 'expect.merchant_request'
+  /**
+   * Which API of the gateway.
+   */
+  api?: 'checkout' | 's2s-card' | 's2s-apm'
+  endpoint?: ScenarioEndpoint
+  /**
+   * Schema under schemas/, default: the one of the endpoint.
+   */
+  schema?: string
+  signature?: 'valid' | 'invalid' | 'any'
+  fields?: ScenarioFieldMatch
+  /**
+   * The acceptable alternatives when the documents allow several ways (a lookup by payment_id, or by order_id with size): the merchant's next request matching one of them (its endpoint and fields) passes; `signature`, `accepted` and `schema` apply to whichever it sent. With `any_of`, `endpoint`, `api` and `fields` are left out.
+   *
+   * @minItems 1
+   */
+  any_of?: [ScenarioMerchantRequestAlternative, ...ScenarioMerchantRequestAlternative[]]
+  /**
+   * Real seconds to wait for the request.
+   */
+  within_seconds?: number
+  /**
+   * true: the gateway must have accepted the request (HTTP 200, no error envelope); its refusal is quoted otherwise.
+   */
+  accepted?: boolean
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
 export type ScenarioEndpoint = (
   | {
       path: unknown
@@ -1811,7 +1864,67 @@ export type ScenarioEndpoint = (
     method?: 'GET' | 'POST' | 'PUT'
     path?: string
     action?: string
+  } & (
+    | {
+        path: unknown
+        [k: string]: unknown | undefined
+      }
+    | {
+        action: unknown
+        [k: string]: unknown | undefined
+      }
+  ) & {
+    method?: 'GET' | 'POST' | 'PUT'
+    path?: string
+    action?: string
   }
+/**
+ * Merchant mode: the merchant's own view of the order (adapter `inspect` hook, docs/conformance.md) matches `fields` (for example `{"$.state": "paid"}`), one of the `any_of` alternatives, and, with `ledger: true`, the gateway's own record of the order's payments.
+ */
+export type ScenarioExpectMerchantOrderStep = (
+  | {
+      fields: unknown
+      [k: string]: unknown | undefined
+    }
+  | {
+      any_of: unknown
+      [k: string]: unknown | undefined
+    }
+  | {
+      ledger: true
+      [k: string]: unknown | undefined
+    }
+) & {
+  step: 'expect.merchant_order'
+  /**
+   * Order to inspect; default `${order_number}`.
+   */
+  order_number?: string
+  fields?: ScenarioFieldMatch
+  /**
+   * Acceptable alternatives (each a set of field matches): the order matches one of them. For a state the documents allow several ways to reach, such as `paid` after a status lookup or still `pending` until the callback.
+   *
+   * @minItems 1
+   */
+  any_of?: [ScenarioFieldMatch, ...ScenarioFieldMatch[]]
+  /**
+   * Judge the outcome (docs/conformance.md, Judging outcomes): the order's `state`, `amount_paid`, `amount_refunded` and `payments_count` agree with the gateway's own record of the order's payments (what it charged, held, refunded, voided or released), and what start_payment's `status` told the payer does not contradict it (failed while charged, paid while nothing was taken).
+   */
+  ledger?: boolean
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
 
 export interface PaySandboxSchemas {
   CallbackCommon?: CallbackCommon
@@ -6976,6 +7089,10 @@ export interface SandboxMerchantAdapter {
    * Name of the integration, shown in reports.
    */
   name: string
+  /**
+   * The merchant contract version the adapter was written to (docs/conformance.md, The merchant contract). Absent: 1. The kit never calls a hook or reads a field that this version (and `supports`) does not include; a scenario that needs one is reported not run, with its name.
+   */
+  contract?: 1 | 2
   credentials: SandboxMerchantAdapterCredentials
   process?: SandboxMerchantAdapterProcess
   /**
@@ -7009,6 +7126,20 @@ export interface SandboxMerchantAdapter {
     ...('checkout' | 'hpf' | 's2s-card' | 's2s-apm' | 'payouts' | 'recurring' | 'two-stage')[]
   ]
   timeouts?: SandboxMerchantAdapterTimeouts
+  /**
+   * What the integration implements of its contract (docs/conformance.md, The merchant contract): the merchant actions (`capture`, `refund`, `void`, `status`, `recurring`), `return_pages` (its own success/cancel pages, which the payer is sent back to), and from contract 2 `handoff` (start_payment answers `redirect_method` and `redirect_params`), `inspect.payment_id` and `inspect.recurring_token` (inspect answers them). The `merchant_action` and `inspect` hooks are declared by their keys, payouts by `flows`. A scenario that needs something not listed is reported not run (`not run: your adapter declares no `void` action`), never failed. Without `supports`: everything its `contract` version describes.
+   */
+  supports?: (
+    | 'return_pages'
+    | 'capture'
+    | 'refund'
+    | 'void'
+    | 'status'
+    | 'recurring'
+    | 'handoff'
+    | 'inspect.payment_id'
+    | 'inspect.recurring_token'
+  )[]
 }
 /**
  * What the integration is configured with: the kit's sandboxes accept these and sign callbacks with the password.
@@ -7086,7 +7217,7 @@ export interface SandboxMerchantAdapterCommandHook {
   }
 }
 /**
- * Optional: the integration's own view of an order (docs/conformance.md), `{order_id}` in the path. Without it expect.merchant_order steps fail as not runnable.
+ * Optional: the integration's own view of an order (docs/conformance.md), `{order_id}` in the path. Without it the scenarios with an expect.merchant_order step are reported not run.
  */
 export interface SandboxMerchantAdapterInspect {
   method?: 'GET' | 'POST'
@@ -7218,6 +7349,10 @@ export interface Scenario1 {
    * `auto`: the gateway's callbacks reach the receiver as the gateway sends them. `manual` (kit-hosted sandbox only): they are held (the sandbox counts them as delivered) until callbacks.send or callbacks.reorder delivers them.
    */
   callbacks?: 'auto' | 'manual'
+  /**
+   * Merchant mode: what the scenario needs of the merchant's adapter beyond what its steps show (docs/conformance.md, The merchant contract), such as `void@2` (the `void` action as contract 2 describes it: it cancels on any day). The kit reads the rest from the steps (merchant.action `void` needs the `void` action). A merchant whose adapter does not declare a need is reported not run, with the need's name.
+   */
+  needs?: string[]
   setup?: ScenarioSetup
   /**
    * Initial values for `${name}`.
@@ -7827,43 +7962,17 @@ export interface ScenarioCallbacksFailStep {
   section?: string
   capture?: ScenarioCapture
 }
-/**
- * Merchant mode: the merchant's next request to the scenario's gateway (not yet matched by an earlier expect.merchant_request) arrives at this endpoint, matches the endpoint's request schema and carries a valid signature computed with the adapter's password. The result is the request body; the gateway's answer is under `$.__response`. Skipped in gateway mode.
- */
-export interface ScenarioExpectMerchantRequestStep {
-  step: 'expect.merchant_request'
+export interface ScenarioMerchantRequestAlternative {
   /**
    * Which API of the gateway.
    */
-  api: 'checkout' | 's2s-card' | 's2s-apm'
+  api?: 'checkout' | 's2s-card' | 's2s-apm'
   endpoint: ScenarioEndpoint
-  /**
-   * Schema under schemas/, default: the one of the endpoint.
-   */
-  schema?: string
-  signature?: 'valid' | 'invalid' | 'any'
   fields?: ScenarioFieldMatch
   /**
-   * Real seconds to wait for the request.
-   */
-  within_seconds?: number
-  /**
-   * true: the gateway must have accepted the request (HTTP 200, no error envelope); its refusal is quoted otherwise.
-   */
-  accepted?: boolean
-  /**
-   * Short label shown in reports.
+   * How a report names this alternative.
    */
   name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
 }
 /**
  * Merchant mode: the merchant sent nothing more to the gateway (optionally: nothing to this endpoint) since the last matched request, for example no second capture after a duplicate callback. Skipped in gateway mode.
@@ -7961,15 +8070,14 @@ export interface ScenarioExpectCallbackAcknowledgedStep {
   capture?: ScenarioCapture
 }
 /**
- * Merchant mode: the merchant's own view of the order (adapter `inspect` hook, docs/conformance.md) matches, for example `{"$.state": "paid"}`.
+ * Merchant mode: money moved at most once for the order, whatever the merchant's recipe (docs/conformance.md, Judging outcomes): the gateway holds at most one payment of the order that took or held money, and every payment the merchant sent again after one whose answer never came (an injected fault) followed a status lookup of the order that found nothing taken (an error 101000, or only declined payments). Skipped in gateway mode.
  */
-export interface ScenarioExpectMerchantOrderStep {
-  step: 'expect.merchant_order'
+export interface ScenarioExpectNoDoubleChargeStep {
+  step: 'expect.no_double_charge'
   /**
-   * Order to inspect; default `${order_number}`.
+   * Order to judge; default `${order_number}`.
    */
   order_number?: string
-  fields: ScenarioFieldMatch
   /**
    * Short label shown in reports.
    */
@@ -7982,31 +8090,6 @@ export interface ScenarioExpectMerchantOrderStep {
    * Interface section this step checks, when narrower than the scenario's (reported with its failure).
    */
   section?: string
-  capture?: ScenarioCapture
-}
-/**
- * Merchant mode, on the kit's own gateway: what the gateway itself did for the order, from its ledger, matches; for example `{"$.payments": 1, "$.amount_refunded": "4.00", "$.refunds": 1}`: one charge, one refund of 4.00, whatever requests the merchant sent to get there (docs/conformance.md, Gateway faults). The view: `payments` (the order's payments that took or hold money), `declined`, `status` (the newest payment's, Checkout spelling), `amount_charged` and `amount_refunded` (sums over the order's payments, in its currency's decimals), `captures`, `refunds` (refunds and reversals), `voids` (successful transactions). Against another gateway the step is skipped.
- */
-export interface ScenarioExpectGatewayLedgerStep {
-  step: 'expect.gateway_ledger'
-  /**
-   * Order whose ledger is read; default `${order_number}`.
-   */
-  order_number?: string
-  fields: ScenarioFieldMatch
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
 }
 /**
  * Where the payer is sent back: the session's `success_url` (or cancel, error, expiry) with `payment_id`, `trans_id`, `order_id` and a `hash` that verifies with the password (Events; docs/rules.md#signatures). Needs a kit-hosted sandbox. Merchant mode with `follow`: the payer opens it at the merchant, which must answer 2xx or 3xx.

@@ -15,12 +15,20 @@ export interface Flaws {
   trustsEveryCallback?: boolean
   /** Counts a duplicate callback again. */
   countsDuplicates?: boolean
+  /**
+   * An S2S SALE whose answer never came is sent again: `blindly`, or `after-lookup` (only when
+   * GET_TRANS_STATUS_BY_ORDER answers 101000, nothing taken). Without it the fake answers `pending`.
+   */
+  resendsUnanswered?: 'blindly' | 'after-lookup'
+  /** Tells its payer the payment failed, whatever the gateway answered. */
+  tellsFailed?: boolean
 }
 
 export const CREDENTIALS = { merchant_key: 'fake-merchant', password: 'fake-password-0123456789' }
 
 interface Order {
   order_id: string
+  amount: string
   state: string
   callbacks_processed: number
   payment_id?: string
@@ -42,12 +50,17 @@ export async function startFakeMerchant(
     if (url.pathname === '/test/action') return json(200, await action(JSON.parse(text)))
     if (url.pathname === '/cb') return callback(text, res)
     const order = orders.get(decodeURIComponent(url.pathname.replace('/orders/', '')))
-    if (order)
+    if (order) {
+      const took = order.state === 'paid' || order.state === 'refunded'
       return json(200, {
         order_id: order.order_id,
         state: order.state,
+        amount_paid: took ? order.amount : '0.00',
+        amount_refunded: order.state === 'refunded' ? order.amount : '0.00',
+        payments_count: took ? 1 : 0,
         callbacks_processed: order.callbacks_processed,
       })
+    }
     json(404, { error: 'no such order' })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
@@ -62,6 +75,7 @@ export async function startFakeMerchant(
   }) {
     orders.set(p.order.number, {
       order_id: p.order.number,
+      amount: p.order.amount,
       state: 'new',
       callbacks_processed: 0,
       seen: new Set(),
@@ -86,12 +100,34 @@ export async function startFakeMerchant(
         term_url_3ds: `${base}/back`,
         hash: s2sCardSignatures.payment('a@b.example', password, { cardNumber: p.card.number }),
       })
-      const r = await fetch(`${p.gateway_url}/post`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body,
-      })
-      return r.json()
+      const post = async (form: URLSearchParams): Promise<Record<string, unknown> | undefined> => {
+        try {
+          const r = await fetch(`${p.gateway_url}/post`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/x-www-form-urlencoded' },
+            body: form,
+          })
+          return r.ok || r.status < 500 ? ((await r.json()) as Record<string, unknown>) : undefined
+        } catch {
+          return undefined
+        }
+      }
+      let answer = await post(body)
+      if (!answer && flaws.resendsUnanswered === 'after-lookup') {
+        const lookup = await post(
+          new URLSearchParams({
+            action: 'GET_TRANS_STATUS_BY_ORDER',
+            client_key: CREDENTIALS.merchant_key,
+            order_id: p.order.number,
+            hash: s2sCardSignatures.byOrder('a@b.example', password, p.order.number, {
+              cardNumber: p.card.number,
+            }),
+          }),
+        )
+        answer = String(lookup?.error_code) === '101000' ? await post(body) : lookup
+      } else if (!answer && flaws.resendsUnanswered === 'blindly') answer = await post(body)
+      const told = answer ?? { status: 'pending' }
+      return flaws.tellsFailed ? { ...told, status: 'failed' } : told
     }
     const session = {
       merchant_key: CREDENTIALS.merchant_key,

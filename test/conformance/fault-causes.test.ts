@@ -3,7 +3,6 @@ import type { CallbackRecord } from '../../src/conformance/callback-channel.js'
 import { causesOf } from '../../src/conformance/causes.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
-import { ledgerView } from '../../src/conformance/steps/expect-gateway.js'
 import type { Payment, Transaction } from '../../src/core/engine/model.js'
 
 /**
@@ -234,30 +233,5 @@ describe('a callback acknowledged although its confirming lookup failed', () => 
       ]),
     ])
     expect(causesOf(ctx).map((f) => f.kind)).not.toContain('unapplied-callback')
-  })
-})
-
-describe('the gateway ledger view (expect.gateway_ledger)', () => {
-  it('counts the payments that moved money, sums them, and counts their transactions', () => {
-    const payments = [
-      payment('a', { order_id: 'o', status: 'refund', amount_refunded: '4.00', created_at: 1 }),
-      payment('b', { order_id: 'o', status: 'decline', amount_captured: '0.00', created_at: 2 }),
-    ]
-    const transactions = [
-      tx('a', 'sale', '10.00'),
-      tx('a', 'refund', '4.00'),
-      tx('a', 'refund', '1.00', 'fail'),
-      tx('b', 'sale', '10.00', 'fail'),
-    ]
-    expect(ledgerView(payments, (id) => transactions.filter((t) => t.payment_id === id))).toEqual({
-      payments: 1,
-      declined: 1,
-      status: 'decline',
-      amount_charged: '10.00',
-      amount_refunded: '4.00',
-      captures: 0,
-      refunds: 1,
-      voids: 0,
-    })
   })
 })

@@ -31,7 +31,7 @@ type Process = NonNullable<SandboxMerchantAdapter['process']>
  * Merchant processes run through the kit's runner, as the reference, the Python shop and their
  * twins tests do: each merchant gets its own sandbox host (scenario slugs are its URL prefixes)
  * and runs its scenarios in parallel; at most as many merchants run at once as there are CPUs
- * (two at least); readiness is polled for up to 60 s on a loaded machine. `process` may change
+ * (two at least); readiness is polled, and each hook answer waited for, up to 60 s on a loaded machine. `process` may change
  * how an adapter's process starts (the compiled reference merchant).
  */
 export function merchantRuns(options: { process?: (proc: Process, file: string) => Process } = {}) {
@@ -49,7 +49,9 @@ export function merchantRuns(options: { process?: (proc: Process, file: string) 
           ready_timeout_seconds: 60,
         }
       : undefined
-    const merchant = await startMerchant({ ...adapter, ...(proc ? { process: proc } : {}) }, dir)
+    // A hook answer waits as long as readiness does: on a loaded machine a merchant is slow, not gone.
+    const timeouts = { ...adapter.timeouts, hook_seconds: Math.max(adapter.timeouts?.hook_seconds ?? 0, 60) }
+    const merchant = await startMerchant({ ...adapter, timeouts, ...(proc ? { process: proc } : {}) }, dir)
     entry.merchant = merchant
     const chosen = only ? scenarios.filter((s) => only.includes(s.slug)) : scenarios
     summaries.set(

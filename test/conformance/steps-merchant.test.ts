@@ -136,7 +136,7 @@ describe('merchant-mode steps', () => {
     const trusting = await one(steps, { trustsEveryCallback: true })
     // Issue 16 point 2: the forged callback is judged by what it did to the order, not by the answer.
     expect(trusting.failure?.message).toMatch(
-      /the merchant acknowledged #\d+ sale\/decline \(fail\) \[forged\] \(signed with another password, order_status=decline status=fail\) \(attempt 1: HTTP 200 "OK"\) and its order changed: state "paid" → "failed", callbacks_processed 1 → 2/,
+      /the merchant acknowledged #\d+ sale\/decline \(fail\) \[forged\] \(signed with another password, order_status=decline status=fail\) \(attempt 1: HTTP 200 "OK"\) and its order changed: state "paid" → "failed", amount_paid "10\.00" → "0\.00", payments_count 1 → 0, callbacks_processed 1 → 2/,
     )
   })
 

@@ -25,3 +25,17 @@ export function summaryLine(summary: RunSummary): string {
 
 /** Steps skipped inside a scenario that passed (the other side's steps in a `both` scenario). */
 export const skippedSteps = (result: ScenarioResult) => result.steps.filter((s) => s.status === 'skipped')
+
+/**
+ * What was not run and why, one line per reason with its scenarios (issue 30: a CI reader sees at
+ * a glance which declaration or flow would run more): `not run (3): your adapter declares no
+ * \`void\` action: merchant-a, merchant-b`.
+ */
+export function notRunLines(summary: RunSummary): string[] {
+  const groups = summary.notRun ?? []
+  if (!groups.length) return []
+  return [
+    'not run, and why:',
+    ...groups.map((g) => `  ${g.reason} (${g.scenarios.length}): ${g.scenarios.join(', ')}`),
+  ]
+}

@@ -20,6 +20,8 @@ export function jsonReporter(write: Write): Reporter {
             skipped: summary.skipped,
             ms: summary.ms,
             ...(summary.infrastructure ? { infrastructure: summary.infrastructure } : {}),
+            // What was not run and why, grouped by reason (the need the adapter lacks).
+            not_run: summary.notRun ?? [],
             scenarios: summary.results,
           },
           null,

@@ -1,5 +1,5 @@
 import type { Reporter, RunSummary, ScenarioResult } from '../types.js'
-import { failedStep, failureLines } from './format.js'
+import { failedStep, failureLines, notRunLines } from './format.js'
 import type { Write } from './plain.js'
 
 /** XML text and attribute escaping; characters XML 1.0 cannot hold at all are dropped. */
@@ -53,6 +53,10 @@ export function junitReporter(write: Write): Reporter {
         `<testsuites name="paysandbox" tests="${summary.results.length}" failures="${summary.failed}" skipped="${summary.skipped}" time="${(summary.ms / 1000).toFixed(3)}">`,
         `  <testsuite name="paysandbox_${mode}_mode" tests="${summary.results.length}" failures="${summary.failed}" errors="0" skipped="${summary.skipped}" time="${(summary.ms / 1000).toFixed(3)}">`,
         ...summary.results.map(testcase),
+        // What was not run and why, as the plain report says it (each skipped case also carries its reason).
+        ...(summary.notRun?.length
+          ? [`    <system-out>${xml(notRunLines(summary).join('\n'))}</system-out>`]
+          : []),
         '  </testsuite>',
         '</testsuites>',
       ]

@@ -1,6 +1,6 @@
 import { Box, render, Static, Text } from 'ink'
 import type { LoadedScenario, Reporter, RunSummary, ScenarioResult, StepResult } from '../types.js'
-import { failureLines, seconds, summaryLine } from './format.js'
+import { failureLines, notRunLines, seconds, summaryLine } from './format.js'
 
 /**
  * The terminal view while a run goes (ink): finished scenarios scroll above, the running ones and
@@ -60,6 +60,12 @@ export function LiveRun({ state }: { state: LiveState }) {
             {'… '}
             {r.slug}
             {r.step ? `  ${r.step}` : ''}
+          </Text>
+        ))}
+      {state.summary &&
+        notRunLines(state.summary).map((line) => (
+          <Text key={line} dimColor>
+            {line}
           </Text>
         ))}
       <Text>

@@ -1,7 +1,7 @@
 import { sameSignature } from '../../core/signatures/index.js'
 import type {
   ScenarioEndpoint,
-  ScenarioExpectMerchantOrderStep,
+  ScenarioFieldMatch,
   ScenarioExpectMerchantRequestStep,
   ScenarioExpectNoMerchantRequestStep,
 } from '../../generated/types.js'
@@ -11,24 +11,11 @@ import { interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { expectedHash, PaymentMemory } from '../signing.js'
-import {
-  captureNote,
-  changedWithoutCallbackNote,
-  lastCallbackNote,
-  orderLookupNote,
-  pickedPaymentNote,
-  earlierPaymentNote,
-  refusedRefundNote,
-  repeatedCallbackNote,
-} from '../booking-source.js'
 import { acceptedAnswer } from '../fault-outcomes.js'
-import { bookedView, describeRequest, showView } from '../observations.js'
-import { payerReturnNote } from '../payer-return.js'
+import { describeRequest } from '../observations.js'
 import { refundedOnFinancialDayNote } from '../financial-day-note.js'
-import { declinedPayoutNote } from '../payout-note.js'
-import { orderNumber } from './order.js'
 
-const merchantOnly = (ctx: ScenarioContext, kind: string): HostedGateway => {
+export const merchantOnly = (ctx: ScenarioContext, kind: string): HostedGateway => {
   if (ctx.mode !== 'merchant' || !ctx.hosted)
     throw new StepSkipped(`${kind} observes a merchant integration (merchant mode)`, false)
   return ctx.hosted
@@ -69,33 +56,73 @@ async function waitFor(hosted: HostedGateway, find: () => ObservedRequest | unde
   }
 }
 
-/** expect.merchant_request: the merchant's next request to this endpoint is valid and signed. */
+type Alternative = { api?: string; endpoint: ScenarioEndpoint; fields: ScenarioFieldMatch; name?: string }
+
+/** The step's acceptable alternatives: its `any_of`, or its one endpoint and fields. */
+function alternativesOf(step: ScenarioExpectMerchantRequestStep): Alternative[] {
+  if (step.any_of) return step.any_of.map((a) => ({ ...a, fields: a.fields ?? {} }))
+  return [
+    {
+      ...(step.api ? { api: step.api } : {}),
+      endpoint: step.endpoint as ScenarioEndpoint,
+      fields: step.fields ?? {},
+    },
+  ]
+}
+
+/** The request's fields against its alternative, or, with several, why it is none of them. */
+function fieldProblems(request: ObservedRequest, body: Record<string, unknown>, alternatives: Alternative[]) {
+  const candidates = alternatives.filter((a) => matches(request, a.endpoint, a.api))
+  const each = candidates.map((a) => ({ a, problems: checkFields(body, a.fields) }))
+  if (each.some((e) => !e.problems.length)) return []
+  if (each.length === 1) return each[0]?.problems ?? []
+  return [
+    `it is none of the acceptable alternatives: ${each.map((e, i) => `${e.a.name ?? `(${i + 1})`}: ${e.problems.join('; ')}`).join(' | ')}`,
+  ]
+}
+
+/** expect.merchant_request: the merchant's next request to this endpoint (or one of the alternatives) is valid and signed. */
 export async function expectMerchantRequest(
   step: ScenarioExpectMerchantRequestStep,
   ctx: ScenarioContext,
 ): Promise<unknown> {
   const hosted = merchantOnly(ctx, 'expect.merchant_request')
   await settle(ctx)
-  // Of the merchant's requests to this endpoint, the first that has the fields asked for (a
-  // callback's status lookup does not hide the back office's lookup by order), else the first.
-  const wanted = interpolate(step.fields ?? {}, ctx.vars)
-  const open = () => hosted.requests.filter((r) => !r.consumed && matches(r, step.endpoint, step.api))
+  // The acceptable alternatives (`any_of`), or the one endpoint. Of the merchant's requests to
+  // them, the first that has an alternative's fields (a callback's status lookup does not hide
+  // the back office's lookup by order), else the first.
+  const alternatives = alternativesOf(step).map((a) => ({
+    ...a,
+    fields: interpolate(a.fields ?? {}, ctx.vars),
+  }))
+  const fits = (r: ObservedRequest) =>
+    alternatives.find(
+      (a) => matches(r, a.endpoint, a.api) && !!r.body && !checkFields(r.body, a.fields).length,
+    )
+  const open = () =>
+    hosted.requests.filter((r) => !r.consumed && alternatives.some((a) => matches(r, a.endpoint, a.api)))
   const found = await waitFor(
     hosted,
-    () => open().find((r) => !!r.body && checkFields(r.body, wanted).length === 0) ?? open()[0],
+    () => open().find((r) => fits(r)) ?? open()[0],
     (step.within_seconds ?? 5) * 1000,
   )
-  const where = step.endpoint.path ?? `action ${step.endpoint.action}`
   if (!found) {
     const others = hosted.requests.filter((r) => !r.consumed)
     // The back office's last action, when it answered that it sent nothing (`"sent": false` and
     // its reason, docs/conformance.md merchant_action): the cause, in the merchant's own words.
     const last = ctx.hooks.at(-1)
     const hook = last?.startsWith('merchant_action ') && /"sent"\s*:\s*false/.test(last) ? last : undefined
-    const voids = step.endpoint.path === '/api/v1/payment/void' || step.endpoint.action === 'VOID'
+    const where = alternatives
+      .map((a) => `${a.endpoint.method ?? 'POST'} ${a.endpoint.path ?? `action ${a.endpoint.action}`}`)
+      .filter((w, i, all) => all.indexOf(w) === i)
+      .join(' or ')
+    // A VOID expected and not sent: a refund on the capture's financial day is named as the cause.
+    const voids = alternatives.some(
+      (a) => a.endpoint.path === '/api/v1/payment/void' || a.endpoint.action === 'VOID',
+    )
     const refunded = voids ? refundedOnFinancialDayNote(ctx) : undefined
     fail(
-      `the merchant sent no request to ${step.endpoint.method ?? 'POST'} ${where}${hook ? `: its ${hook.replace(/ → /, ' answered ')}` : ''}${refunded ? `: ${refunded}` : ''}; it sent ${others.length ? others.map(describe).join(', ') : 'nothing'} since the last matched one`,
+      `the merchant sent no request to ${where}${hook ? `: its ${hook.replace(/ → /, ' answered ')}` : ''}${refunded ? `: ${refunded}` : ''}; it sent ${others.length ? others.map(describe).join(', ') : 'nothing'} since the last matched one`,
     )
   }
   const request = found as ObservedRequest
@@ -113,7 +140,9 @@ export async function expectMerchantRequest(
       `the merchant's ${describe(request)} body could not be parsed (content-type ${request.headers['content-type'] ?? 'none'})`,
     )
   const body = request.body as Record<string, unknown>
-  const api = (step.api ?? apiOfPath(request.path)) as ApiName
+  const chosen =
+    fits(request) ?? (alternatives.find((a) => matches(request, a.endpoint, a.api)) as Alternative)
+  const api = (chosen.api ?? apiOfPath(request.path)) as ApiName
   const action = typeof body.action === 'string' ? body.action : undefined
   const endpoint = findEndpoint(api, { path: request.path, ...(action ? { action } : {}) })
   const schema = step.schema ?? endpoint?.request
@@ -136,7 +165,7 @@ export async function expectMerchantRequest(
       memoryOf(hosted),
     ),
   )
-  found2.push(...checkFields(body, interpolate(step.fields ?? {}, ctx.vars)))
+  found2.push(...fieldProblems(request, body, alternatives))
   if (step.accepted && !acceptedAnswer(request))
     found2.push(`the gateway refused it (HTTP ${request.answer.status}, its answer above)`)
   // The first problem leads the headline; every problem follows.
@@ -198,48 +227,4 @@ export async function expectNoMerchantRequest(
   const extra = hosted.requests.filter((r) => !r.consumed && matches(r, step.endpoint))
   if (extra.length) fail(`the merchant sent ${extra.map(describe).join(', ')}, and no request was expected`)
   return {}
-}
-
-/** expect.merchant_order: the merchant's own view of the order (adapter `inspect`). */
-export async function expectMerchantOrder(
-  step: ScenarioExpectMerchantOrderStep,
-  ctx: ScenarioContext,
-): Promise<unknown> {
-  merchantOnly(ctx, 'expect.merchant_order')
-  const merchant = ctx.merchant ?? fail('no merchant adapter')
-  if (!merchant.hasInspect)
-    fail('the merchant adapter has no inspect hook (docs/conformance.md): this expectation cannot be checked')
-  await settle(ctx)
-  const orderId = orderNumber(step.order_number, ctx)
-  const answer = await merchant.inspect(orderId)
-  if (answer.request) ctx.request = answer.request
-  if (answer.status < 200 || answer.status > 299 || !answer.body || typeof answer.body !== 'object')
-    fail(
-      `the merchant's inspect hook answered HTTP ${answer.status} for order ${orderId}: ${answer.text.slice(0, 300)}`,
-    )
-  // The headline is the first wrong ledger value; the whole view and every difference follow.
-  const wrong = checkFields(answer.body, interpolate(step.fields, ctx.vars))
-  // Where the wrong value came from, when the kit saw it: a lookup by order_id without size; a
-  // payment picked wrongly from a lookup with size; an earlier payment of the order kept; a refund booked from a refused or unanswered
-  // request; a partial capture booked as the order's amount; a callback booked twice; for a wrong
-  // state, the last report about the order the merchant acknowledged.
-  const stateWrong = wrong.some((w) => w.startsWith('$.state:'))
-  const source = wrong.length
-    ? (payerReturnNote(ctx, orderId, wrong) ??
-      declinedPayoutNote(ctx, orderId, wrong) ??
-      orderLookupNote(ctx, orderId, answer.body) ??
-      pickedPaymentNote(ctx, orderId, wrong) ??
-      earlierPaymentNote(ctx, orderId, wrong) ??
-      refusedRefundNote(ctx, orderId, wrong) ??
-      captureNote(ctx, orderId, wrong) ??
-      repeatedCallbackNote(ctx, orderId) ??
-      (stateWrong
-        ? (changedWithoutCallbackNote(ctx, orderId, wrong) ?? lastCallbackNote(ctx, orderId))
-        : undefined))
-    : undefined
-  if (wrong.length)
-    fail(
-      `the merchant booked order ${orderId} wrongly: ${wrong[0]}${source ? `: ${source}` : ''}\n  its inspect hook shows it as ${showView(bookedView(answer.body))}:\n  - ${wrong.join('\n  - ')}`,
-    )
-  return answer.body
 }

@@ -1,4 +1,5 @@
-import { fail, type ScenarioContext } from '../context.js'
+import { fail, type ScenarioContext, StepSkipped } from '../context.js'
+import { CAPABILITIES, declares } from '../contract.js'
 import type { ObservedRequest } from '../sandbox-host.js'
 
 /**
@@ -59,6 +60,9 @@ export async function followMerchant(ctx: ScenarioContext): Promise<void> {
   const answer = source.answer.json as Record<string, unknown>
   const handed = ctx.handoff ?? {}
   const api = ctx.lastApi ?? 'checkout'
+  // An S2S payer follows redirect_method and redirect_params, which only contract 2 hands over.
+  if (api !== 'checkout' && !declares(ctx.merchant?.declaration, 'handoff'))
+    throw new StepSkipped(`not run: your adapter declares no ${CAPABILITIES.handoff.what}`)
   const url = String(answer.redirect_url)
   const where = `the gateway answered its ${source.method} ${source.path}${typeof source.body?.action === 'string' ? ` ${source.body.action}` : ''} with redirect_url ${url}`
   if (typeof handed.redirect_url !== 'string' || !handed.redirect_url)

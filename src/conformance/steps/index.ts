@@ -9,8 +9,8 @@ import {
 } from './callbacks.js'
 import { clockAdvance } from './clock.js'
 import { expectAcknowledged, expectCallback, expectNoCallback, expectRedirect } from './expect-callbacks.js'
-import { expectGatewayLedger } from './expect-gateway.js'
-import { expectMerchantOrder, expectMerchantRequest, expectNoMerchantRequest } from './expect-merchant.js'
+import { expectMerchantRequest, expectNoMerchantRequest } from './expect-merchant.js'
+import { expectMerchantOrder, expectNoDoubleCharge } from './expect-order.js'
 import { gatewayFault } from './faults.js'
 import { gatewayCall } from './gateway.js'
 import { merchantAction, merchantStart } from './merchant.js'
@@ -41,6 +41,6 @@ export const STEP_HANDLERS: Record<Kind, StepHandler> = {
   'expect.no_callback': (s, c) => expectNoCallback(s as never, c),
   'expect.callback_acknowledged': (s, c) => expectAcknowledged(s as never, c),
   'expect.merchant_order': (s, c) => expectMerchantOrder(s as never, c),
-  'expect.gateway_ledger': (s, c) => expectGatewayLedger(s as never, c),
+  'expect.no_double_charge': (s, c) => expectNoDoubleCharge(s as never, c),
   'expect.redirect': (s, c) => expectRedirect(s as never, c),
 }

@@ -1,8 +1,10 @@
 import type { ScenarioMerchantActionStep, ScenarioMerchantStartStep } from '../../generated/types.js'
 import { fail, type ScenarioContext, StepSkipped, settle } from '../context.js'
+import { CAPABILITIES, type CapabilityId, declares, unmet } from '../contract.js'
 import { type ApiName, findEndpoint, responseSchemaFor, S2S_PATH } from '../endpoints.js'
 import { sendToGateway } from '../http.js'
 import { interpolate } from '../interpolate.js'
+import type { MerchantClient } from '../merchant.js'
 import { checkAnswer, checkFields } from '../match.js'
 import { checkoutHash, s2sApmHash, s2sCardHash } from '../signing.js'
 import { problems } from './assert.js'
@@ -10,6 +12,16 @@ import { orderNumber } from './order.js'
 import { cardFor, s2sCardFields } from './cards.js'
 
 type Order = { number: string; amount: string; currency: string; description: string }
+
+const PAYOUTS = new Set(['credit', 'CREDIT2CARD'])
+
+/** The kit calls nothing the adapter's contract does not include (profile.ts skips such scenarios first). */
+function guard(merchant: MerchantClient, id: CapabilityId) {
+  const why = merchant.declaration
+    ? unmet({ id, version: CAPABILITIES[id].since }, merchant.declaration)
+    : undefined
+  if (why) throw new StepSkipped(`not run: ${why.reason}`)
+}
 
 /** merchant.start: the merchant (merchant mode) or the kit as the merchant (gateway mode) starts a payment. */
 export async function merchantStart(step: ScenarioMerchantStartStep, ctx: ScenarioContext): Promise<unknown> {
@@ -65,6 +77,7 @@ async function startAtMerchant(
 ): Promise<unknown> {
   const merchant = ctx.merchant ?? fail('no merchant adapter: run with --merchant merchant.json')
   const flow = step.api === 'checkout' && step.hosted_fields ? 'hpf' : step.api
+  if (step.operation && PAYOUTS.has(step.operation)) guard(merchant, 'payouts')
   const card = cardFor(step.outcome, step.card)
   const payload: Record<string, unknown> = {
     gateway_url: ctx.gatewayUrl,
@@ -111,12 +124,19 @@ async function startAtMerchant(
     string,
     unknown
   >
+  // Contract 1 hands over redirect_url alone: the kit reads redirect_method and redirect_params
+  // only from an adapter that declares them (docs/conformance.md, The merchant contract).
   ctx.handoff = {
     redirect_url: handed.redirect_url,
-    redirect_method: handed.redirect_method,
-    redirect_params: handed.redirect_params,
     status: handed.status,
+    ...(declares(merchant.declaration, 'handoff')
+      ? { redirect_method: handed.redirect_method, redirect_params: handed.redirect_params }
+      : {}),
   }
+  const told = { ...ctx.told }
+  if (typeof handed.status === 'string') told[order.number] = handed.status
+  else delete told[order.number]
+  ctx.told = told
   ctx.hooks.push(
     `start_payment (${payload.flow} ${payload.operation}) → HTTP ${answer.status} ${answer.text.slice(0, 200)}`,
   )
@@ -213,7 +233,8 @@ export async function merchantAction(
   if (ctx.mode !== 'merchant')
     throw new StepSkipped('merchant.action drives a merchant integration (merchant mode)', false)
   const merchant = ctx.merchant ?? fail('no merchant adapter')
-  if (!merchant.hasAction) fail('the merchant adapter has no merchant_action hook (docs/conformance.md)')
+  if (!merchant.hasAction) throw new StepSkipped('not run: your adapter declares no `merchant_action` hook')
+  if (Object.hasOwn(CAPABILITIES, step.action)) guard(merchant, step.action as CapabilityId)
   const orderId = orderNumber(step.order_number, ctx)
   const answer = await merchant.action(
     {
