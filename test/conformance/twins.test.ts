@@ -431,7 +431,7 @@ const CAUGHT_BY: Record<
     section: /Gateway faults/,
     alsoSays: {
       'merchant-fault-s2s-callback-lookup-unavailable':
-        /^\d+\. expect\.merchant_order: the merchant acknowledged #1 CREDITVOID SUCCESS REFUND \(attempt 1\) although its status lookup of the payment \(POST \/post GET_TRANS_STATUS\) got a proxy's HTTP 503 page[\s\S]*\$\.amount_refunded: expected "4\.00", found "0\.00"/,
+        /^\d+\. expect\.merchant_order: the merchant acknowledged #\d+ (SALE SUCCESS SETTLED|CREDITVOID SUCCESS REFUND) \(attempt 1\) although its status lookup of the payment \(POST \/post GET_TRANS_STATUS\) got a proxy's HTTP 503 page[\s\S]*\$\.amount_refunded: expected "4\.00", found "0\.00"/,
     },
   },
   'books-unanswered-as-done': {
