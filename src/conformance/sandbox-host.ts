@@ -340,7 +340,9 @@ function record(requests: ObservedRequest[], request: ObservedRequest): void {
 const noAnswer = (fault: string | undefined, ms: number) =>
   fault === 'late'
     ? `(no answer: the gateway did it and held its answer; the merchant's client gave up after ${(ms / 1000).toFixed(1)} s, sandbox fault late)`
-    : `(no answer: connection dropped, sandbox fault ${fault ?? 'drop'})`
+    : fault
+      ? `(no answer: connection dropped, sandbox fault ${fault})`
+      : "(no answer: the merchant's client had gone before its request was handled; nothing was done)"
 
 /** The kit's host is reached at loopback only (the control guard's served hosts). */
 const SERVED_HOSTS: readonly string[] = Object.freeze(['127.0.0.1'])

@@ -80,6 +80,23 @@ describe('answered late', () => {
     expect(s.clock.now()).toBe(before)
   })
 
+  it('a request whose client left before it was handled is not done (no fault needed)', async () => {
+    const s = await make()
+    const client = new AbortController()
+    client.abort()
+    const response = await s.gateway.handle({
+      method: 'POST',
+      path: '/post',
+      query: {},
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new TextEncoder().encode(sale('GONE-1').toString()),
+      signal: client.signal,
+    })
+    expect(response.fault).toBe('drop')
+    expect(statuses(s)).toEqual([])
+    expect(await (await post(s, statusByOrder('GONE-1'))).json()).toMatchObject({ error_code: 101000 })
+  })
+
   it('a client that waits longer than hold_seconds gets the real answer, marked late', async () => {
     const s = await make()
     await s.faults.add({ mode: 'late', hold_seconds: 1, match: { path: '/api/v1/session' } })
