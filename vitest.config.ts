@@ -5,9 +5,10 @@ import { defineConfig } from 'vitest/config'
  * Test files share their workers' module graph (`isolate: false`): the engine, the schema
  * registry and its compiled validators load once per worker instead of once per file, which cut
  * the suite's CPU time by about half (issue 15). Files must not leave module state behind; the
- * one that must set the environment before ink loads runs isolated in its own project.
+ * one that must set the environment before ink loads, and the one that replaces the engine's
+ * validation sentences (vi.mock), run isolated in their own project.
  */
-const ISOLATED = ['test/ui/no-color.test.tsx']
+const ISOLATED = ['test/ui/no-color.test.tsx', 'test/conformance/rule-invariance.test.ts']
 
 export default defineConfig({
   test: {

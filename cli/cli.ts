@@ -1,5 +1,7 @@
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
+import { replayCommand } from './commands/replay.js'
+import { scenarioCommand } from './commands/scenario.js'
 import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
 import { testCommand } from './commands/test.js'
@@ -19,6 +21,8 @@ function commandLine(argv: string[], width: number) {
     .command(tuiCommand)
     .command(testCommand)
     .command(scenariosCommand)
+    .command(scenarioCommand)
+    .command(replayCommand)
     .demandCommand(1, NO_COMMAND)
     .recommendCommands()
     .strict()

@@ -6,6 +6,8 @@ import { checkoutOperationsModule } from './core/checkout/operations/module.js'
 import { controlModule } from './core/control/index.js'
 import { faultsModule } from './core/faults/index.js'
 import { supportModule } from './core/control/support.js'
+import { requestLogModule } from './core/request-log/routes.js'
+import { orderScenarioModule } from './core/order-scenario/routes.js'
 import type { GatewayDeps } from './core/engine/context.js'
 import { createGateway, type Gateway } from './core/engine/gateway.js'
 import type { EngineModule } from './core/engine/modules.js'
@@ -34,6 +36,8 @@ export const DEFAULT_MODULES: EngineModule[] = [
   s2sApmModule,
   apmControlModule,
   supportModule,
+  requestLogModule,
+  orderScenarioModule,
   hostedPagesModule,
   apmPagesModule,
 ]

@@ -246,8 +246,19 @@ export function generateOpenApi(
   }
 }
 
+/** A refusal: the platform's envelope, and the rule beside it (docs/rules.md#rule-book). */
 function errorResponse(description: string): JsonObject {
-  return { description, content: { 'application/json': { schema: ref('ErrorResponse') } } }
+  return {
+    description,
+    headers: {
+      'Sandbox-Rule': {
+        description:
+          'docs/rules.md#rule-book: the rule the sandbox applied, `docs/rules.md#<anchor>; field=<path>[; formula=<id>]` (the sandbox only; the platform sends none)',
+        schema: { type: 'string', pattern: '^docs/rules\\.md#[a-z0-9-]+' },
+      },
+    },
+    content: { 'application/json': { schema: ref('ErrorResponse') } },
+  }
 }
 
 function tagOf(path: string): string {

@@ -1,4 +1,5 @@
 import type { ScenarioContext } from './context.js'
+import { listPayments, orderPayments, placeOf, reportedStatus } from './ledger.js'
 import { changes, describeRequest, isRefundRequest, paymentIdOf } from './observations.js'
 import type { ObservedRequest } from './sandbox-host.js'
 import { describeCallback } from './steps/select.js'
@@ -6,10 +7,12 @@ import { describeCallback } from './steps/select.js'
 /**
  * Where a wrong booking came from, when the kit saw it happen (issue 23: headlines derived from
  * what was observed, the first wrong ledger value with its source). A Checkout status lookup by
- * `order_id` without `size` answers one object, the order's newest payment (Endpoints); an order
- * with several payments may have settled an older one. When the merchant booked exactly what such
- * a lookup answered, the headline says so; else a wrong state is shown with the last callback the
- * merchant acknowledged about the order (a report it did not book, or booked wrongly).
+ * `order_id` without `size` answers one object, the order's newest payment
+ * (docs/rules.md#status-lookups); an order with several payments may have settled an older one.
+ * When the merchant booked exactly what such a lookup answered, the headline says so; else a wrong
+ * state is shown with the last callback the merchant acknowledged about the order (a report it did
+ * not book, or booked wrongly). Words about an order's payments ("the first", "the newest") come
+ * from the ledger of the kit's gateway (ledger.ts), in the order the gateway made them.
  */
 
 const STATUS_PATH = '/api/v1/payment/status'
@@ -17,26 +20,10 @@ const STATUS_PATH = '/api/v1/payment/status'
 const record = (value: unknown): Record<string, unknown> | undefined =>
   value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined
 
-/** The order's Checkout payments the kit has seen (its callbacks, the merchant's lookups with size), with their latest status. */
-function paymentsOf(ctx: ScenarioContext, orderId: string, requests: ObservedRequest[]): Map<string, string> {
-  const payments = new Map<string, string>()
-  for (const c of ctx.channel.log)
-    if (c.source === 'gateway' && c.api === 'checkout' && c.fields.order_number === orderId && c.fields.id)
-      payments.set(c.fields.id, c.fields.order_status ?? '')
-  for (const r of requests) {
-    if (r.path !== STATUS_PATH || r.body?.order_id !== orderId || !Array.isArray(r.answer.json)) continue
-    for (const item of r.answer.json as unknown[]) {
-      const p = record(item)
-      if (typeof p?.payment_id === 'string') payments.set(p.payment_id, String(p.status ?? ''))
-    }
-  }
-  return payments
-}
-
 /**
  * `it booked the answer of its POST /api/v1/payment/status {order_id "…"} → HTTP 200 (by order_id
- * without size), which is only the order's newest payment (… decline); …`, or undefined when the
- * order has one payment, the merchant used size, or booked something else.
+ * without size), the order's newest payment (… decline); …`, or undefined when the order has one
+ * payment, the merchant used size, or booked something else.
  */
 export function orderLookupNote(ctx: ScenarioContext, orderId: string, booked: unknown): string | undefined {
   if (ctx.mode !== 'merchant' || !ctx.hosted) return undefined
@@ -51,19 +38,17 @@ export function orderLookupNote(ctx: ScenarioContext, orderId: string, booked: u
         r.answer.status === 200,
     )
     .at(-1)
-  const newest = record(last?.answer.json)
-  if (!last || typeof newest?.payment_id !== 'string') return undefined
+  const answered = record(last?.answer.json)
+  if (!last || typeof answered?.payment_id !== 'string') return undefined
   const view = record(booked)
-  if (view?.payment_id !== undefined && view.payment_id !== newest.payment_id) return undefined
-  const payments = paymentsOf(ctx, orderId, requests)
-  payments.set(newest.payment_id, String(newest.status ?? payments.get(newest.payment_id) ?? ''))
-  if (payments.size < 2) return undefined
-  const others = [...payments]
-    .filter(([id]) => id !== newest.payment_id)
-    .map(([id, status]) => `${id} ${status}`.trim())
+  if (view?.payment_id !== undefined && view.payment_id !== answered.payment_id) return undefined
+  const payments = orderPayments(ctx, orderId)
+  const place = placeOf(payments, answered.payment_id)
+  if (payments.length < 2 || !place) return undefined
+  const others = payments.filter((p) => p.id !== answered.payment_id)
   return (
-    `it booked the answer of its ${describeRequest(last)} (by order_id without size), which is only the order's newest payment (${newest.payment_id} ${String(newest.status ?? '')}); ` +
-    `the order has ${payments.size} payments (also ${others.join(', ')}): look an order with several payments up with size and book the one that settled (Endpoints)`
+    `it booked the answer of its ${describeRequest(last)} (by order_id without size), which is only ${place} (${answered.payment_id} ${String(answered.status ?? '')}); ` +
+    `the order has ${payments.length} payments (also ${listPayments(others)}): look an order with several payments up with size and book the one that settled (docs/rules.md#status-lookups)`
   )
 }
 
@@ -79,17 +64,6 @@ export function lastCallbackNote(ctx: ScenarioContext, orderId: string): string 
     )
     .at(-1)
   return last ? `the last callback it acknowledged about this order: ${describeCallback(last)}` : undefined
-}
-
-/** The ids the gateway gave the order's payments, from the callbacks the kit saw (Checkout `id`, S2S `trans_id`). */
-function paymentIdsOf(ctx: ScenarioContext, orderId: string): Set<string> {
-  const ids = new Set<string>()
-  for (const c of ctx.channel.log) {
-    if (c.source !== 'gateway' || (c.fields.order_number ?? c.fields.order_id) !== orderId) continue
-    const id = c.fields.id ?? c.fields.trans_id
-    if (id) ids.add(id)
-  }
-  return ids
 }
 
 /**
@@ -110,7 +84,7 @@ export function refusedRefundNote(
     )
   )
     return undefined
-  const ids = paymentIdsOf(ctx, orderId)
+  const ids = new Set(orderPayments(ctx, orderId).map((p) => p.id))
   const refunds = ctx.hosted.requests.filter((r) => {
     const id = paymentIdOf(r)
     return isRefundRequest(r) && id !== undefined && ids.has(id)
@@ -172,7 +146,7 @@ export function captureNote(ctx: ScenarioContext, orderId: string, wrong: string
   if (ctx.mode !== 'merchant' || !ctx.hosted) return undefined
   const paid = wrongValue(wrong, 'amount_paid')
   if (!paid?.expected || !paid.found) return undefined
-  const ids = paymentIdsOf(ctx, orderId)
+  const ids = new Set(orderPayments(ctx, orderId).map((p) => p.id))
   const capture = ctx.hosted.requests.find((r) => {
     const id = paymentIdOf(r)
     const isCapture = r.path === '/api/v1/payment/capture' || r.body?.action === 'CAPTURE'
@@ -189,8 +163,9 @@ export function captureNote(ctx: ScenarioContext, orderId: string, wrong: string
 }
 
 /**
- * `it booked e443… (decline), one of the 2 payments its POST /api/v1/payment/status {order_id, size} answered
- * newest first; the one that settled is b4f7…`: the wrong payment of an order read with size (Endpoints).
+ * `it booked e443… (decline), the order's first payment, one of the 2 its POST /api/v1/payment/status
+ * {order_id, size} answered; the one that settled is b4f7…`: the wrong payment of an order read
+ * with size (docs/rules.md#status-lookups).
  */
 export function pickedPaymentNote(
   ctx: ScenarioContext,
@@ -211,13 +186,12 @@ export function pickedPaymentNote(
     .at(-1)
   const list = Array.isArray(lookup?.answer.json) ? (lookup.answer.json as unknown[]).map(record) : []
   const booked = list.find((p) => p?.payment_id === id.found)
-  if (!lookup || !booked) return undefined
+  const place = placeOf(orderPayments(ctx, orderId), id.found)
+  if (!lookup || !booked || !place) return undefined
   const settled = list.filter((p) => p?.status === 'settled').map((p) => String(p?.payment_id))
-  const position =
-    list.indexOf(booked) === list.length - 1 ? 'the oldest' : `number ${list.indexOf(booked) + 1}`
   return (
-    `it booked ${id.found} (${String(booked.status ?? '')}), ${position} of the ${list.length} payments its ${describeRequest(lookup)} answered newest first` +
-    `${settled.length ? `; the one that settled is ${settled.join(', ')}` : ''}: book the payment that settled (Endpoints)`
+    `it booked ${id.found} (${String(booked.status ?? '')}), ${place}, one of the ${list.length} payments its ${describeRequest(lookup)} answered` +
+    `${settled.length ? `; the one that settled is ${settled.join(', ')}` : ''}: book the payment that settled (docs/rules.md#status-lookups)`
   )
 }
 
@@ -225,7 +199,7 @@ export function pickedPaymentNote(
  * `it booked 7c1e… (DECLINED), the order's first payment; the order has 2 payments (… DECLINED, …
  * SETTLED) and the one that settled is …`: a payment sent again under the same order number is a
  * new payment with its own id (Checkout `payment_id`, S2S `trans_id`), and the merchant kept an
- * earlier one. From the callbacks the kit saw; undefined unless both ids are the order's payments.
+ * earlier one. From the ledger; undefined unless both ids are the order's payments.
  */
 export function earlierPaymentNote(
   ctx: ScenarioContext,
@@ -235,19 +209,12 @@ export function earlierPaymentNote(
   if (ctx.mode !== 'merchant') return undefined
   const id = wrongValue(wrong, 'payment_id')
   if (!id?.found || !id.expected) return undefined
-  const statuses = new Map<string, string>()
-  for (const c of ctx.channel.log) {
-    if (c.source !== 'gateway' || (c.fields.order_number ?? c.fields.order_id) !== orderId) continue
-    const paymentId = c.fields.id ?? c.fields.trans_id
-    if (paymentId) statuses.set(paymentId, c.fields.order_status ?? c.fields.status ?? '')
-  }
-  if (!statuses.has(id.found) || !statuses.has(id.expected) || statuses.size < 2) return undefined
-  const ids = [...statuses.keys()]
-  const position =
-    ids.indexOf(id.found) === 0 ? "the order's first payment" : 'an earlier payment of the order'
-  const list = [...statuses].map(([p, s]) => `${p} ${s}`.trim()).join(', ')
+  const payments = orderPayments(ctx, orderId)
+  const kept = payments.find((p) => p.id === id.found)
+  const place = placeOf(payments, id.found)
+  if (!kept || !place || !payments.some((p) => p.id === id.expected) || payments.length < 2) return undefined
   return (
-    `it booked ${id.found} (${statuses.get(id.found)}), ${position}; the order has ${statuses.size} payments (${list}) and the one that settled is ${id.expected}: ` +
+    `it booked ${id.found} (${reportedStatus(kept)}), ${place}; the order has ${payments.length} payments (${listPayments(payments)}) and the one that settled is ${id.expected}: ` +
     'a payment sent again under the same order number is a new payment with its own id (S2S trans_id, Checkout payment_id): keep the id of each answer and book, look up and refund the one that settled (Endpoints)'
   )
 }

@@ -17,6 +17,8 @@ export interface CallbackAttempt {
   error?: string
   /** The receiver did not answer within the time-out (docs/rules.md#acknowledgement: a failed attempt). */
   timedOut?: boolean
+  /** The kit failed it itself (`callbacks.fail`): not the merchant's answer. */
+  byKit?: boolean
   acknowledged: boolean
   ms: number
   /**
@@ -160,7 +162,12 @@ export function createCallbackChannel(options: {
       before === undefined ? {} : { requests: { before, after: options.requestsArrived?.() ?? before } }
     if (channel.failNext > 0) {
       channel.failNext--
-      entry.attempts.push({ error: 'refused by the kit (callbacks.fail)', acknowledged: false, ms: 0 })
+      entry.attempts.push({
+        error: 'refused by the kit (callbacks.fail)',
+        byKit: true,
+        acknowledged: false,
+        ms: 0,
+      })
       throw new Error('connection refused by the kit (callbacks.fail)')
     }
     try {
@@ -218,6 +225,7 @@ export function createCallbackChannel(options: {
         entry.attempts.push({
           status: 503,
           error: 'refused by the kit (callbacks.fail)',
+          byKit: true,
           acknowledged: false,
           ms: 0,
         })

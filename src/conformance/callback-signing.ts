@@ -1,11 +1,8 @@
-import { checkoutSignatures } from '../core/signatures/checkout.js'
+import { CALLBACK_FORMULAS, type CallbackFormula } from '../core/signatures/formulas.js'
 import { sameSignature, type Secret } from '../core/signatures/primitives.js'
-import { type FormValue, s2sApmCallbackMistakes, s2sApmSignatures } from '../core/signatures/s2s-apm.js'
-import {
-  type CallbackParts,
-  s2sCardCallbackMistakes,
-  s2sCardSignatures,
-} from '../core/signatures/s2s-card.js'
+import { type FormValue, s2sApmCallbackMistakes } from '../core/signatures/s2s-apm.js'
+import { type CallbackParts, s2sCardCallbackMistakes } from '../core/signatures/s2s-card.js'
+import { callbackHash } from '../library/signatures.js'
 import type { CallbackRecord } from './callback-channel.js'
 import type { ObservedRequest } from './sandbox-host.js'
 import { PaymentMemory } from './signing.js'
@@ -18,7 +15,9 @@ import { PaymentMemory } from './signing.js'
  */
 
 export interface CallbackSigning {
-  /** The formula, written out, and the values this callback signs it over. */
+  /** The callback's formula, as src/core/signatures declares it. */
+  formula: CallbackFormula
+  /** The values this callback signs it over. */
   over: string
   /** The mistakes to try, each the hash it gives for this callback (none equal to the right one, none twice). */
   mistakes: { name: string; hash: string }[]
@@ -64,80 +63,55 @@ export function callbackSigning(
   password: string,
   requests: ObservedRequest[],
 ): CallbackSigning | undefined {
-  const sent = r.fields.hash
-  if (!sent) return undefined
   const f = r.fields
-  if (r.api === 'checkout') {
-    const order = {
-      number: f.order_number,
-      amount: f.order_amount,
-      currency: f.order_currency,
-      description: f.order_description,
-    }
-    const right = [false, true].some(
-      (sha256) => checkoutSignatures.notification(f.id ?? '', order, { password, sha256 }) === sent,
-    )
-    return right ? { over: '', mistakes: [] } : undefined
+  const sent = f.hash
+  const facts = r.api === 's2s-card' ? memoryOf(requests).forTrans(f.trans_id) : undefined
+  if (!sent || (r.api === 's2s-card' && (!facts || !f.trans_id))) return undefined
+  const credit2card = facts?.credit2card === true || f.action === 'CREDIT2CARD'
+  const payment = {
+    payerEmail: credit2card ? '' : (facts?.payerEmail ?? ''),
+    card: facts?.card ?? { cardNumber: '' },
   }
+  const parts: CallbackParts = { ...payment, transId: f.trans_id ?? '' }
+  // The library's callback formula (src/library/signatures.ts), in MD5 or SHA256 mode.
+  const signed =
+    r.api === 's2s-apm'
+      ? (r.body as Record<string, FormValue>)
+      : credit2card
+        ? { ...f, action: 'CREDIT2CARD' }
+        : f
+  const secret = PASSWORDS(password).find((s) => sameSignature(callbackHash(signed, s, r.api, payment), sent))
+  if (!secret) return undefined
+  if (r.api === 'checkout') return { formula: CALLBACK_FORMULAS.checkout, over: '', mistakes: [] }
   if (r.api === 's2s-card') {
-    const facts = memoryOf(requests).forTrans(f.trans_id)
-    if (!facts || !f.trans_id) return undefined
-    const credit2card = facts.credit2card === true || f.action === 'CREDIT2CARD'
-    const parts: CallbackParts = {
-      payerEmail: credit2card ? '' : facts.payerEmail,
-      transId: f.trans_id,
-      card: facts.card,
-    }
-    const secret = PASSWORDS(password).find((s) =>
-      sameSignature(
-        credit2card
-          ? s2sCardSignatures.credit2cardTransaction(s, parts.transId, parts.card)
-          : s2sCardSignatures.transaction(parts.payerEmail, s, parts.transId, parts.card),
-        sent,
-      ),
-    )
-    if (!secret) return undefined
     const card =
-      'cardToken' in facts.card
-        ? `card_token ${q(facts.card.cardToken)}`
-        : `first 6 + last 4 ${q(facts.card.cardNumber.replace(/\D/g, '').replace(/^(\d{6})\d*(\d{4})$/, '$1$2'))}`
+      'cardToken' in parts.card
+        ? `card_token ${q(parts.card.cardToken)}`
+        : `first 6 + last 4 ${q(parts.card.cardNumber.replace(/\D/g, '').replace(/^(\d{6})\d*(\d{4})$/, '$1$2'))}`
     return {
-      over: credit2card
-        ? `Formula 6 (a CREDIT2CARD): hash = md5(upper(password + trans_id + rev(card))) over trans_id ${q(parts.transId)}, ${card}`
-        : `Formula 2 over the original payment: hash = md5(upper(rev(payer_email) + password + trans_id + rev(first 6 + last 4 digits of the card, or the card_token))) over payer_email ${q(parts.payerEmail)}, trans_id ${q(parts.transId)}, ${card}`,
+      formula: credit2card ? CALLBACK_FORMULAS['s2s-card-payout'] : CALLBACK_FORMULAS['s2s-card'],
+      over: `${credit2card ? '' : `payer_email ${q(parts.payerEmail)}, `}trans_id ${q(parts.transId)}, ${card}`,
       mistakes: distinct(
         sent,
         s2sCardCallbackMistakes.map((m) => ({ name: m.name, hash: m.sign(secret, parts) })),
       ),
     }
   }
-  if (r.api === 's2s-apm') {
-    const body = r.body as Record<string, FormValue>
-    const payout = f.action === 'CREDIT2VIRTUAL' || f.action === 'CREDIT2CRYPTO'
-    const secret = PASSWORDS(password).find((s) =>
-      sameSignature(
-        payout
-          ? s2sApmSignatures.credit2virtualCallback(f.trans_id ?? '', f.order_id ?? '', f.status ?? '', s)
-          : s2sApmSignatures.callback(body, s),
-        sent,
-      ),
-    )
-    if (!secret) return undefined
-    if (payout)
-      return {
-        over: `hash = md5(upper(rev(trans_id + order_id + status)) + password) over trans_id ${q(f.trans_id)}, order_id ${q(f.order_id)}, status ${q(f.status)}`,
-        mistakes: [],
-      }
-    const keys = Object.keys(body)
+  if (f.action === 'CREDIT2VIRTUAL' || f.action === 'CREDIT2CRYPTO')
+    return {
+      formula: CALLBACK_FORMULAS['s2s-apm-payout'],
+      over: `trans_id ${q(f.trans_id)}, order_id ${q(f.order_id)}, status ${q(f.status)}`,
+      mistakes: [],
+    }
+  return {
+    formula: CALLBACK_FORMULAS['s2s-apm'],
+    over: Object.keys(signed)
       .filter((k) => k !== 'hash')
       .sort()
-    return {
-      over: `hash = md5(upper(every field but hash, keys sorted at each level, each value reversed, joined) + upper(password)) over ${keys.join(', ')}`,
-      mistakes: distinct(
-        sent,
-        s2sApmCallbackMistakes.map((m) => ({ name: m.name, hash: m.sign(body, secret) })),
-      ),
-    }
+      .join(', '),
+    mistakes: distinct(
+      sent,
+      s2sApmCallbackMistakes.map((m) => ({ name: m.name, hash: m.sign(signed, secret) })),
+    ),
   }
-  return undefined
 }

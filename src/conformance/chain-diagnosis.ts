@@ -3,14 +3,11 @@ import type { ScenarioContext } from './context.js'
 import type { ObservedRequest } from './sandbox-host.js'
 
 /**
- * A renewal of a recurring chain refused with "Incorrect transaction" (2.3; Errors): what the pair
- * it named is, from the kit's own gateway. Every renewal is charged against the chain's initial
+ * A renewal of a recurring chain refused by docs/rules.md#recurring-payments ("Incorrect
+ * transaction", 2.3; Errors): what the pair it named is, from the kit's own gateway. Every renewal is charged against the chain's initial
  * payment (Checkout `recurring_init_trans_id`, S2S CARD `recurring_first_trans_id`) with the token
  * it answered; a renewal's own id is no initial payment, whichever renewal it is.
  */
-
-export const CHAIN_RULE =
-  'a renewal names the initial payment of its chain (Checkout recurring_init_trans_id, S2S CARD recurring_first_trans_id) and the recurring_token it answered, every time: the first renewal, the second and each after (2.3)'
 
 const RENEWALS = new Set(['RECURRING_SALE', 'RECURRING_DEBIT'])
 
@@ -29,15 +26,13 @@ function namedInitial(r: ObservedRequest): { field: string; id: string } | undef
 }
 
 /**
- * The rule, fix and cause for a renewal refused as "Incorrect transaction" that named a payment of
- * the chain other than its initial one; undefined for any other request or refusal.
+ * The cause and fix of a renewal the gateway refused by its rule of recurring payments that named a
+ * payment of the chain other than its initial one; undefined for any other request.
  */
 export function chainDiagnosis(
   r: ObservedRequest,
-  words: string,
   ctx: ScenarioContext,
-): { rule: string; fix: string; cause?: string } | undefined {
-  if (!/incorrect transaction/i.test(words)) return undefined
+): { fix: string; cause: string } | undefined {
   const named = namedInitial(r)
   const store = ctx.hosted?.gateway.ctx.store
   if (!named || !store) return undefined
@@ -47,8 +42,7 @@ export function chainDiagnosis(
   const initial = store.get('payments', initialId)
   const what = `${payment.id}, a renewal of the chain (order ${payment.order.number}, ${payment.status})`
   return {
-    rule: CHAIN_RULE,
-    cause: `${named.field} names ${what}, not the chain's initial payment ${initialId}${initial ? ` (order ${initial.order.number})` : ''}: the merchant stored a renewal as the chain's initial transaction`,
+    cause: `the merchant stored a renewal as the chain's initial transaction: its ${named.field} names ${what}, not the chain's initial payment ${initialId}${initial ? ` (order ${initial.order.number})` : ''}`,
     fix: `send ${named.field} ${initialId}, the initial payment's id, with its recurring_token, for every renewal; keep it with the chain and never replace it with a renewal's id`,
   }
 }

@@ -7,8 +7,7 @@ import {
   declaredSignings,
   type SignedApi,
 } from '../core/signing/declared.js'
-import { formulaFor } from './rules.js'
-import type { PaymentMemory } from './signing.js'
+import { NO_FACTS, originalFor, type PaymentMemory } from './signing.js'
 
 /**
  * Why the gateway refused a merchant's `hash` (Authentication; docs/rules.md#signatures): the kit
@@ -41,28 +40,7 @@ export interface HashEvidence {
   earlier: { method: string; path: string; body?: Record<string, unknown>; answer?: { json?: unknown } }[]
 }
 
-interface Candidate {
-  variant: string
-  hash: string | undefined
-  mistake: string
-  fix: string
-}
-
-const NO_FACTS: OriginalPayment = { payerEmail: '', card: { cardNumber: '' } }
-
-/** The original payment a declared formula reads, found as its declaration says (as the kit signs). */
-function originalFor(
-  signing: DeclaredSigning,
-  body: Record<string, unknown>,
-  memory: PaymentMemory,
-): OriginalPayment | undefined | null {
-  if (!signing.formula.needsOriginal) return undefined
-  if (signing.originalBy === 'recurring') return memory.forRecurring(body) ?? null
-  return (
-    (signing.originalBy === 'order_id' ? memory.forOrder(body.order_id) : memory.forTrans(body.trans_id)) ??
-    NO_FACTS
-  )
-}
+type Candidate = HashDiagnosis & { hash: string | undefined }
 
 function sign(
   formula: SigningFormula,
@@ -176,56 +154,28 @@ function amountSpellings(sent: string): string[] {
 const nameOf = (r: HashEvidence['earlier'][number]) =>
   `${r.method} ${r.path}${typeof r.body?.action === 'string' ? ` ${r.body.action}` : ''}`
 
-/** Amounts the scenario's earlier requests sent, with where each came from. */
-function earlierAmounts(e: HashEvidence): { value: string; from: string }[] {
+/**
+ * Values the scenario's earlier requests sent (`paths` of their bodies) or were answered (`answered`
+ * fields of the gateway's JSON), once each, with where each came from.
+ */
+function earlier(
+  e: HashEvidence,
+  paths: string[][],
+  answered: string[] = [],
+): { value: string; from: string }[] {
   const out = new Map<string, string>()
+  const add = (v: unknown, from: string) => {
+    if (typeof v === 'string' && v !== '' && !out.has(v)) out.set(v, from)
+  }
   for (const r of e.earlier) {
-    if (!r.body) continue
-    for (const path of AMOUNT_PATHS) {
-      const v = getPath(r.body, path)
-      if (typeof v === 'string' && v !== '' && !out.has(v))
-        out.set(v, `${path.join('.')} of its ${nameOf(r)}`)
-    }
+    for (const path of paths) add(r.body && getPath(r.body, path), `${path.join('.')} of its ${nameOf(r)}`)
+    const json = r.answer?.json as Record<string, unknown> | undefined
+    for (const key of answered) add(json?.[key], `the ${key} the gateway answered to its ${nameOf(r)}`)
   }
   return [...out].map(([value, from]) => ({ value, from }))
 }
 
-/** Order numbers the scenario's earlier requests named. */
-function earlierOrders(e: HashEvidence): { value: string; from: string }[] {
-  const out = new Map<string, string>()
-  for (const r of e.earlier) {
-    for (const path of [['order', 'number'], ['order_id']]) {
-      const v = r.body ? getPath(r.body, path) : undefined
-      if (typeof v === 'string' && v !== '' && !out.has(v))
-        out.set(v, `${path.join('.')} of its ${nameOf(r)}`)
-    }
-  }
-  return [...out].map(([value, from]) => ({ value, from }))
-}
-
-/** Payment ids the scenario's earlier requests sent or were answered. */
-function earlierPayments(e: HashEvidence): { value: string; from: string }[] {
-  const out = new Map<string, string>()
-  for (const r of e.earlier) {
-    const sent = r.body?.payment_id
-    if (typeof sent === 'string' && sent && !out.has(sent)) out.set(sent, `payment_id of its ${nameOf(r)}`)
-    const answered = (r.answer?.json as { payment_id?: unknown } | undefined)?.payment_id
-    if (typeof answered === 'string' && answered && !out.has(answered))
-      out.set(answered, `the payment_id the gateway answered to its ${nameOf(r)}`)
-  }
-  return [...out].map(([value, from]) => ({ value, from }))
-}
-
-/** trans_ids the gateway answered to the scenario's earlier requests. */
-function earlierTransactions(e: HashEvidence): { value: string; from: string }[] {
-  const out = new Map<string, string>()
-  for (const r of e.earlier) {
-    const answered = (r.answer?.json as { trans_id?: unknown } | undefined)?.trans_id
-    if (typeof answered === 'string' && answered && !out.has(answered))
-      out.set(answered, `the trans_id the gateway answered to its ${nameOf(r)}`)
-  }
-  return [...out].map(([value, from]) => ({ value, from }))
-}
+const ORDER_PATHS = [['order', 'number'], ['order_id']]
 
 /** The candidates of one refused request, most specific first. */
 function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string): Generator<Candidate> {
@@ -286,7 +236,7 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
         .slice(0, 4)
         .map((c) => `"${c}" into "${c.toUpperCase()}"`)
         .join(', ')}; the formula upper-cases ASCII a-z only`,
-      fix: `upper-case a-z alone and leave every other character as it is (docs/rules.md#signatures): ${right}`,
+      fix: `upper-case a-z alone and leave every other character as it is (docs/rules.md#signature-conventions): ${right}`,
     }
   if (traced) {
     const hiddenPassword = trace(formula, e.body, hide(e.password), original)
@@ -346,7 +296,7 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
         }
     }
     if (path[0] !== 'amount') continue
-    for (const { value, from } of earlierAmounts(e)) {
+    for (const { value, from } of earlier(e, AMOUNT_PATHS)) {
       if (value === sent) continue
       yield {
         variant: sent === undefined ? 'amount-signed-when-none-sent' : 'other-amount-signed',
@@ -374,7 +324,7 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
   if (e.api === 'checkout' && e.path === '/api/v1/payment/status') {
     const { payment_id: paymentId, order_id: orderId, ...rest } = e.body
     if (paymentId !== undefined)
-      for (const { value, from } of earlierOrders(e))
+      for (const { value, from } of earlier(e, ORDER_PATHS))
         yield {
           variant: 'lookup-signed-over-other-id',
           hash: sign(formula, { ...rest, order_id: value }, e.password, original),
@@ -382,7 +332,7 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
           fix: `sign the payment_id the lookup sends (${JSON.stringify(paymentId)}): ${right}`,
         }
     else if (orderId !== undefined)
-      for (const { value, from } of earlierPayments(e))
+      for (const { value, from } of earlier(e, [['payment_id']], ['payment_id']))
         yield {
           variant: 'lookup-signed-over-other-id',
           hash: sign(formula, { ...rest, payment_id: value }, e.password, original),
@@ -397,7 +347,7 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
     const other = declaredSigning('s2s-card', {
       action: byOrder ? 'GET_TRANS_STATUS_BY_ORDER' : 'GET_TRANS_STATUS',
     })
-    const ids = byOrder ? earlierOrders(e) : earlierTransactions(e)
+    const ids = byOrder ? earlier(e, ORDER_PATHS) : earlier(e, [], ['trans_id'])
     const { trans_id: transId, order_id: orderId, ...rest } = e.body
     for (const { value, from } of other ? ids : []) {
       const body = { ...rest, ...(byOrder ? { order_id: value } : { trans_id: value }) }
@@ -406,9 +356,7 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
       yield {
         variant: 'lookup-signed-over-other-id',
         hash: sign(other.formula, body, e.password, facts),
-        mistake: byOrder
-          ? `the merchant's GET_TRANS_STATUS is signed with Formula 7 over the order_id "${value}" (${from}); a lookup by trans_id takes Formula 2 over the trans_id it sends`
-          : `the merchant's GET_TRANS_STATUS_BY_ORDER is signed with Formula 2 over the trans_id "${value}" (${from}); a lookup by order_id takes Formula 7 over the order_id it sends`,
+        mistake: `the merchant's ${e.action} is signed with ${other.formula.id} over the ${byOrder ? 'order_id' : 'trans_id'} "${value}" (${from}); a lookup by ${byOrder ? 'trans_id' : 'order_id'} takes ${formula.id} over the ${byOrder ? 'trans_id' : 'order_id'} it sends`,
         fix: `sign the ${byOrder ? `trans_id the lookup sends (${JSON.stringify(transId)})` : `order_id the lookup sends (${JSON.stringify(orderId)})`}: ${right}`,
       }
     }
@@ -420,9 +368,7 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
     yield {
       variant: original.credit2card ? 'payout-lookup-signed-as-payment' : 'payment-lookup-signed-as-payout',
       hash: sign(formula, e.body, e.password, flipped),
-      mistake: original.credit2card
-        ? "the merchant's hash is Formula 2 (with the payer's e-mail) where a CREDIT2CARD's lookups and follow-ups take Formula 6 (password + trans_id + card)"
-        : "the merchant's hash is Formula 6 (no e-mail) where a card payment's follow-ups take Formula 2",
+      mistake: `the merchant's hash is ${formula.id} of a ${original.credit2card ? "card payment (with the payer's e-mail)" : 'CREDIT2CARD (no e-mail)'} where this original is a ${original.credit2card ? 'CREDIT2CARD' : 'card payment'}: ${formula.text}`,
       fix: `sign with the formula of the original payment's kind: ${right}`,
     }
   }
@@ -436,18 +382,14 @@ function* candidates(e: HashEvidence, signing: DeclaredSigning, expected: string
     byFormula.set(other.formula.id, entry)
   }
   const own = e.action ?? e.path
-  const said = (name: string) =>
-    e.api === 'checkout' ? formulaFor(e.api, name, undefined) : formulaFor(e.api, e.path, name)
-  const ownText = said(own) ?? formula.text
   for (const { signing: other, names } of byFormula.values()) {
     const theirs = originalFor(other, e.body, e.memory)
     // A formula over an original payment the kit has not seen would be claimed over empty data.
     if (theirs === null || theirs === NO_FACTS) continue
-    const first = names[0] ?? ''
     yield {
       variant: 'other-formula',
       hash: sign(other.formula, e.body, e.password, theirs),
-      mistake: `the merchant's hash is the formula of ${names.slice(0, 3).join(', ')}${names.length > 3 ? ' and others' : ''} (${said(first) ?? other.formula.text}) over this request; ${own} takes ${/^hash = /.test(ownText) ? ownText.replace(/^hash = /, '') : (ownText.split(':')[0] ?? ownText)}`,
+      mistake: `the merchant's hash is the formula of ${names.slice(0, 3).join(', ')}${names.length > 3 ? ' and others' : ''} (${other.formula.id}) over this request; ${own} takes ${formula.id}: ${formula.text}`,
       fix: `sign ${own} with its own formula: ${right}`,
     }
   }

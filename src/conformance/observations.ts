@@ -1,3 +1,4 @@
+import { ruleHeader } from '../core/engine/refusal.js'
 import { type CallbackRecord, describeAttempts } from './callback-channel.js'
 import type { ScenarioContext } from './context.js'
 import type { ObservedRequest } from './sandbox-host.js'
@@ -96,7 +97,8 @@ export function describeRequest(r: ObservedRequest): string {
     ...(order?.amount !== undefined ? [`order.amount ${JSON.stringify(order.amount)}`] : []),
   ]
   const warnings = r.answer.warnings?.length ? `; Sandbox-Warning: ${r.answer.warnings.join(' | ')}` : ''
-  return `${r.method} ${r.path}${action}${sent.length ? ` {${sent.join(', ')}}` : ''} → HTTP ${r.answer.status}${errorOf(r.answer.json)}${warnings}`
+  const rule = r.answer.refusal ? `; Sandbox-Rule: ${ruleHeader(r.answer.refusal)}` : ''
+  return `${r.method} ${r.path}${action}${sent.length ? ` {${sent.join(', ')}}` : ''} → HTTP ${r.answer.status}${errorOf(r.answer.json)}${warnings}${rule}`
 }
 
 const sourceNote = (r: CallbackRecord) =>

@@ -208,19 +208,22 @@ function resent(
     : `without looking ${target} up first`
   const ledger = ledgerOf(ctx, action)
   const twice = doneByGateway(r) && !!ledger && ledger.amounts.length > 1
-  const second = twice
-    ? 'and the gateway did that one too'
-    : acceptedAnswer(r)
-      ? `and the gateway answered HTTP ${r.answer.status}`
-      : `and the gateway refused it (HTTP ${r.answer.status})`
   const noun = NOUN[action.kind]
+  const second = twice
+    ? `the gateway did that one too, ${howMuch(action.kind, ledger?.amounts ?? [])}`
+    : acceptedAnswer(r)
+      ? `the gateway answered HTTP ${r.answer.status}`
+      : `the gateway refused it (HTTP ${r.answer.status})`
+  const cause = `the same ${noun} was sent twice: the merchant sent ${nameOf(r)}${action.amount ? ` (amount ${action.amount})` : ''} again ${sentAgain}, where its earlier one ${wasDone(first)} (one ${noun}, done once: docs/conformance.md, Gateway faults)`
   const finding: Finding = {
     kind: 'resent-action',
-    headline: `the same ${noun} was sent twice${twice && ledger ? `: ${howMuch(action.kind, ledger.amounts)}` : ''}: the first ${nameOf(first)}${action.amount ? ` (amount ${action.amount})` : ''} ${wasDone(first)}; the merchant sent it again ${sentAgain}, ${second}${ledger ? ` (${ledger.note})` : ''}`,
+    cause,
+    headline: `${cause}: ${second}${ledger ? ` (${ledger.note})` : ''}`,
     request: `${describeRequest(first)}; then ${describeRequest(r)}`,
     answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`,
     rule: `one ${noun}, done once: a ${noun} whose answer never came (a time-out, a dropped connection, a proxy's 5xx page) may have been done; the status lookup${action.kind === 'refund' || action.kind === 'capture' || action.kind === 'void' ? ` (and its ${noun} callback)` : ''} says what became of it (Events; docs/conformance.md, Gateway faults)`,
     fix: `treat an unanswered ${noun} as an unknown outcome: look ${target} up (${lookupFix(r, action)}) and send it again only when the gateway did not do it; book what the gateway reports, once`,
+    section: 'Events; Gateway faults',
   }
   return { finding, action, twice }
 }
@@ -241,12 +244,15 @@ function unlookedOrderFinding(r: ObservedRequest, requests: ObservedRequest[]): 
   })
   if (again) return undefined
   const noun = NOUN[action.kind]
+  const cause = `the merchant never looked order ${action.order} up after its ${nameOf(r)} got ${faultAnswer(r)}`
   return {
     kind: 'unknown-outcome',
-    headline: `the merchant never looked order ${action.order} up after its ${nameOf(r)} got ${faultAnswer(r)}: ${faultOutcome(r)}; a ${noun} whose answer never came is an unknown outcome, which only the status lookup of its order settles`,
+    cause,
+    headline: `${cause}: ${faultOutcome(r)}; a ${noun} whose answer never came is an unknown outcome, which only the status lookup of its order settles`,
     request: `${describeRequest(r)}`,
     answer: `HTTP ${r.answer.status} ${r.answer.text.slice(0, 300)}`,
     rule: `one ${noun}, done once: a ${noun} whose answer never came may have been done; the status lookup of its order says what became of it (Events; docs/conformance.md, Gateway faults)`,
     fix: `look order ${action.order} up (${lookupFix(r, action)}) and book what the gateway answers: a 5xx page or a time-out is not a decline`,
+    section: 'Events; Gateway faults',
   }
 }

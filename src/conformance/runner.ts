@@ -26,18 +26,7 @@ import type {
 class CauseObserved extends StepFailed {}
 
 /** The interface section and rule-book anchor of a cause, for the failure's `interface:` line. */
-const causeSection = (f: Finding): string =>
-  f.kind === 'unacknowledged-callback'
-    ? 'Events; docs/rules.md#callbacks'
-    : f.kind === 'warning'
-      ? 'docs/rules.md#warnings-and-releases'
-      : /Authentication/.test(f.rule ?? '')
-        ? 'Authentication; docs/rules.md#signatures'
-        : /2\.1\.1/.test(f.rule ?? '')
-          ? '2.1.1'
-          : /rules\.md#(\w[\w-]*)/.test(f.rule ?? '')
-            ? `docs/rules.md#${/rules\.md#(\w[\w-]*)/.exec(f.rule ?? '')?.[1]}`
-            : ''
+const causeSection = (f: Finding): string => f.section ?? ''
 
 export interface RunOptions {
   scenarios: LoadedScenario[]

@@ -11,6 +11,7 @@ import type { SandboxConfig } from '../core/engine/context.js'
 import type { Gateway } from '../core/engine/gateway.js'
 import { type Collections, STORE_INDEXES } from '../core/engine/model.js'
 import { parseBody } from '../core/engine/parse.js'
+import type { Refusal } from '../core/engine/refusal.js'
 import { assembleGateway } from '../assembly.js'
 import { toGatewayRequest, writeResponse } from '../adapters/express/node-request.js'
 import { answerClientError } from '../adapters/express/server.js'
@@ -40,8 +41,11 @@ export interface ObservedRequest {
   answer: {
     status: number
     text: string
-    json?: unknown /** docs/rules.md#warnings: the `Sandbox-Warning` headers it carried. */
+    json?: unknown
+    /** docs/rules.md#warnings: the `Sandbox-Warning` headers it carried. */
     warnings?: string[]
+    /** docs/rules.md#rule-book: why the gateway refused it (the rule, the fields, the formula), as it answered. */
+    refusal?: Refusal
   }
   /** Matched by an expect.merchant_request already. */
   consumed: boolean
@@ -272,7 +276,7 @@ function createHostedGateway(slug: string, baseUrl: string, options: GatewayOpti
  * `serve` (adapters/express/node-request), so the kit sees exactly what a merchant sees and every
  * cross-cutting step (path, guard, limits, body read, faults, commit) is the engine's. The request
  * log keeps what the merchant sent, as far as the gateway read it, and what it was answered, with
- * its warnings.
+ * its warnings and the refusal the gateway gave (the kit judges from it, not from the messages).
  */
 async function serveGateway(
   hosted: HostedGateway,
@@ -319,6 +323,7 @@ async function serveGateway(
         text: dropped ? noAnswer(fault, ms) : text,
         ...(json !== undefined ? { json } : {}),
         ...(response.warnings?.length ? { warnings: response.warnings } : {}),
+        ...(response.refusal ? { refusal: response.refusal } : {}),
       },
       consumed: false,
       ...(fault ? { fault } : {}),

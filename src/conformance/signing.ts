@@ -1,4 +1,4 @@
-import { declaredSigning, type SignedApi } from '../core/signing/declared.js'
+import { type DeclaredSigning, declaredSigning, type SignedApi } from '../core/signing/declared.js'
 import type { OriginalPayment } from '../core/signatures/formulas.js'
 
 /**
@@ -71,15 +71,35 @@ function factsOfPaymentRequest(body: Record<string, unknown>): PaymentFacts | un
 /** Why a request cannot be signed: the kit has not seen the payment it refers to. */
 export class UnsignableError extends Error {}
 
-const NO_FACTS: PaymentFacts = { payerEmail: '', card: { cardNumber: '' } }
+/** The payer and card of a payment the kit has not seen: a request about it is signed over nothing. */
+export const NO_FACTS: PaymentFacts = { payerEmail: '', card: { cardNumber: '' } }
 
 /**
- * The `hash` of a request, by the formula its route or action declares (src/core/signing):
- * the kit keeps no table of its own, so a newly declared action is signed without touching the
- * kit. A formula over the original payment gets the payer and card the kit remembers, found as the
- * declaration says (by `trans_id`, by `order_id`, or the initial payment of a recurring request).
+ * The original payment a declared formula reads, found as its declaration says (by `trans_id`, by
+ * `order_id`, or the initial payment of a recurring request): undefined for a formula over the
+ * request alone, null for a recurring request whose initial payment the kit has not seen. An
+ * unknown trans_id or order (an error-row scenario) is signed over empty payer data: the gateway
+ * must answer "not found" before it could check a signature it has nothing to compute from.
  */
-function declaredHash(
+export function originalFor(
+  signing: DeclaredSigning,
+  body: Record<string, unknown>,
+  memory: PaymentMemory | undefined,
+): PaymentFacts | undefined | null {
+  if (!signing.formula.needsOriginal) return undefined
+  if (signing.originalBy === 'recurring') return memory?.forRecurring(body) ?? null
+  return (
+    (signing.originalBy === 'order_id' ? memory?.forOrder(body.order_id) : memory?.forTrans(body.trans_id)) ??
+    NO_FACTS
+  )
+}
+
+/**
+ * The `hash` a request must carry, by the formula its route or action declares (src/core/signing),
+ * or undefined when it carries none (Token routes): the kit keeps no table of its own, so a newly
+ * declared action is signed without touching the kit.
+ */
+export function hashOf(
   api: SignedApi,
   where: { path?: string; action?: string },
   body: Record<string, unknown>,
@@ -88,60 +108,23 @@ function declaredHash(
 ): string | undefined {
   const signing = declaredSigning(api, where)
   if (!signing) return undefined
-  if (!signing.formula.needsOriginal) return signing.formula.sign(body, password)
-  if (signing.originalBy === 'recurring') {
-    const facts = memory?.forRecurring(body)
-    if (!facts)
-      throw new UnsignableError(
-        `cannot sign ${where.action ?? where.path}: the kit has not seen the initial payment ${str(body.recurring_first_trans_id ?? body.recurring_init_trans_id)}`,
-      )
-    return signing.formula.sign(body, password, facts)
-  }
-  // An unknown trans_id or order (an error-row scenario) is signed over empty payer data: the
-  // gateway must answer "not found" before it could check a signature it has nothing to compute from.
-  const facts =
-    (signing.originalBy === 'order_id' ? memory?.forOrder(body.order_id) : memory?.forTrans(body.trans_id)) ??
-    NO_FACTS
+  const facts = originalFor(signing, body, memory)
+  if (facts === null)
+    throw new UnsignableError(
+      `cannot sign ${where.action ?? where.path}: the kit has not seen the initial payment ${str(body.recurring_first_trans_id ?? body.recurring_init_trans_id)}`,
+    )
   return signing.formula.sign(body, password, facts)
 }
 
-/** The Checkout `hash` of a request to `path`; undefined for endpoints signed otherwise (Token header). */
-export function checkoutHash(
-  path: string,
-  body: Record<string, unknown>,
-  password: string,
-): string | undefined {
-  return declaredHash('checkout', { path }, body, password)
-}
+export const checkoutHash = (path: string, body: Record<string, unknown>, password: string) =>
+  hashOf('checkout', { path }, body, password)
 
-/** The S2S CARD `hash` of an action (docs/rules.md#signatures), by its declared formula. */
-export function s2sCardHash(
+export const s2sCardHash = (
   action: string,
   body: Record<string, unknown>,
   password: string,
   memory: PaymentMemory,
-): string | undefined {
-  return declaredHash('s2s-card', { action }, body, password, memory)
-}
+) => hashOf('s2s-card', { action }, body, password, memory)
 
-/** The S2S APM `hash` of an action (docs/rules.md#signatures), by its declared formula. */
-export function s2sApmHash(
-  action: string,
-  body: Record<string, unknown>,
-  password: string,
-): string | undefined {
-  return declaredHash('s2s-apm', { action }, body, password)
-}
-
-/** The hash a request at (api, path or action) must carry, or undefined when it carries none. */
-export function expectedHash(
-  api: 'checkout' | 's2s-card' | 's2s-apm',
-  where: { path: string; action?: string },
-  body: Record<string, unknown>,
-  password: string,
-  memory: PaymentMemory,
-): string | undefined {
-  if (api === 'checkout') return checkoutHash(where.path, body, password)
-  if (api === 's2s-apm') return s2sApmHash(where.action ?? '', body, password)
-  return s2sCardHash(where.action ?? '', body, password, memory)
-}
+export const s2sApmHash = (action: string, body: Record<string, unknown>, password: string) =>
+  hashOf('s2s-apm', { action }, body, password)

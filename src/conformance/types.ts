@@ -28,7 +28,12 @@ export interface Finding {
     | 'unknown-outcome'
     | 'resent-action'
     | 'unapplied-callback'
-  /** One line, derived from what was observed. */
+  /**
+   * What the merchant did and the rule it breaks (docs/conformance.md, Cause first), worded from
+   * the gateway's structured refusal and the engine's declarations, never from its messages.
+   */
+  cause: string
+  /** One line, derived from what was observed: the cause, then the symptom the kit saw. */
   headline: string
   /** The request as sent (card numbers masked): the merchant's, or the gateway's callback. */
   request?: string
@@ -38,6 +43,8 @@ export interface Finding {
   rule?: string
   /** What to change. */
   fix?: string
+  /** The interface's section and the rule book's anchor of the rule (`2.1.1; docs/rules.md#amounts`). */
+  section?: string
 }
 
 export interface StepResult {

@@ -49,13 +49,16 @@ export function unappliedCallbackFindings(ctx: ScenarioContext): Finding[] {
     if (requests.some((r) => r.seq > failed.seq && isLookup(r) && about(r, record) && !unanswered(r)))
       continue
     const name = nameOf(failed)
+    const cause = `the merchant acknowledged ${describeCallback(record)} (attempt ${made.attempt + 1}) although its status lookup of the payment (${name}) got ${faultAnswer(failed)} (sandbox fault "${failed.fault}") and was not tried again`
     found.push({
       kind: 'unapplied-callback',
-      headline: `the merchant acknowledged ${describeCallback(record)} (attempt ${made.attempt + 1}) although its status lookup of the payment (${name}) got ${faultAnswer(failed)} (sandbox fault "${failed.fault}") and was not tried again: an acknowledged callback is never sent again, so what it reported was never confirmed nor applied`,
+      cause,
+      headline: `${cause}: an acknowledged callback is never sent again, so what it reported was never confirmed nor applied`,
       request: `POST ${record.url} (application/x-www-form-urlencoded); then ${name} ${failed.text.slice(0, 300)}`,
       answer: `to the callback: HTTP ${attempt.status ?? ''} ${JSON.stringify(attempt.body?.slice(0, 80) ?? '')}; to the lookup: ${failed.answer.text.slice(0, 200)}`,
       rule: 'a callback is acknowledged once it is verified and applied: a merchant that confirms it with the status lookup answers 5xx while the lookup fails, and the gateway sends it again later (Events; docs/rules.md#callbacks; docs/conformance.md, Gateway faults)',
       fix: 'confirm and apply the callback before answering it; when the status lookup fails, answer 503 (any non-2xx; on S2S anything but OK) so that the gateway retries, or keep the callback and retry the lookup until it answers',
+      section: 'Events; docs/rules.md#callbacks; Gateway faults',
     })
   }
   return found

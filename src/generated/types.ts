@@ -528,6 +528,14 @@ export type ErrorCatalogueEntry = {
    */
   error_message: string
   /**
+   * docs/rules.md#rule-book: the anchor in docs/rules.md of the rule this refusal applies (src/core/engine/rules.ts). Sent with every answer of the row as the `Sandbox-Rule` header; a refusal raised by a field's schema, a signing formula or a state-table row names that rule instead.
+   */
+  rule: string
+  /**
+   * The field path the row refuses, as its message names it (`amount`, `card_token`): the `field=` of the `Sandbox-Rule` header. Rows whose field varies (`methods[2]`) have none; the engine gives the path where it raises them.
+   */
+  field?: string
+  /**
    * `envelope`: the message is the answer's `error_message`. `errors_item`: the message is one item of `errors[]` under the REQUEST_DATA_INVALID envelope (a field rule).
    */
   placement?: 'envelope' | 'errors_item'
@@ -587,6 +595,14 @@ export type ErrorCatalogueEntry = {
    * The message, to the character.
    */
   error_message: string
+  /**
+   * docs/rules.md#rule-book: the anchor in docs/rules.md of the rule this refusal applies (src/core/engine/rules.ts). Sent with every answer of the row as the `Sandbox-Rule` header; a refusal raised by a field's schema, a signing formula or a state-table row names that rule instead.
+   */
+  rule: string
+  /**
+   * The field path the row refuses, as its message names it (`amount`, `card_token`): the `field=` of the `Sandbox-Rule` header. Rows whose field varies (`methods[2]`) have none; the engine gives the path where it raises them.
+   */
+  field?: string
   /**
    * `envelope`: the message is the answer's `error_message`. `errors_item`: the message is one item of `errors[]` under the REQUEST_DATA_INVALID envelope (a field rule).
    */
@@ -1029,6 +1045,381 @@ export type SandboxFaultMode = 'timeout' | 'error' | 'drop' | 'lost' | 'late'
  * A kind of request, on every API: `lookup` every status endpoint (Checkout /api/v1/payment/status, S2S GET_TRANS_STATUS, GET_TRANS_STATUS_BY_ORDER, GET_TRANS_DETAILS, S2S APM GET_TRANS_STATUS); `payment` a card payment (Hosted Payment Fields, S2S SALE, AUTH, DEBIT, DEBIT2VIRTUAL); `refund` (Checkout refund, CREDITVOID); `capture`; `void`; `payout` (Checkout card credit, CREDIT2CARD, CREDIT2VIRTUAL); `recurring` (Checkout recurring, RECURRING_SALE, RECURRING_DEBIT).
  */
 export type SandboxFaultKind = 'lookup' | 'payment' | 'refund' | 'capture' | 'void' | 'payout' | 'recurring'
+/**
+ * (sandbox) Answer of GET /sandbox/orders/{order_id}/scenario: the order as the sandbox observed it, as a merchant-mode conformance scenario (docs/replay.md) that `paysandbox test --merchant ADAPTER --scenarios FILE` runs.
+ */
+export type SandboxOrderScenarioResponse = Scenario
+/**
+ * A conformance scenario (docs/conformance.md): a readable file of steps the kit runs against a merchant integration (`mode: merchant`: the kit plays the gateway and the payer), against a gateway (`mode: gateway`: the kit plays the merchant and the payer), or against either (`both`: steps that need the other side are skipped in each mode). A step may `capture` values of its result by JSONPath; later string values refer to them as `${name}`; `${run_id}` (unique per scenario) and `${scenario}` (its slug) are predefined. Unknown keys are refused so a typo never passes silently.
+ */
+export type Scenario = {
+  [k: string]: unknown | undefined
+} & Scenario1
+export type ListedLanguage =
+  | 'en'
+  | 'sp'
+  | 'ar'
+  | 'az'
+  | 'fr'
+  | 'nb'
+  | 'zh'
+  | 'zh-TW'
+  | 'kk'
+  | 'de'
+  | 'it'
+  | 'hr'
+  | 'cs'
+  | 'hu'
+  | 'pl'
+  | 'pt'
+  | 'ro'
+  | 'ja'
+  | 'nl'
+  | 'bg'
+  | 'ru'
+/**
+ * One step; `step` names its kind (one `oneOf` branch per kind, each with its `step` const). The loader reports a broken step with the detail of its kind's branch.
+ */
+export type ScenarioStep = (
+  | ScenarioMerchantStartStep
+  | ScenarioMerchantActionStep
+  | ScenarioPayerCardStep
+  | ScenarioPayer3DsStep
+  | ScenarioPayerRedirectStep
+  | ScenarioPayerApmStep
+  | ScenarioPayerAbandonStep
+  | ScenarioGatewayCallStep
+  | ScenarioClockAdvanceStep
+  | ScenarioGatewayFaultStep
+  | ScenarioCallbacksSendStep
+  | ScenarioCallbacksDuplicateStep
+  | ScenarioCallbacksReorderStep
+  | ScenarioCallbacksForgeStep
+  | ScenarioCallbacksFailStep
+  | ScenarioExpectMerchantRequestStep
+  | ScenarioExpectNoMerchantRequestStep
+  | ScenarioExpectCallbackStep
+  | ScenarioExpectNoCallbackStep
+  | ScenarioExpectCallbackAcknowledgedStep
+  | ScenarioExpectMerchantOrderStep
+  | ScenarioExpectNoDoubleChargeStep
+  | ScenarioExpectRedirectStep
+) & {
+  step:
+    | 'merchant.start'
+    | 'merchant.action'
+    | 'payer.card'
+    | 'payer.3ds'
+    | 'payer.redirect'
+    | 'payer.apm'
+    | 'payer.abandon'
+    | 'gateway.call'
+    | 'clock.advance'
+    | 'gateway.fault'
+    | 'callbacks.send'
+    | 'callbacks.duplicate'
+    | 'callbacks.reorder'
+    | 'callbacks.forge'
+    | 'callbacks.fail'
+    | 'expect.merchant_request'
+    | 'expect.no_merchant_request'
+    | 'expect.callback'
+    | 'expect.no_callback'
+    | 'expect.callback_acknowledged'
+    | 'expect.merchant_order'
+    | 'expect.no_double_charge'
+    | 'expect.redirect'
+  [k: string]: unknown | undefined
+} & (
+    | ScenarioMerchantStartStep
+    | ScenarioMerchantActionStep
+    | ScenarioPayerCardStep
+    | ScenarioPayer3DsStep
+    | ScenarioPayerRedirectStep
+    | ScenarioPayerApmStep
+    | ScenarioPayerAbandonStep
+    | ScenarioGatewayCallStep
+    | ScenarioClockAdvanceStep
+    | ScenarioGatewayFaultStep
+    | ScenarioCallbacksSendStep
+    | ScenarioCallbacksDuplicateStep
+    | ScenarioCallbacksReorderStep
+    | ScenarioCallbacksForgeStep
+    | ScenarioCallbacksFailStep
+    | ScenarioExpectMerchantRequestStep
+    | ScenarioExpectNoMerchantRequestStep
+    | ScenarioExpectCallbackStep
+    | ScenarioExpectNoCallbackStep
+    | ScenarioExpectCallbackAcknowledgedStep
+    | ScenarioExpectMerchantOrderStep
+    | ScenarioExpectNoDoubleChargeStep
+    | ScenarioExpectRedirectStep
+  ) & {
+    step:
+      | 'merchant.start'
+      | 'merchant.action'
+      | 'payer.card'
+      | 'payer.3ds'
+      | 'payer.redirect'
+      | 'payer.apm'
+      | 'payer.abandon'
+      | 'gateway.call'
+      | 'clock.advance'
+      | 'gateway.fault'
+      | 'callbacks.send'
+      | 'callbacks.duplicate'
+      | 'callbacks.reorder'
+      | 'callbacks.forge'
+      | 'callbacks.fail'
+      | 'expect.merchant_request'
+      | 'expect.no_merchant_request'
+      | 'expect.callback'
+      | 'expect.no_callback'
+      | 'expect.callback_acknowledged'
+      | 'expect.merchant_order'
+      | 'expect.no_double_charge'
+      | 'expect.redirect'
+    [k: string]: unknown | undefined
+  }
+/**
+ * The payer pays the scenario's latest Checkout session by card (hosted page or Hosted Payment Fields). Give `outcome` to use the platform's test card for it (docs/rules.md#test-data), or `card` for explicit data. The result is `{payment_id, status, redirect_url?, reason?}`; `${payment_id}` is captured automatically.
+ */
+export type ScenarioPayerCardStep = (
+  | {
+      outcome: unknown
+      [k: string]: unknown | undefined
+    }
+  | {
+      card: unknown
+      [k: string]: unknown | undefined
+    }
+) & {
+  step: 'payer.card'
+  /**
+   * The platform's test card for this outcome (docs/rules.md#test-data): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
+   */
+  outcome?:
+    | 'success'
+    | 'decline'
+    | 'capture_decline'
+    | '3ds_success'
+    | '3ds_decline'
+    | 'redirect_success'
+    | 'redirect_decline'
+  card?: ScenarioCard
+  /**
+   * The card-type method chosen on the page.
+   */
+  method?: string
+  /**
+   * Session token to pay; default: the scenario's latest session.
+   */
+  token?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The kit, as the merchant, sends one request to the gateway and checks the answer. Checkout requests name a `path`; S2S requests name an `action` (path /post, /post-va; give `path` for /v2/post). `merchant_key` / `client_key` and `hash` are added with the credentials unless `sign` is false or the body has them. Skipped in merchant mode unless `in_merchant_mode`.
+ */
+export type ScenarioGatewayCallStep = {
+  step: 'gateway.call'
+  /**
+   * Which API; `sandbox` is the control API under /sandbox (kit-hosted or paysandbox gateways only).
+   */
+  api: 'checkout' | 's2s-card' | 's2s-apm' | 'sandbox'
+  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
+  /**
+   * Path under {base_url}, for example /api/v1/payment/refund.
+   */
+  path?: string
+  /**
+   * S2S action, for example CREDITVOID.
+   */
+  action?: string
+  /**
+   * Extra headers, for example `Token`.
+   */
+  headers?: {
+    [k: string]: string | undefined
+  }
+  /**
+   * JSON body (Checkout) or form fields (S2S; nested objects become bracket notation). Strings may hold `${name}`.
+   */
+  body?: {
+    [k: string]: unknown | undefined
+  }
+  sign?: boolean
+  /**
+   * Merchant mode: send it all the same, with the merchant's credentials, as someone other than the merchant's backend who holds them (a session update from a page, a leaked key), for example to lower a session's price for real. It is not one of the merchant's requests (expect.merchant_request never sees it). Without it the step is skipped in merchant mode.
+   */
+  in_merchant_mode?: boolean
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Merchant mode: the merchant's next request to the scenario's gateway (not yet matched by an earlier expect.merchant_request) arrives at this endpoint (or, with `any_of`, at one of the acceptable alternatives), matches the endpoint's request schema and carries a valid signature computed with the adapter's password. The result is the request body; the gateway's answer is under `$.__response`. Skipped in gateway mode.
+ */
+export type ScenarioExpectMerchantRequestStep = (
+  | {
+      endpoint: unknown
+      [k: string]: unknown | undefined
+    }
+  | {
+      any_of: unknown
+      [k: string]: unknown | undefined
+    }
+) & {
+  step: 'expect.merchant_request'
+  /**
+   * Which API of the gateway.
+   */
+  api?: 'checkout' | 's2s-card' | 's2s-apm'
+  endpoint?: ScenarioEndpoint
+  /**
+   * Schema under schemas/, default: the one of the endpoint.
+   */
+  schema?: string
+  signature?: 'valid' | 'invalid' | 'any'
+  fields?: ScenarioFieldMatch
+  /**
+   * The acceptable alternatives when the documents allow several ways (a lookup by payment_id, or by order_id with size): the merchant's next request matching one of them (its endpoint and fields) passes; `signature`, `accepted` and `schema` apply to whichever it sent. With `any_of`, `endpoint`, `api` and `fields` are left out.
+   *
+   * @minItems 1
+   */
+  any_of?: [ScenarioMerchantRequestAlternative, ...ScenarioMerchantRequestAlternative[]]
+  /**
+   * Real seconds to wait for the request.
+   */
+  within_seconds?: number
+  /**
+   * true: the gateway must have accepted the request (HTTP 200, no error envelope); its refusal is quoted otherwise.
+   */
+  accepted?: boolean
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+export type ScenarioEndpoint = (
+  | {
+      path: unknown
+      [k: string]: unknown | undefined
+    }
+  | {
+      action: unknown
+      [k: string]: unknown | undefined
+    }
+) & {
+  method?: 'GET' | 'POST' | 'PUT'
+  path?: string
+  action?: string
+} & (
+    | {
+        path: unknown
+        [k: string]: unknown | undefined
+      }
+    | {
+        action: unknown
+        [k: string]: unknown | undefined
+      }
+  ) & {
+    method?: 'GET' | 'POST' | 'PUT'
+    path?: string
+    action?: string
+  } & (
+    | {
+        path: unknown
+        [k: string]: unknown | undefined
+      }
+    | {
+        action: unknown
+        [k: string]: unknown | undefined
+      }
+  ) & {
+    method?: 'GET' | 'POST' | 'PUT'
+    path?: string
+    action?: string
+  }
+/**
+ * Merchant mode: the merchant's own view of the order (adapter `inspect` hook, docs/conformance.md) matches `fields` (for example `{"$.state": "paid"}`), one of the `any_of` alternatives, and, with `ledger: true`, the gateway's own record of the order's payments.
+ */
+export type ScenarioExpectMerchantOrderStep = (
+  | {
+      fields: unknown
+      [k: string]: unknown | undefined
+    }
+  | {
+      any_of: unknown
+      [k: string]: unknown | undefined
+    }
+  | {
+      ledger: true
+      [k: string]: unknown | undefined
+    }
+) & {
+  step: 'expect.merchant_order'
+  /**
+   * Order to inspect; default `${order_number}`.
+   */
+  order_number?: string
+  fields?: ScenarioFieldMatch
+  /**
+   * Acceptable alternatives (each a set of field matches): the order matches one of them. For a state the documents allow several ways to reach, such as `paid` after a status lookup or still `pending` until the callback.
+   *
+   * @minItems 1
+   */
+  any_of?: [ScenarioFieldMatch, ...ScenarioFieldMatch[]]
+  /**
+   * Judge the outcome (docs/conformance.md, Judging outcomes): the order's `state`, `amount_paid`, `amount_refunded` and `payments_count` agree with the gateway's own record of the order's payments (what it charged, held, refunded, voided or released), and what start_payment's `status` told the payer does not contradict it (failed while charged, paid while nothing was taken).
+   */
+  ledger?: boolean
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
 /**
  * A parameter the interface types as boolean: JSON true/false, or the strings "true", "false", "1", "0" of the bracket form.
  */
@@ -1554,377 +1945,6 @@ export type S2SCardUpdateScheduleResponse = S2SCardScheduleResponse & S2SCardUpd
  * S2S CARD VOID answer: result SUCCESS (status VOID), DECLINED or ERROR ("Void is not allowed." on a held authorization). Answer on POST /post.
  */
 export type S2SCardVoidResponse = S2SCardPaymentResponse & S2SCardVoidResponse1
-export type ListedLanguage =
-  | 'en'
-  | 'sp'
-  | 'ar'
-  | 'az'
-  | 'fr'
-  | 'nb'
-  | 'zh'
-  | 'zh-TW'
-  | 'kk'
-  | 'de'
-  | 'it'
-  | 'hr'
-  | 'cs'
-  | 'hu'
-  | 'pl'
-  | 'pt'
-  | 'ro'
-  | 'ja'
-  | 'nl'
-  | 'bg'
-  | 'ru'
-/**
- * A conformance scenario (docs/conformance.md): a readable file of steps the kit runs against a merchant integration (`mode: merchant`: the kit plays the gateway and the payer), against a gateway (`mode: gateway`: the kit plays the merchant and the payer), or against either (`both`: steps that need the other side are skipped in each mode). A step may `capture` values of its result by JSONPath; later string values refer to them as `${name}`; `${run_id}` (unique per scenario) and `${scenario}` (its slug) are predefined. Unknown keys are refused so a typo never passes silently.
- */
-export type Scenario = {
-  [k: string]: unknown | undefined
-} & Scenario1
-/**
- * One step; `step` names its kind (one `oneOf` branch per kind, each with its `step` const). The loader reports a broken step with the detail of its kind's branch.
- */
-export type ScenarioStep = (
-  | ScenarioMerchantStartStep
-  | ScenarioMerchantActionStep
-  | ScenarioPayerCardStep
-  | ScenarioPayer3DsStep
-  | ScenarioPayerRedirectStep
-  | ScenarioPayerApmStep
-  | ScenarioPayerAbandonStep
-  | ScenarioGatewayCallStep
-  | ScenarioClockAdvanceStep
-  | ScenarioGatewayFaultStep
-  | ScenarioCallbacksSendStep
-  | ScenarioCallbacksDuplicateStep
-  | ScenarioCallbacksReorderStep
-  | ScenarioCallbacksForgeStep
-  | ScenarioCallbacksFailStep
-  | ScenarioExpectMerchantRequestStep
-  | ScenarioExpectNoMerchantRequestStep
-  | ScenarioExpectCallbackStep
-  | ScenarioExpectNoCallbackStep
-  | ScenarioExpectCallbackAcknowledgedStep
-  | ScenarioExpectMerchantOrderStep
-  | ScenarioExpectNoDoubleChargeStep
-  | ScenarioExpectRedirectStep
-) & {
-  step:
-    | 'merchant.start'
-    | 'merchant.action'
-    | 'payer.card'
-    | 'payer.3ds'
-    | 'payer.redirect'
-    | 'payer.apm'
-    | 'payer.abandon'
-    | 'gateway.call'
-    | 'clock.advance'
-    | 'gateway.fault'
-    | 'callbacks.send'
-    | 'callbacks.duplicate'
-    | 'callbacks.reorder'
-    | 'callbacks.forge'
-    | 'callbacks.fail'
-    | 'expect.merchant_request'
-    | 'expect.no_merchant_request'
-    | 'expect.callback'
-    | 'expect.no_callback'
-    | 'expect.callback_acknowledged'
-    | 'expect.merchant_order'
-    | 'expect.no_double_charge'
-    | 'expect.redirect'
-  [k: string]: unknown | undefined
-} & (
-    | ScenarioMerchantStartStep
-    | ScenarioMerchantActionStep
-    | ScenarioPayerCardStep
-    | ScenarioPayer3DsStep
-    | ScenarioPayerRedirectStep
-    | ScenarioPayerApmStep
-    | ScenarioPayerAbandonStep
-    | ScenarioGatewayCallStep
-    | ScenarioClockAdvanceStep
-    | ScenarioGatewayFaultStep
-    | ScenarioCallbacksSendStep
-    | ScenarioCallbacksDuplicateStep
-    | ScenarioCallbacksReorderStep
-    | ScenarioCallbacksForgeStep
-    | ScenarioCallbacksFailStep
-    | ScenarioExpectMerchantRequestStep
-    | ScenarioExpectNoMerchantRequestStep
-    | ScenarioExpectCallbackStep
-    | ScenarioExpectNoCallbackStep
-    | ScenarioExpectCallbackAcknowledgedStep
-    | ScenarioExpectMerchantOrderStep
-    | ScenarioExpectNoDoubleChargeStep
-    | ScenarioExpectRedirectStep
-  ) & {
-    step:
-      | 'merchant.start'
-      | 'merchant.action'
-      | 'payer.card'
-      | 'payer.3ds'
-      | 'payer.redirect'
-      | 'payer.apm'
-      | 'payer.abandon'
-      | 'gateway.call'
-      | 'clock.advance'
-      | 'gateway.fault'
-      | 'callbacks.send'
-      | 'callbacks.duplicate'
-      | 'callbacks.reorder'
-      | 'callbacks.forge'
-      | 'callbacks.fail'
-      | 'expect.merchant_request'
-      | 'expect.no_merchant_request'
-      | 'expect.callback'
-      | 'expect.no_callback'
-      | 'expect.callback_acknowledged'
-      | 'expect.merchant_order'
-      | 'expect.no_double_charge'
-      | 'expect.redirect'
-    [k: string]: unknown | undefined
-  }
-/**
- * The payer pays the scenario's latest Checkout session by card (hosted page or Hosted Payment Fields). Give `outcome` to use the platform's test card for it (docs/rules.md#test-data), or `card` for explicit data. The result is `{payment_id, status, redirect_url?, reason?}`; `${payment_id}` is captured automatically.
- */
-export type ScenarioPayerCardStep = (
-  | {
-      outcome: unknown
-      [k: string]: unknown | undefined
-    }
-  | {
-      card: unknown
-      [k: string]: unknown | undefined
-    }
-) & {
-  step: 'payer.card'
-  /**
-   * The platform's test card for this outcome (docs/rules.md#test-data): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
-   */
-  outcome?:
-    | 'success'
-    | 'decline'
-    | 'capture_decline'
-    | '3ds_success'
-    | '3ds_decline'
-    | 'redirect_success'
-    | 'redirect_decline'
-  card?: ScenarioCard
-  /**
-   * The card-type method chosen on the page.
-   */
-  method?: string
-  /**
-   * Session token to pay; default: the scenario's latest session.
-   */
-  token?: string
-  expect?: ScenarioExpectation
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * The kit, as the merchant, sends one request to the gateway and checks the answer. Checkout requests name a `path`; S2S requests name an `action` (path /post, /post-va; give `path` for /v2/post). `merchant_key` / `client_key` and `hash` are added with the credentials unless `sign` is false or the body has them. Skipped in merchant mode unless `in_merchant_mode`.
- */
-export type ScenarioGatewayCallStep = {
-  step: 'gateway.call'
-  /**
-   * Which API; `sandbox` is the control API under /sandbox (kit-hosted or paysandbox gateways only).
-   */
-  api: 'checkout' | 's2s-card' | 's2s-apm' | 'sandbox'
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE'
-  /**
-   * Path under {base_url}, for example /api/v1/payment/refund.
-   */
-  path?: string
-  /**
-   * S2S action, for example CREDITVOID.
-   */
-  action?: string
-  /**
-   * Extra headers, for example `Token`.
-   */
-  headers?: {
-    [k: string]: string | undefined
-  }
-  /**
-   * JSON body (Checkout) or form fields (S2S; nested objects become bracket notation). Strings may hold `${name}`.
-   */
-  body?: {
-    [k: string]: unknown | undefined
-  }
-  sign?: boolean
-  /**
-   * Merchant mode: send it all the same, with the merchant's credentials, as someone other than the merchant's backend who holds them (a session update from a page, a leaked key), for example to lower a session's price for real. It is not one of the merchant's requests (expect.merchant_request never sees it). Without it the step is skipped in merchant mode.
-   */
-  in_merchant_mode?: boolean
-  expect?: ScenarioExpectation
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * Merchant mode: the merchant's next request to the scenario's gateway (not yet matched by an earlier expect.merchant_request) arrives at this endpoint (or, with `any_of`, at one of the acceptable alternatives), matches the endpoint's request schema and carries a valid signature computed with the adapter's password. The result is the request body; the gateway's answer is under `$.__response`. Skipped in gateway mode.
- */
-export type ScenarioExpectMerchantRequestStep = (
-  | {
-      endpoint: unknown
-      [k: string]: unknown | undefined
-    }
-  | {
-      any_of: unknown
-      [k: string]: unknown | undefined
-    }
-) & {
-  step: 'expect.merchant_request'
-  /**
-   * Which API of the gateway.
-   */
-  api?: 'checkout' | 's2s-card' | 's2s-apm'
-  endpoint?: ScenarioEndpoint
-  /**
-   * Schema under schemas/, default: the one of the endpoint.
-   */
-  schema?: string
-  signature?: 'valid' | 'invalid' | 'any'
-  fields?: ScenarioFieldMatch
-  /**
-   * The acceptable alternatives when the documents allow several ways (a lookup by payment_id, or by order_id with size): the merchant's next request matching one of them (its endpoint and fields) passes; `signature`, `accepted` and `schema` apply to whichever it sent. With `any_of`, `endpoint`, `api` and `fields` are left out.
-   *
-   * @minItems 1
-   */
-  any_of?: [ScenarioMerchantRequestAlternative, ...ScenarioMerchantRequestAlternative[]]
-  /**
-   * Real seconds to wait for the request.
-   */
-  within_seconds?: number
-  /**
-   * true: the gateway must have accepted the request (HTTP 200, no error envelope); its refusal is quoted otherwise.
-   */
-  accepted?: boolean
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-export type ScenarioEndpoint = (
-  | {
-      path: unknown
-      [k: string]: unknown | undefined
-    }
-  | {
-      action: unknown
-      [k: string]: unknown | undefined
-    }
-) & {
-  method?: 'GET' | 'POST' | 'PUT'
-  path?: string
-  action?: string
-} & (
-    | {
-        path: unknown
-        [k: string]: unknown | undefined
-      }
-    | {
-        action: unknown
-        [k: string]: unknown | undefined
-      }
-  ) & {
-    method?: 'GET' | 'POST' | 'PUT'
-    path?: string
-    action?: string
-  } & (
-    | {
-        path: unknown
-        [k: string]: unknown | undefined
-      }
-    | {
-        action: unknown
-        [k: string]: unknown | undefined
-      }
-  ) & {
-    method?: 'GET' | 'POST' | 'PUT'
-    path?: string
-    action?: string
-  }
-/**
- * Merchant mode: the merchant's own view of the order (adapter `inspect` hook, docs/conformance.md) matches `fields` (for example `{"$.state": "paid"}`), one of the `any_of` alternatives, and, with `ledger: true`, the gateway's own record of the order's payments.
- */
-export type ScenarioExpectMerchantOrderStep = (
-  | {
-      fields: unknown
-      [k: string]: unknown | undefined
-    }
-  | {
-      any_of: unknown
-      [k: string]: unknown | undefined
-    }
-  | {
-      ledger: true
-      [k: string]: unknown | undefined
-    }
-) & {
-  step: 'expect.merchant_order'
-  /**
-   * Order to inspect; default `${order_number}`.
-   */
-  order_number?: string
-  fields?: ScenarioFieldMatch
-  /**
-   * Acceptable alternatives (each a set of field matches): the order matches one of them. For a state the documents allow several ways to reach, such as `paid` after a status lookup or still `pending` until the callback.
-   *
-   * @minItems 1
-   */
-  any_of?: [ScenarioFieldMatch, ...ScenarioFieldMatch[]]
-  /**
-   * Judge the outcome (docs/conformance.md, Judging outcomes): the order's `state`, `amount_paid`, `amount_refunded` and `payments_count` agree with the gateway's own record of the order's payments (what it charged, held, refunded, voided or released), and what start_payment's `status` told the payer does not contradict it (failed while charged, paid while nothing was taken).
-   */
-  ledger?: boolean
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
 
 export interface PaySandboxSchemas {
   CallbackCommon?: CallbackCommon
@@ -1976,12 +1996,15 @@ export interface PaySandboxSchemas {
   SandboxMerchantsResponse?: SandboxMerchantsResponse
   SandboxMessagesQuery?: SandboxMessagesQuery
   SandboxMessagesResponse?: SandboxMessagesResponse
+  SandboxOrderScenarioResponse?: SandboxOrderScenarioResponse
   SandboxPayerAnswerResponse?: SandboxPayerAnswerResponse
   SandboxPayerCardResponse?: SandboxPayerCardResponse
   SandboxPayerStepResponse?: SandboxPayerStepResponse
   SandboxPaymentExportResponse?: SandboxPaymentExport
   SandboxPaymentResponse?: SandboxPaymentResponse
   SandboxPaymentsResponse?: SandboxPaymentsResponse
+  SandboxRequestResponse?: SandboxRequestRecord
+  SandboxRequestsResponse?: SandboxRequestsResponse
   SandboxResetResponse?: SandboxResetResponse
   SandboxScheduleResponse?: SandboxScheduleResponse
   SandboxSchedulesResponse?: SandboxSchedulesResponse
@@ -2134,11 +2157,14 @@ export interface PaySandboxSchemas {
   SandboxMerchantAdapter?: SandboxMerchantAdapter
   SandboxMerchantCreateRequest?: SandboxMerchant
   SandboxMerchantRequestRequest?: SandboxMerchantRequestRequest
+  SandboxOrderScenarioQuery?: SandboxOrderScenarioQuery
   SandboxPayerCardRequest?: SandboxPayerCardRequest
   SandboxPayerReturnRequest?: SandboxPayerReturnRequest
   SandboxPaymentExport?: SandboxPaymentExport
   SandboxPaymentsQuery?: SandboxPaymentsQuery
   SandboxProtocolMapping?: SandboxProtocolMapping
+  SandboxRequestRecord?: SandboxRequestRecord
+  SandboxRequestsQuery?: SandboxRequestsQuery
   SandboxResetRequest?: SandboxResetRequest
   Scenario?: Scenario
   SandboxSchedulesQuery?: SandboxSchedulesQuery
@@ -3526,6 +3552,1024 @@ export interface SandboxMessagesResponse {
   }[]
   [k: string]: unknown | undefined
 }
+export interface Scenario1 {
+  $schema?: string
+  title: string
+  /**
+   * Interface section the scenario checks, as the interface names it (`Events`, `States and transitions`, `2.3`, `Errors`); reported with every failure.
+   */
+  section: string
+  /**
+   * The interface row or sentence the scenario checks, quoted.
+   */
+  quote?: string
+  tags?: string[]
+  description?: string
+  mode: 'merchant' | 'gateway' | 'both'
+  /**
+   * Reserved: key of the merchant whose credentials the kit uses against a gateway; default: the credentials given to the kit.
+   */
+  merchant?: string
+  /**
+   * `auto`: the gateway's callbacks reach the receiver as the gateway sends them. `manual` (kit-hosted sandbox only): they are held (the sandbox counts them as delivered) until callbacks.send or callbacks.reorder delivers them.
+   */
+  callbacks?: 'auto' | 'manual'
+  /**
+   * Merchant mode: what the scenario needs of the merchant's adapter beyond what its steps show (docs/conformance.md, The merchant contract), such as `void@2` (the `void` action as contract 2 describes it: it cancels on any day). The kit reads the rest from the steps (merchant.action `void` needs the `void` action). A merchant whose adapter does not declare a need is reported not run, with the need's name.
+   */
+  needs?: string[]
+  setup?: ScenarioSetup
+  /**
+   * Initial values for `${name}`.
+   */
+  variables?: {
+    [k: string]: string | undefined
+  }
+  /**
+   * @minItems 1
+   */
+  steps: [ScenarioStep, ...ScenarioStep[]]
+}
+/**
+ * The kit-hosted sandbox's merchant for this scenario (the admin panel's role). Default: one MID `mid-1` in SMS/DMS mode with MOTO, card-on-file and zero-amount support, and an empty Protocol Mapping. A scenario with a setup is skipped against an external gateway, whose configuration the kit cannot change.
+ */
+export interface ScenarioSetup {
+  /**
+   * @minItems 1
+   */
+  mids?: [SandboxMid, ...SandboxMid[]]
+  protocol_mapping?: SandboxProtocolMapping
+  /**
+   * Callback retry delays (docs/rules.md#callbacks).
+   *
+   * @maxItems 20
+   */
+  retry_schedule_seconds?:
+    | []
+    | [number]
+    | [number, number]
+    | [number, number, number]
+    | [number, number, number, number]
+    | [number, number, number, number, number]
+    | [number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number, number]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+  /**
+   * Seconds the sandbox waits for the merchant's answer to a callback before the attempt counts as failed (docs/rules.md#acknowledgement: 10 s by default).
+   */
+  callback_timeout_seconds?: number
+}
+/**
+ * A merchant account at an acquirer, with the attributes the interface names.
+ */
+export interface SandboxMid {
+  id: string
+  /**
+   * Display name.
+   */
+  name?: string
+  /**
+   * Payment Mode (6.7.0): `SMS/DMS` is the default; `auth=false` uses SMS and SMS/DMS MIDs for a sale, `auth=true` uses DMS and SMS/DMS MIDs for an authorization. In DMS mode every SALE stays PENDING until captured (States and transitions).
+   */
+  payment_mode?: 'SMS' | 'DMS' | 'SMS/DMS'
+  /**
+   * MOTO enabled: MOTO payments are routed only to such MIDs, otherwise error 204025.
+   */
+  moto?: boolean
+  /**
+   * Cards saved with `req_token` are registered with the acquirer as stored credentials.
+   */
+  card_on_file?: boolean
+  /**
+   * The payment provider supports zero-value transactions (authorization-only and recurring-initialization requests).
+   */
+  zero_amount?: boolean
+  /**
+   * Override Link Target (the four `url_target` values of common UrlTarget): when set it wins over the request's `url_target`; null leaves the merchant value in force (2.1).
+   */
+  override_link_target?: '_blank' | '_self' | '_parent' | '_top' | null
+  /**
+   * Currencies the MID accepts; all when absent.
+   *
+   * @minItems 1
+   */
+  currencies?: [CurrencyCode, ...CurrencyCode[]]
+  /**
+   * Method identifiers (2.2) the MID serves; all when absent. Checked against the method catalogue when the file is loaded.
+   *
+   * @minItems 1
+   */
+  methods?: [string, ...string[]]
+}
+/**
+ * The merchant's Protocol Mapping (an admin panel page the sandbox configuration stands in for): which optional fields callbacks and status responses carry, the redirect's Return additional parameters, the Terms & Conditions checkbox, the default page language and the S2S CARD payer address requirements. Everything is off (or Optional, or empty) by default, as the interface says ("enabled per Protocol Mapping, default off"). No flag exists for fields the interface returns without a mapping setting: `custom_data` ("returned in the callback", 2.1), `moto_type` ("returned in the SALE response, the callback and the status response", 2.5), `recurring_init_trans_id`, `recurring_token` and `schedule_id` on a recurring initial payment ("success callbacks return", 2.3), `creditvoid_id` ("No mapping setting is needed for it"), and, on debit, `card_token` with the masked `card` and `card_expiration_date` (Events). Checkout callbacks always carry `customer_ip` (docs/rules.md#callbacks).
+ */
+export interface SandboxProtocolMapping {
+  callback_fields?: SandboxProtocolMappingCallbackFields
+  payer_attributes?: SandboxProtocolMappingPayerAttributes
+  /**
+   * Block Return additional parameters: "empty by default"; each parameter chosen is appended to the success_url and cancel_url query and is also carried by callbacks and status responses ("The same parameter is available in callback and status responses").
+   */
+  return_additional_parameters?: ('payment_method' | 'brand')[]
+  terms_and_conditions?: SandboxProtocolMappingTermsAndConditions
+  /**
+   * Page language when the request has no `billing_address.language`; when null, the payer's browser language decides (2.1.3: "When omitted: Protocol Mapping default language, then the payer's browser language").
+   */
+  default_language?: ListedLanguage | null
+  /**
+   * SHA256 mode (docs/rules.md#signatures, the platform's "Use SHA256 encryption algorithm for hash"): every `md5` of the signature formulas becomes `sha256` (Checkout: `sha1(sha256(upper(...)))`), for requests and callbacks alike. Off by default.
+   */
+  use_sha256?: boolean
+  payer_address_fields?: SandboxProtocolMappingPayerAddressFields
+}
+/**
+ * One flag per optional field (or group) of the Events section; each adds the field to callbacks and status responses when the payment has a value for it.
+ */
+export interface SandboxProtocolMappingCallbackFields {
+  /**
+   * `customer_ip` in S2S callbacks and status responses (Checkout callbacks always carry it, docs/rules.md#callbacks).
+   */
+  customer_ip?: boolean
+  /**
+   * `extended_data` (6.6.2 "`extended_data` in callback payloads").
+   */
+  extended_data?: boolean
+  /**
+   * `schedule_start_date` of the schedule of a recurring chain.
+   */
+  schedule_start_date?: boolean
+  /**
+   * `payment_schedule_amount` of the schedule of a recurring chain.
+   */
+  payment_schedule_amount?: boolean
+  /**
+   * `first_recurring_date`: date of the first scheduled payment.
+   */
+  first_recurring_date?: boolean
+  /**
+   * `card_token` of a payment that saved or used a token, on operations other than debit (debit callbacks always carry it).
+   */
+  card_token?: boolean
+  /**
+   * Masked `card` number (first 6, mask, last 4).
+   */
+  card?: boolean
+  /**
+   * `card_expiration_date` `MM/YYYY`.
+   */
+  card_expiration_date?: boolean
+  /**
+   * `checkout_payment_method`: the Checkout name of the method (for example the wallet or card name).
+   */
+  checkout_payment_method?: boolean
+  /**
+   * `ARN` and `RRN`: in callbacks "sent empty when missing", in status responses "omitted when missing".
+   */
+  arn?: boolean
+  /**
+   * `initiator` (card-on-file, 2.6).
+   */
+  initiator?: boolean
+  /**
+   * `source` (card-on-file, 2.6).
+   */
+  source?: boolean
+  /**
+   * `sequence` (card-on-file, 2.6).
+   */
+  sequence?: boolean
+  /**
+   * The 3DS attributes as a group: threeDSServerTransID, dsTransID, acsTransID, xid, transStatus, transStatusReason, eci, protocolVersion, authenticationFlow.
+   */
+  three_ds_attributes?: boolean
+  /**
+   * The browser attributes as a group: browser_color_depth, browser_screen_height, browser_screen_width, browser_java_enabled, browser_javascript_enabled, browser_language, browser_timezone_offset, browser_user_agent, browser_accept_headers, browser_platform.
+   */
+  browser_attributes?: boolean
+}
+/**
+ * "Payer attributes (individually configurable)" (Events): one flag each.
+ */
+export interface SandboxProtocolMappingPayerAttributes {
+  /**
+   * `payer_first_name` in callbacks and status responses.
+   */
+  payer_first_name?: boolean
+  /**
+   * `payer_last_name` in callbacks and status responses.
+   */
+  payer_last_name?: boolean
+  /**
+   * `payer_birth_date` in callbacks and status responses.
+   */
+  payer_birth_date?: boolean
+  /**
+   * `payer_address` in callbacks and status responses.
+   */
+  payer_address?: boolean
+  /**
+   * `payer_address2` in callbacks and status responses.
+   */
+  payer_address2?: boolean
+  /**
+   * `payer_house_number` in callbacks and status responses.
+   */
+  payer_house_number?: boolean
+  /**
+   * `payer_phone_country_code` in callbacks and status responses.
+   */
+  payer_phone_country_code?: boolean
+  /**
+   * `payer_country` in callbacks and status responses.
+   */
+  payer_country?: boolean
+  /**
+   * `payer_state` in callbacks and status responses.
+   */
+  payer_state?: boolean
+  /**
+   * `payer_city` in callbacks and status responses.
+   */
+  payer_city?: boolean
+  /**
+   * `payer_district` in callbacks and status responses.
+   */
+  payer_district?: boolean
+  /**
+   * `payer_zip` in callbacks and status responses.
+   */
+  payer_zip?: boolean
+  /**
+   * `payer_email` in callbacks and status responses.
+   */
+  payer_email?: boolean
+  /**
+   * `payer_phone` in callbacks and status responses.
+   */
+  payer_phone?: boolean
+  /**
+   * `payer_ip` in callbacks and status responses.
+   */
+  payer_ip?: boolean
+}
+/**
+ * Terms & Conditions checkbox on the Checkout page: not ticked by default; the pay button stays inactive until ticked; not shown for one-click wallet buttons, crypto, custom forms, Hosted Payment Fields and methods with their own form. Acceptance is not returned in responses or callbacks.
+ */
+export interface SandboxProtocolMappingTermsAndConditions {
+  /**
+   * Show the checkbox.
+   */
+  enabled?: boolean
+  url?: Url
+}
+/**
+ * S2S CARD payer address requirements (2.1.3, 6.7.0 "S2S CARD payer address fields optional"). Acquirers may still decline when the data they need is missing (Errors).
+ */
+export interface SandboxProtocolMappingPayerAddressFields {
+  /**
+   * Whether S2S CARD requests must carry `payer_address` ("optional unless the Protocol Mapping marks them Required (default mappings mark them Optional)", 2.1.3).
+   */
+  payer_address?: 'Optional' | 'Required'
+  /**
+   * Whether S2S CARD requests must carry `payer_country` ("optional unless the Protocol Mapping marks them Required (default mappings mark them Optional)", 2.1.3).
+   */
+  payer_country?: 'Optional' | 'Required'
+  /**
+   * Whether S2S CARD requests must carry `payer_city` ("optional unless the Protocol Mapping marks them Required (default mappings mark them Optional)", 2.1.3).
+   */
+  payer_city?: 'Optional' | 'Required'
+  /**
+   * Whether S2S CARD requests must carry `payer_zip` ("optional unless the Protocol Mapping marks them Required (default mappings mark them Optional)", 2.1.3).
+   */
+  payer_zip?: 'Optional' | 'Required'
+}
+/**
+ * The merchant starts a payment. Merchant mode: the kit calls the adapter's `start_payment` hook (docs/conformance.md) and the merchant sends its request to the scenario's gateway. Gateway mode: the kit itself sends the request (session, session token, S2S SALE/AUTH/DEBIT...), signed with the credentials, and checks the answer against `expect`. The result is the answer's fields plus `order` and, for a Checkout session, its page `token` (for `payer.card` `token`: pay an earlier session); `${order_number}` (and `${payment_id}`, `${trans_id}`, `${token}`, `${redirect_url}` when answered) are captured automatically.
+ */
+export interface ScenarioMerchantStartStep {
+  step: 'merchant.start'
+  /**
+   * Which API of the gateway.
+   */
+  api: 'checkout' | 's2s-card' | 's2s-apm'
+  /**
+   * Checkout only: a Hosted Payment Fields session (session-token endpoint; flow `hpf` of the adapter).
+   */
+  hosted_fields?: boolean
+  /**
+   * Checkout `purchase`, `debit` or `credit`; an S2S action (`SALE`, `AUTH`, `DEBIT`, `DEBIT2VIRTUAL`, ...). Default: `purchase` on Checkout, `SALE` on S2S.
+   */
+  operation?: string
+  order: ScenarioOrder
+  /**
+   * Checkout `methods`; default `["card"]`.
+   *
+   * @minItems 1
+   */
+  methods?: [string, ...string[]]
+  /**
+   * The platform's test card for this outcome (docs/rules.md#test-data): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
+   */
+  outcome?:
+    | 'success'
+    | 'decline'
+    | 'capture_decline'
+    | '3ds_success'
+    | '3ds_decline'
+    | 'redirect_success'
+    | 'redirect_decline'
+  card?: ScenarioCard
+  /**
+   * S2S APM: the method identifier (`brand`), for example `vcard`.
+   */
+  brand?: string
+  /**
+   * S2S APM: the payer identifier, for example `success@gmail.com` (docs/rules.md#test-data).
+   */
+  identifier?: string
+  /**
+   * Further request fields, as the API writes them (`{"auth": true, "recurring_init": true}` on Checkout, `{"auth": "Y"}` on S2S). In merchant mode `auth`, `recurring_init` and `req_token` are passed to the adapter; the rest only in gateway mode. Values may hold `${name}`.
+   */
+  fields?: {
+    [k: string]: unknown | undefined
+  }
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+export interface ScenarioOrder {
+  /**
+   * Order number; default: generated, unique per scenario. Captured as `${order_number}`.
+   */
+  number?: string
+  /**
+   * Decimal string as the merchant sends it, or an `${...}` interpolation.
+   */
+  amount: string
+  /**
+   * ISO 4217 code or an interpolation.
+   */
+  currency: string
+  description?: string
+}
+export interface ScenarioCard {
+  number: string
+  exp_month: string
+  exp_year: string
+  cvv?: string
+  holder?: string
+  /**
+   * The payer's e-mail (signs S2S CARD requests).
+   */
+  email?: string
+}
+export interface ScenarioExpectation {
+  http?: number
+  /**
+   * The answer must match this schema; default: the endpoint's response schema (the error envelope for an error).
+   */
+  schema?: string
+  fields?: ScenarioFieldMatch
+  /**
+   * JSONPaths that must exist.
+   */
+  present?: string[]
+  /**
+   * JSONPaths that must not exist.
+   */
+  absent?: string[]
+  /**
+   * Id of an entry of schemas/catalogue/errors.json: the answer must carry its HTTP status, code and message (in `errors[]` for a field error).
+   */
+  error?: string
+}
+/**
+ * `{JSONPath: expected}`: each value must equal the expected JSON value (strings may hold `${name}`; a number matches its decimal string too, as forms carry strings). Matchers: `{"$exists": true|false}`, `{"$regex": "^[0-9a-f]{32}$"}`, `{"$in": [..]}`, `{"$nin": [..]}` (absent, or none of these), `{"$length": n}`.
+ */
+export interface ScenarioFieldMatch {
+  [k: string]: unknown | undefined
+}
+/**
+ * `{name: JSONPath}` over the step's result (the response body, callback fields or merchant request). `{"payment_id": "$.payment_id"}` makes `${payment_id}` available to later steps.
+ */
+export interface ScenarioCapture {
+  [k: string]: string | undefined
+}
+/**
+ * Merchant mode: the kit asks the merchant's back office (adapter `merchant_action` hook) to capture, refund, void, look up or charge again an order; the merchant does it through the gateway. Skipped in gateway mode (use gateway.call).
+ */
+export interface ScenarioMerchantActionStep {
+  step: 'merchant.action'
+  action: 'capture' | 'refund' | 'void' | 'status' | 'recurring'
+  /**
+   * Default `${order_number}`.
+   */
+  order_number?: string
+  /**
+   * Partial amount; default the whole order.
+   */
+  amount?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The payer passes or fails the 3DS challenge of the scenario's latest payment waiting for it.
+ */
+export interface ScenarioPayer3DsStep {
+  step: 'payer.3ds'
+  result: 'pass' | 'fail'
+  /**
+   * Default: the latest payment in status 3ds.
+   */
+  payment_id?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The payer comes back from the redirect page of the scenario's latest payment in status redirect: the card's own outcome applies (docs/rules.md#test-cards: month 12 succeeds, 12/2039 declines).
+ */
+export interface ScenarioPayerRedirectStep {
+  step: 'payer.redirect'
+  /**
+   * Default: the latest payment in status redirect.
+   */
+  payment_id?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The payer acts on the simulator page of an alternative method (docs/rules.md#simulated-connectors: approve, decline, leave pending, or let it expire).
+ */
+export interface ScenarioPayerApmStep {
+  step: 'payer.apm'
+  /**
+   * Method identifier (2.2); informative, the payment is the scenario's latest.
+   */
+  method: string
+  action: 'approve' | 'decline' | 'pending' | 'expire'
+  /**
+   * Default: the scenario's latest payment.
+   */
+  payment_id?: string
+  expect?: ScenarioExpectation
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The payer leaves the hosted page without paying; advance the clock past `session_expiry` to let the session expire.
+ */
+export interface ScenarioPayerAbandonStep {
+  step: 'payer.abandon'
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Moves the scenario's sandbox clock forward (POST /sandbox/clock/advance): session expiry, callback retries and schedules follow. Against an external paysandbox the shared clock moves; against another gateway the step is skipped.
+ */
+export interface ScenarioClockAdvanceStep {
+  step: 'clock.advance'
+  seconds: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Makes the scenario's gateway fail the next `count` requests that match (POST /sandbox/faults; docs/conformance.md, Gateway faults): `timeout` (nothing done; the connection is dropped after `seconds` of the scenario's clock, no real wait, or held until the merchant's client gives up with `hold_seconds`), `error` (nothing done; a 5xx page), `drop` (nothing done; the connection goes at once), `lost` (done, then the answer is lost: dropped, or a proxy's 502/503/504 page with `status`) or `late` (done, and the answer held in real time until the merchant's client gives up, at most `hold_seconds`). `match` takes a `method`, `path`, S2S `action` or a `kind` of request (`lookup`: every status endpoint; `refund`, `capture`, `void`, `payout`, `recurring`, `payment`). The answers a fault made are never counted as the merchant's refused requests. Against an external paysandbox the rule is sent to its control API; against another gateway the step is skipped.
+ */
+export interface ScenarioGatewayFaultStep {
+  step: 'gateway.fault'
+  mode: SandboxFaultMode
+  match?: SandboxFaultMatch
+  count?: number
+  seconds?: number
+  status?: number
+  /**
+   * late (and timeout): the real seconds the answer is held at most while the merchant's client waits; its own time-out ends the hold earlier. Keep it short in scenarios (2 to 5 s): the scenario lasts as long as the merchant's client waits.
+   */
+  hold_seconds?: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * With `"callbacks": "manual"`: delivers the held callbacks to the merchant in the order the gateway made them.
+ */
+export interface ScenarioCallbacksSendStep {
+  step: 'callbacks.send'
+  which?: 'next' | 'all'
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Merchant mode: sends an already delivered callback again; an idempotent merchant acknowledges it and does not count the payment twice.
+ */
+export interface ScenarioCallbacksDuplicateStep {
+  step: 'callbacks.duplicate'
+  callback?: ScenarioCallbackSelector
+  times?: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Which callback: the latest one sent to the merchant matching every given field (default: the latest).
+ */
+export interface ScenarioCallbackSelector {
+  /**
+   * Position among the scenario's callbacks from the gateway, oldest first.
+   */
+  index?: number
+  /**
+   * Checkout `type`.
+   */
+  type?: string
+  order_status?: string
+  /**
+   * S2S `action`.
+   */
+  action?: string
+  status?: string
+}
+/**
+ * With `"callbacks": "manual"`: delivers the held callbacks in the given order (indexes into the held list, oldest first), for example a `settled` before its `3ds`. Held callbacks not named stay held.
+ */
+export interface ScenarioCallbacksReorderStep {
+  step: 'callbacks.reorder'
+  /**
+   * @minItems 2
+   */
+  order: [number, number, ...number[]]
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Merchant mode: sends a callback that did not come from the gateway, made from a delivered one; the merchant must refuse or drop it (expect.callback_acknowledged with acknowledged=false) and keep its order as it was.
+ */
+export interface ScenarioCallbacksForgeStep {
+  step: 'callbacks.forge'
+  callback?: ScenarioCallbackSelector
+  /**
+   * `hash`: signed with another password; `amount`, `status`, `order`: a field changed after signing; `unsigned`: no hash; `resigned`: the `fields` changed and signed again with the merchant's own password (a callback that verifies but is not about the order as the merchant sold it: its amount or currency differ).
+   */
+  tamper: 'hash' | 'amount' | 'status' | 'order' | 'unsigned' | 'resigned'
+  /**
+   * Fields to set after signing.
+   */
+  fields?: {
+    [k: string]: unknown | undefined
+  }
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The next `times` delivery attempts fail before reaching the receiver (as a refused connection), so the gateway retries (docs/rules.md#callbacks: after 1 min, 5 min, ...). Merchant mode: tests that the merchant handles a late callback; gateway mode: tests the gateway's retries.
+ */
+export interface ScenarioCallbacksFailStep {
+  step: 'callbacks.fail'
+  times?: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+export interface ScenarioMerchantRequestAlternative {
+  /**
+   * Which API of the gateway.
+   */
+  api?: 'checkout' | 's2s-card' | 's2s-apm'
+  endpoint: ScenarioEndpoint
+  fields?: ScenarioFieldMatch
+  /**
+   * How a report names this alternative.
+   */
+  name?: string
+}
+/**
+ * Merchant mode: the merchant sent nothing more to the gateway (optionally: nothing to this endpoint) since the last matched request, for example no second capture after a duplicate callback. Skipped in gateway mode.
+ */
+export interface ScenarioExpectNoMerchantRequestStep {
+  step: 'expect.no_merchant_request'
+  endpoint?: ScenarioEndpoint
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The gateway's next callback (not yet matched) that has the given fields: it matches the callback schema of the API and carries a valid signature. Gateway mode: received by the kit (acknowledged with 2xx on Checkout, body OK on S2S). Merchant mode: as the scenario's sandbox sent it to the merchant. The result is the callback body.
+ */
+export interface ScenarioExpectCallbackStep {
+  step: 'expect.callback'
+  /**
+   * Which API of the gateway.
+   */
+  api: 'checkout' | 's2s-card' | 's2s-apm'
+  signature?: 'valid' | 'any'
+  fields?: ScenarioFieldMatch
+  /**
+   * JSONPaths that must not exist.
+   */
+  absent?: string[]
+  within_seconds?: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * No callback (optionally: none with the given fields) arrived beyond those already matched, for example no final callback for a payment still waiting for 3DS.
+ */
+export interface ScenarioExpectNoCallbackStep {
+  step: 'expect.no_callback'
+  fields?: ScenarioFieldMatch
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * The receiver acknowledged (or, with acknowledged=false, refused) the selected callback. A forged callback the merchant acknowledged still passes acknowledged=false when its order stayed exactly as it was (the interface requires no particular answer to a callback the merchant drops): any 2xx on Checkout, the body `OK` on S2S (docs/rules.md#callbacks), at attempt `attempts` at the latest. Merchant mode: the merchant's answers. Gateway mode: the kit's own receiver, which refuses only what callbacks.fail tells it to, so this checks the gateway's retries. Default: the latest callback delivered.
+ */
+export interface ScenarioExpectCallbackAcknowledgedStep {
+  step: 'expect.callback_acknowledged'
+  callback?: ScenarioCallbackSelector
+  acknowledged?: boolean
+  /**
+   * Acknowledged at this attempt at the latest.
+   */
+  attempts?: number
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
+/**
+ * Merchant mode: money moved at most once for the order, whatever the merchant's recipe (docs/conformance.md, Judging outcomes): the gateway holds at most one payment of the order that took or held money, and every payment the merchant sent again after one whose answer never came (an injected fault) followed a status lookup of the order that found nothing taken (an error 101000, or only declined payments). Skipped in gateway mode.
+ */
+export interface ScenarioExpectNoDoubleChargeStep {
+  step: 'expect.no_double_charge'
+  /**
+   * Order to judge; default `${order_number}`.
+   */
+  order_number?: string
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+}
+/**
+ * Where the payer is sent back: the session's `success_url` (or cancel, error, expiry) with `payment_id`, `trans_id`, `order_id` and a `hash` that verifies with the password (Events; docs/rules.md#signatures). Needs a kit-hosted sandbox. Merchant mode with `follow`: the payer opens it at the merchant, which must answer 2xx or 3xx.
+ */
+export interface ScenarioExpectRedirectStep {
+  step: 'expect.redirect'
+  outcome?: 'success' | 'cancel' | 'error' | 'expiry'
+  /**
+   * Default: the scenario's latest payment.
+   */
+  payment_id?: string
+  fields?: ScenarioFieldMatch
+  /**
+   * Merchant mode with follow: the hash is changed; the merchant must not show the order as paid (any answer but a success page is accepted; check with expect.merchant_order).
+   */
+  tamper?: boolean
+  follow?: boolean
+  /**
+   * Short label shown in reports.
+   */
+  name?: string
+  /**
+   * Why this step is here.
+   */
+  description?: string
+  /**
+   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   */
+  section?: string
+  capture?: ScenarioCapture
+}
 /**
  * (sandbox) Answer of The payer's step taken (APM outcome, 3DS result, return from the redirect page): the payment's status, and as its own API spells it.
  */
@@ -3745,6 +4789,136 @@ export interface SandboxPaymentsResponse {
   page: number
   per_page: number
   total: number
+}
+/**
+ * (sandbox) One request of the request log (docs/rules.md#request-log): what it concerned, what it carried and what it was answered. Card numbers are masked (first 6, last 4); security codes and passwords are left out; tokens are replaced by `[removed]`.
+ */
+export interface SandboxRequestRecord {
+  id: string
+  /**
+   * Order of arrival across every merchant.
+   */
+  seq: number
+  /**
+   * When it arrived, on the sandbox's clock (epoch ms).
+   */
+  at: number
+  /**
+   * When it was answered, on the sandbox's clock (epoch ms).
+   */
+  answered_at: number
+  method: string
+  /**
+   * The normalised path under the base path, page tokens removed.
+   */
+  path: string
+  /**
+   * The route it matched, for example `/auth/:token`.
+   */
+  route?: string
+  /**
+   * The API of its route; `none` when no route matched.
+   */
+  api: 'checkout' | 's2s-card' | 's2s-apm' | 'page' | 'sandbox' | 'none'
+  /**
+   * S2S: the `action` field.
+   */
+  action?: string
+  /**
+   * The configured merchant it concerns.
+   */
+  merchant?: string
+  /**
+   * The order it concerns.
+   */
+  order_id?: string
+  /**
+   * The payment it concerns first (Checkout `payment_id`, S2S `trans_id`).
+   */
+  payment_id?: string
+  /**
+   * Every payment it concerns.
+   */
+  payment_ids: string[]
+  /**
+   * The Checkout session it concerns (created, paid, or named by its token).
+   */
+  session_id?: string
+  /**
+   * The ids of the callback deliveries it queued.
+   */
+  callbacks?: string[]
+  request: {
+    headers: {
+      [k: string]: string | undefined
+    }
+    /**
+     * The body as parsed (JSON, or a form with bracket notation expanded), redacted.
+     */
+    body?: {
+      [k: string]: unknown | undefined
+    }
+    bytes: number
+    /**
+     * Larger than the log keeps (config `limits.request_log_body_bytes`): only its size is kept.
+     */
+    truncated?: boolean
+  }
+  response: {
+    /**
+     * 0: the connection was dropped (a sandbox fault).
+     */
+    status: number
+    headers: {
+      [k: string]: string | undefined
+    }
+    /**
+     * The answer's text, redacted; absent for pages (HTML).
+     */
+    body?: string
+    bytes: number
+    truncated?: boolean
+  }
+  /**
+   * docs/rules.md#warnings: the `Sandbox-Warning` headers of the answer.
+   */
+  warnings: string[]
+  refusal?: SandboxRefusal
+  /**
+   * The gateway fault that answered it (POST /sandbox/faults).
+   */
+  fault?: 'timeout' | 'error' | 'drop' | 'lost'
+}
+/**
+ * docs/rules.md#rule-book: the rule a refusal applied (sent as the `Sandbox-Rule` header).
+ */
+export interface SandboxRefusal {
+  /**
+   * The anchor of the rule in docs/rules.md.
+   */
+  rule: string
+  fields?: string[]
+  formula?: string
+  inputs?: string[]
+}
+/**
+ * (sandbox) Answer of GET /sandbox/requests: requests of the request log (docs/rules.md#request-log), newest first unless asked otherwise, and the log's bound.
+ */
+export interface SandboxRequestsResponse {
+  requests: SandboxRequestRecord[]
+  /**
+   * How many requests match, beyond this page.
+   */
+  total: number
+  log: {
+    /**
+     * Requests kept at most per merchant (0: the log is off).
+     */
+    per_merchant: number
+    kept: number
+    recorded: number
+    forgotten: number
+  }
 }
 /**
  * (sandbox) Answer of POST /sandbox/reset.
@@ -6723,6 +7897,14 @@ export interface SandboxLimitsConfig {
    */
   body_bytes?: number
   /**
+   * (sandbox) Requests kept in the request log per merchant (docs/rules.md#request-log: GET /sandbox/requests, the console's request list, the order's scenario), the oldest forgotten first; requests no configured merchant can be told for are kept in one more log of the same size. 0 turns the log off. Kept in memory only, never in the data file (serve --request-log N).
+   */
+  request_log?: number
+  /**
+   * (sandbox) Bytes of a request's body and of its answer the request log keeps; a larger one is recorded by its size, marked truncated.
+   */
+  request_log_body_bytes?: number
+  /**
    * Memory store only (no --data): how many payments and sessions are kept (a session with its payments counts once), with their transactions and callbacks; past it the oldest are forgotten first, whatever their state: open sessions, payments in progress, callbacks still retrying (counted in GET /sandbox/health). The initial payment of a recurring series stays while such payments are at most half of it (serve --retain N).
    */
   retain?: number
@@ -6799,230 +7981,6 @@ export interface SandboxMerchantCallbacks {
    * false: every callback of this merchant is sent exactly once, no automatic retries; true: retried on the sandbox schedule. Unset: the sandbox-wide `callbacks.retries` (default true).
    */
   retries?: boolean
-}
-/**
- * A merchant account at an acquirer, with the attributes the interface names.
- */
-export interface SandboxMid {
-  id: string
-  /**
-   * Display name.
-   */
-  name?: string
-  /**
-   * Payment Mode (6.7.0): `SMS/DMS` is the default; `auth=false` uses SMS and SMS/DMS MIDs for a sale, `auth=true` uses DMS and SMS/DMS MIDs for an authorization. In DMS mode every SALE stays PENDING until captured (States and transitions).
-   */
-  payment_mode?: 'SMS' | 'DMS' | 'SMS/DMS'
-  /**
-   * MOTO enabled: MOTO payments are routed only to such MIDs, otherwise error 204025.
-   */
-  moto?: boolean
-  /**
-   * Cards saved with `req_token` are registered with the acquirer as stored credentials.
-   */
-  card_on_file?: boolean
-  /**
-   * The payment provider supports zero-value transactions (authorization-only and recurring-initialization requests).
-   */
-  zero_amount?: boolean
-  /**
-   * Override Link Target (the four `url_target` values of common UrlTarget): when set it wins over the request's `url_target`; null leaves the merchant value in force (2.1).
-   */
-  override_link_target?: '_blank' | '_self' | '_parent' | '_top' | null
-  /**
-   * Currencies the MID accepts; all when absent.
-   *
-   * @minItems 1
-   */
-  currencies?: [CurrencyCode, ...CurrencyCode[]]
-  /**
-   * Method identifiers (2.2) the MID serves; all when absent. Checked against the method catalogue when the file is loaded.
-   *
-   * @minItems 1
-   */
-  methods?: [string, ...string[]]
-}
-/**
- * The merchant's Protocol Mapping (an admin panel page the sandbox configuration stands in for): which optional fields callbacks and status responses carry, the redirect's Return additional parameters, the Terms & Conditions checkbox, the default page language and the S2S CARD payer address requirements. Everything is off (or Optional, or empty) by default, as the interface says ("enabled per Protocol Mapping, default off"). No flag exists for fields the interface returns without a mapping setting: `custom_data` ("returned in the callback", 2.1), `moto_type` ("returned in the SALE response, the callback and the status response", 2.5), `recurring_init_trans_id`, `recurring_token` and `schedule_id` on a recurring initial payment ("success callbacks return", 2.3), `creditvoid_id` ("No mapping setting is needed for it"), and, on debit, `card_token` with the masked `card` and `card_expiration_date` (Events). Checkout callbacks always carry `customer_ip` (docs/rules.md#callbacks).
- */
-export interface SandboxProtocolMapping {
-  callback_fields?: SandboxProtocolMappingCallbackFields
-  payer_attributes?: SandboxProtocolMappingPayerAttributes
-  /**
-   * Block Return additional parameters: "empty by default"; each parameter chosen is appended to the success_url and cancel_url query and is also carried by callbacks and status responses ("The same parameter is available in callback and status responses").
-   */
-  return_additional_parameters?: ('payment_method' | 'brand')[]
-  terms_and_conditions?: SandboxProtocolMappingTermsAndConditions
-  /**
-   * Page language when the request has no `billing_address.language`; when null, the payer's browser language decides (2.1.3: "When omitted: Protocol Mapping default language, then the payer's browser language").
-   */
-  default_language?: ListedLanguage | null
-  /**
-   * SHA256 mode (docs/rules.md#signatures, the platform's "Use SHA256 encryption algorithm for hash"): every `md5` of the signature formulas becomes `sha256` (Checkout: `sha1(sha256(upper(...)))`), for requests and callbacks alike. Off by default.
-   */
-  use_sha256?: boolean
-  payer_address_fields?: SandboxProtocolMappingPayerAddressFields
-}
-/**
- * One flag per optional field (or group) of the Events section; each adds the field to callbacks and status responses when the payment has a value for it.
- */
-export interface SandboxProtocolMappingCallbackFields {
-  /**
-   * `customer_ip` in S2S callbacks and status responses (Checkout callbacks always carry it, docs/rules.md#callbacks).
-   */
-  customer_ip?: boolean
-  /**
-   * `extended_data` (6.6.2 "`extended_data` in callback payloads").
-   */
-  extended_data?: boolean
-  /**
-   * `schedule_start_date` of the schedule of a recurring chain.
-   */
-  schedule_start_date?: boolean
-  /**
-   * `payment_schedule_amount` of the schedule of a recurring chain.
-   */
-  payment_schedule_amount?: boolean
-  /**
-   * `first_recurring_date`: date of the first scheduled payment.
-   */
-  first_recurring_date?: boolean
-  /**
-   * `card_token` of a payment that saved or used a token, on operations other than debit (debit callbacks always carry it).
-   */
-  card_token?: boolean
-  /**
-   * Masked `card` number (first 6, mask, last 4).
-   */
-  card?: boolean
-  /**
-   * `card_expiration_date` `MM/YYYY`.
-   */
-  card_expiration_date?: boolean
-  /**
-   * `checkout_payment_method`: the Checkout name of the method (for example the wallet or card name).
-   */
-  checkout_payment_method?: boolean
-  /**
-   * `ARN` and `RRN`: in callbacks "sent empty when missing", in status responses "omitted when missing".
-   */
-  arn?: boolean
-  /**
-   * `initiator` (card-on-file, 2.6).
-   */
-  initiator?: boolean
-  /**
-   * `source` (card-on-file, 2.6).
-   */
-  source?: boolean
-  /**
-   * `sequence` (card-on-file, 2.6).
-   */
-  sequence?: boolean
-  /**
-   * The 3DS attributes as a group: threeDSServerTransID, dsTransID, acsTransID, xid, transStatus, transStatusReason, eci, protocolVersion, authenticationFlow.
-   */
-  three_ds_attributes?: boolean
-  /**
-   * The browser attributes as a group: browser_color_depth, browser_screen_height, browser_screen_width, browser_java_enabled, browser_javascript_enabled, browser_language, browser_timezone_offset, browser_user_agent, browser_accept_headers, browser_platform.
-   */
-  browser_attributes?: boolean
-}
-/**
- * "Payer attributes (individually configurable)" (Events): one flag each.
- */
-export interface SandboxProtocolMappingPayerAttributes {
-  /**
-   * `payer_first_name` in callbacks and status responses.
-   */
-  payer_first_name?: boolean
-  /**
-   * `payer_last_name` in callbacks and status responses.
-   */
-  payer_last_name?: boolean
-  /**
-   * `payer_birth_date` in callbacks and status responses.
-   */
-  payer_birth_date?: boolean
-  /**
-   * `payer_address` in callbacks and status responses.
-   */
-  payer_address?: boolean
-  /**
-   * `payer_address2` in callbacks and status responses.
-   */
-  payer_address2?: boolean
-  /**
-   * `payer_house_number` in callbacks and status responses.
-   */
-  payer_house_number?: boolean
-  /**
-   * `payer_phone_country_code` in callbacks and status responses.
-   */
-  payer_phone_country_code?: boolean
-  /**
-   * `payer_country` in callbacks and status responses.
-   */
-  payer_country?: boolean
-  /**
-   * `payer_state` in callbacks and status responses.
-   */
-  payer_state?: boolean
-  /**
-   * `payer_city` in callbacks and status responses.
-   */
-  payer_city?: boolean
-  /**
-   * `payer_district` in callbacks and status responses.
-   */
-  payer_district?: boolean
-  /**
-   * `payer_zip` in callbacks and status responses.
-   */
-  payer_zip?: boolean
-  /**
-   * `payer_email` in callbacks and status responses.
-   */
-  payer_email?: boolean
-  /**
-   * `payer_phone` in callbacks and status responses.
-   */
-  payer_phone?: boolean
-  /**
-   * `payer_ip` in callbacks and status responses.
-   */
-  payer_ip?: boolean
-}
-/**
- * Terms & Conditions checkbox on the Checkout page: not ticked by default; the pay button stays inactive until ticked; not shown for one-click wallet buttons, crypto, custom forms, Hosted Payment Fields and methods with their own form. Acceptance is not returned in responses or callbacks.
- */
-export interface SandboxProtocolMappingTermsAndConditions {
-  /**
-   * Show the checkbox.
-   */
-  enabled?: boolean
-  url?: Url
-}
-/**
- * S2S CARD payer address requirements (2.1.3, 6.7.0 "S2S CARD payer address fields optional"). Acquirers may still decline when the data they need is missing (Errors).
- */
-export interface SandboxProtocolMappingPayerAddressFields {
-  /**
-   * Whether S2S CARD requests must carry `payer_address` ("optional unless the Protocol Mapping marks them Required (default mappings mark them Optional)", 2.1.3).
-   */
-  payer_address?: 'Optional' | 'Required'
-  /**
-   * Whether S2S CARD requests must carry `payer_country` ("optional unless the Protocol Mapping marks them Required (default mappings mark them Optional)", 2.1.3).
-   */
-  payer_country?: 'Optional' | 'Required'
-  /**
-   * Whether S2S CARD requests must carry `payer_city` ("optional unless the Protocol Mapping marks them Required (default mappings mark them Optional)", 2.1.3).
-   */
-  payer_city?: 'Optional' | 'Required'
-  /**
-   * Whether S2S CARD requests must carry `payer_zip` ("optional unless the Protocol Mapping marks them Required (default mappings mark them Optional)", 2.1.3).
-   */
-  payer_zip?: 'Optional' | 'Required'
 }
 /**
  * Wallets tab of the merchant (2.2.3).
@@ -7246,6 +8204,15 @@ export interface SandboxMerchantRequestRequest {
   amount?: string
 }
 /**
+ * (sandbox) Query parameters of GET /sandbox/orders/{order_id}/scenario (docs/rules.md#request-log).
+ */
+export interface SandboxOrderScenarioQuery {
+  /**
+   * The merchant whose order it is (its key); needed only when orders of that number belong to several merchants.
+   */
+  merchant?: string
+}
+/**
  * (sandbox) Body of POST /sandbox/sessions/{token}/card (docs/rules.md#control-api: payer actions): the card a payer enters on the hosted page of the session its page token names (or in the Hosted Payment Fields of a session token). The engine checks the card as the page does; the test card's expiry month picks the outcome (docs/rules.md#test-data).
  */
 export interface SandboxPayerCardRequest {
@@ -7324,803 +8291,38 @@ export interface SandboxPaymentsQuery {
   per_page?: string
 }
 /**
- * (sandbox) Body of POST /sandbox/reset (docs/rules.md#beyond-the-interface): empty, or an empty JSON object. The reset forgets every session, payment, transaction, saved card, schedule and callback; the configured merchants and the clock stay.
+ * (sandbox) Query parameters of GET /sandbox/requests, the request log (docs/rules.md#request-log). Every parameter is optional and they combine; the answer lists the newest requests first unless `order=asc`.
  */
-export interface SandboxResetRequest {}
-export interface Scenario1 {
-  $schema?: string
-  title: string
+export interface SandboxRequestsQuery {
   /**
-   * Interface section the scenario checks, as the interface names it (`Events`, `States and transitions`, `2.3`, `Errors`); reported with every failure.
-   */
-  section: string
-  /**
-   * The interface row or sentence the scenario checks, quoted.
-   */
-  quote?: string
-  tags?: string[]
-  description?: string
-  mode: 'merchant' | 'gateway' | 'both'
-  /**
-   * Reserved: key of the merchant whose credentials the kit uses against a gateway; default: the credentials given to the kit.
+   * Only this merchant's requests (its key).
    */
   merchant?: string
   /**
-   * `auto`: the gateway's callbacks reach the receiver as the gateway sends them. `manual` (kit-hosted sandbox only): they are held (the sandbox counts them as delivered) until callbacks.send or callbacks.reorder delivers them.
+   * Only the requests about this order (`order.number`, `order_id`, or the order of the payment they name).
    */
-  callbacks?: 'auto' | 'manual'
+  order_id?: string
   /**
-   * Merchant mode: what the scenario needs of the merchant's adapter beyond what its steps show (docs/conformance.md, The merchant contract), such as `void@2` (the `void` action as contract 2 describes it: it cancels on any day). The kit reads the rest from the steps (merchant.action `void` needs the `void` action). A merchant whose adapter does not declare a need is reported not run, with the need's name.
-   */
-  needs?: string[]
-  setup?: ScenarioSetup
-  /**
-   * Initial values for `${name}`.
-   */
-  variables?: {
-    [k: string]: string | undefined
-  }
-  /**
-   * @minItems 1
-   */
-  steps: [ScenarioStep, ...ScenarioStep[]]
-}
-/**
- * The kit-hosted sandbox's merchant for this scenario (the admin panel's role). Default: one MID `mid-1` in SMS/DMS mode with MOTO, card-on-file and zero-amount support, and an empty Protocol Mapping. A scenario with a setup is skipped against an external gateway, whose configuration the kit cannot change.
- */
-export interface ScenarioSetup {
-  /**
-   * @minItems 1
-   */
-  mids?: [SandboxMid, ...SandboxMid[]]
-  protocol_mapping?: SandboxProtocolMapping
-  /**
-   * Callback retry delays (docs/rules.md#callbacks).
-   *
-   * @maxItems 20
-   */
-  retry_schedule_seconds?:
-    | []
-    | [number]
-    | [number, number]
-    | [number, number, number]
-    | [number, number, number, number]
-    | [number, number, number, number, number]
-    | [number, number, number, number, number, number]
-    | [number, number, number, number, number, number, number]
-    | [number, number, number, number, number, number, number, number]
-    | [number, number, number, number, number, number, number, number, number]
-    | [number, number, number, number, number, number, number, number, number, number]
-    | [number, number, number, number, number, number, number, number, number, number, number]
-    | [number, number, number, number, number, number, number, number, number, number, number, number]
-    | [number, number, number, number, number, number, number, number, number, number, number, number, number]
-    | [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number
-      ]
-    | [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number
-      ]
-    | [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number
-      ]
-    | [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number
-      ]
-    | [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number
-      ]
-    | [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number
-      ]
-    | [
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number,
-        number
-      ]
-  /**
-   * Seconds the sandbox waits for the merchant's answer to a callback before the attempt counts as failed (docs/rules.md#acknowledgement: 10 s by default).
-   */
-  callback_timeout_seconds?: number
-}
-/**
- * The merchant starts a payment. Merchant mode: the kit calls the adapter's `start_payment` hook (docs/conformance.md) and the merchant sends its request to the scenario's gateway. Gateway mode: the kit itself sends the request (session, session token, S2S SALE/AUTH/DEBIT...), signed with the credentials, and checks the answer against `expect`. The result is the answer's fields plus `order` and, for a Checkout session, its page `token` (for `payer.card` `token`: pay an earlier session); `${order_number}` (and `${payment_id}`, `${trans_id}`, `${token}`, `${redirect_url}` when answered) are captured automatically.
- */
-export interface ScenarioMerchantStartStep {
-  step: 'merchant.start'
-  /**
-   * Which API of the gateway.
-   */
-  api: 'checkout' | 's2s-card' | 's2s-apm'
-  /**
-   * Checkout only: a Hosted Payment Fields session (session-token endpoint; flow `hpf` of the adapter).
-   */
-  hosted_fields?: boolean
-  /**
-   * Checkout `purchase`, `debit` or `credit`; an S2S action (`SALE`, `AUTH`, `DEBIT`, `DEBIT2VIRTUAL`, ...). Default: `purchase` on Checkout, `SALE` on S2S.
-   */
-  operation?: string
-  order: ScenarioOrder
-  /**
-   * Checkout `methods`; default `["card"]`.
-   *
-   * @minItems 1
-   */
-  methods?: [string, ...string[]]
-  /**
-   * The platform's test card for this outcome (docs/rules.md#test-data): 4111111111111111 with expiry month 01 success, 02 decline, 03 capture_decline, 05 3ds_success, 06 3ds_decline, 12 redirect_success (year 2039: redirect_decline).
-   */
-  outcome?:
-    | 'success'
-    | 'decline'
-    | 'capture_decline'
-    | '3ds_success'
-    | '3ds_decline'
-    | 'redirect_success'
-    | 'redirect_decline'
-  card?: ScenarioCard
-  /**
-   * S2S APM: the method identifier (`brand`), for example `vcard`.
-   */
-  brand?: string
-  /**
-   * S2S APM: the payer identifier, for example `success@gmail.com` (docs/rules.md#test-data).
-   */
-  identifier?: string
-  /**
-   * Further request fields, as the API writes them (`{"auth": true, "recurring_init": true}` on Checkout, `{"auth": "Y"}` on S2S). In merchant mode `auth`, `recurring_init` and `req_token` are passed to the adapter; the rest only in gateway mode. Values may hold `${name}`.
-   */
-  fields?: {
-    [k: string]: unknown | undefined
-  }
-  expect?: ScenarioExpectation
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-export interface ScenarioOrder {
-  /**
-   * Order number; default: generated, unique per scenario. Captured as `${order_number}`.
-   */
-  number?: string
-  /**
-   * Decimal string as the merchant sends it, or an `${...}` interpolation.
-   */
-  amount: string
-  /**
-   * ISO 4217 code or an interpolation.
-   */
-  currency: string
-  description?: string
-}
-export interface ScenarioCard {
-  number: string
-  exp_month: string
-  exp_year: string
-  cvv?: string
-  holder?: string
-  /**
-   * The payer's e-mail (signs S2S CARD requests).
-   */
-  email?: string
-}
-export interface ScenarioExpectation {
-  http?: number
-  /**
-   * The answer must match this schema; default: the endpoint's response schema (the error envelope for an error).
-   */
-  schema?: string
-  fields?: ScenarioFieldMatch
-  /**
-   * JSONPaths that must exist.
-   */
-  present?: string[]
-  /**
-   * JSONPaths that must not exist.
-   */
-  absent?: string[]
-  /**
-   * Id of an entry of schemas/catalogue/errors.json: the answer must carry its HTTP status, code and message (in `errors[]` for a field error).
-   */
-  error?: string
-}
-/**
- * `{JSONPath: expected}`: each value must equal the expected JSON value (strings may hold `${name}`; a number matches its decimal string too, as forms carry strings). Matchers: `{"$exists": true|false}`, `{"$regex": "^[0-9a-f]{32}$"}`, `{"$in": [..]}`, `{"$nin": [..]}` (absent, or none of these), `{"$length": n}`.
- */
-export interface ScenarioFieldMatch {
-  [k: string]: unknown | undefined
-}
-/**
- * `{name: JSONPath}` over the step's result (the response body, callback fields or merchant request). `{"payment_id": "$.payment_id"}` makes `${payment_id}` available to later steps.
- */
-export interface ScenarioCapture {
-  [k: string]: string | undefined
-}
-/**
- * Merchant mode: the kit asks the merchant's back office (adapter `merchant_action` hook) to capture, refund, void, look up or charge again an order; the merchant does it through the gateway. Skipped in gateway mode (use gateway.call).
- */
-export interface ScenarioMerchantActionStep {
-  step: 'merchant.action'
-  action: 'capture' | 'refund' | 'void' | 'status' | 'recurring'
-  /**
-   * Default `${order_number}`.
-   */
-  order_number?: string
-  /**
-   * Partial amount; default the whole order.
-   */
-  amount?: string
-  expect?: ScenarioExpectation
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * The payer passes or fails the 3DS challenge of the scenario's latest payment waiting for it.
- */
-export interface ScenarioPayer3DsStep {
-  step: 'payer.3ds'
-  result: 'pass' | 'fail'
-  /**
-   * Default: the latest payment in status 3ds.
+   * Only the requests about this payment (Checkout `payment_id`, S2S `trans_id`): named in them or written by them.
    */
   payment_id?: string
-  expect?: ScenarioExpectation
   /**
-   * Short label shown in reports.
+   * `true`: only the requests no configured merchant could be told for (unknown paths or keys, the control API).
    */
-  name?: string
+  unattributed?: 'true' | 'false'
   /**
-   * Why this step is here.
+   * `desc` (default): newest first; `asc`: oldest first.
    */
-  description?: string
+  order?: 'asc' | 'desc'
   /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
+   * At most this many requests (1 to 500; default 100).
    */
-  section?: string
-  capture?: ScenarioCapture
+  limit?: string
 }
 /**
- * The payer comes back from the redirect page of the scenario's latest payment in status redirect: the card's own outcome applies (docs/rules.md#test-cards: month 12 succeeds, 12/2039 declines).
+ * (sandbox) Body of POST /sandbox/reset (docs/rules.md#beyond-the-interface): empty, or an empty JSON object. The reset forgets every session, payment, transaction, saved card, schedule and callback; the configured merchants and the clock stay.
  */
-export interface ScenarioPayerRedirectStep {
-  step: 'payer.redirect'
-  /**
-   * Default: the latest payment in status redirect.
-   */
-  payment_id?: string
-  expect?: ScenarioExpectation
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * The payer acts on the simulator page of an alternative method (docs/rules.md#simulated-connectors: approve, decline, leave pending, or let it expire).
- */
-export interface ScenarioPayerApmStep {
-  step: 'payer.apm'
-  /**
-   * Method identifier (2.2); informative, the payment is the scenario's latest.
-   */
-  method: string
-  action: 'approve' | 'decline' | 'pending' | 'expire'
-  /**
-   * Default: the scenario's latest payment.
-   */
-  payment_id?: string
-  expect?: ScenarioExpectation
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * The payer leaves the hosted page without paying; advance the clock past `session_expiry` to let the session expire.
- */
-export interface ScenarioPayerAbandonStep {
-  step: 'payer.abandon'
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * Moves the scenario's sandbox clock forward (POST /sandbox/clock/advance): session expiry, callback retries and schedules follow. Against an external paysandbox the shared clock moves; against another gateway the step is skipped.
- */
-export interface ScenarioClockAdvanceStep {
-  step: 'clock.advance'
-  seconds: number
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * Makes the scenario's gateway fail the next `count` requests that match (POST /sandbox/faults; docs/conformance.md, Gateway faults): `timeout` (nothing done; the connection is dropped after `seconds` of the scenario's clock, no real wait, or held until the merchant's client gives up with `hold_seconds`), `error` (nothing done; a 5xx page), `drop` (nothing done; the connection goes at once), `lost` (done, then the answer is lost: dropped, or a proxy's 502/503/504 page with `status`) or `late` (done, and the answer held in real time until the merchant's client gives up, at most `hold_seconds`). `match` takes a `method`, `path`, S2S `action` or a `kind` of request (`lookup`: every status endpoint; `refund`, `capture`, `void`, `payout`, `recurring`, `payment`). The answers a fault made are never counted as the merchant's refused requests. Against an external paysandbox the rule is sent to its control API; against another gateway the step is skipped.
- */
-export interface ScenarioGatewayFaultStep {
-  step: 'gateway.fault'
-  mode: SandboxFaultMode
-  match?: SandboxFaultMatch
-  count?: number
-  seconds?: number
-  status?: number
-  /**
-   * late (and timeout): the real seconds the answer is held at most while the merchant's client waits; its own time-out ends the hold earlier. Keep it short in scenarios (2 to 5 s): the scenario lasts as long as the merchant's client waits.
-   */
-  hold_seconds?: number
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * With `"callbacks": "manual"`: delivers the held callbacks to the merchant in the order the gateway made them.
- */
-export interface ScenarioCallbacksSendStep {
-  step: 'callbacks.send'
-  which?: 'next' | 'all'
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * Merchant mode: sends an already delivered callback again; an idempotent merchant acknowledges it and does not count the payment twice.
- */
-export interface ScenarioCallbacksDuplicateStep {
-  step: 'callbacks.duplicate'
-  callback?: ScenarioCallbackSelector
-  times?: number
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * Which callback: the latest one sent to the merchant matching every given field (default: the latest).
- */
-export interface ScenarioCallbackSelector {
-  /**
-   * Position among the scenario's callbacks from the gateway, oldest first.
-   */
-  index?: number
-  /**
-   * Checkout `type`.
-   */
-  type?: string
-  order_status?: string
-  /**
-   * S2S `action`.
-   */
-  action?: string
-  status?: string
-}
-/**
- * With `"callbacks": "manual"`: delivers the held callbacks in the given order (indexes into the held list, oldest first), for example a `settled` before its `3ds`. Held callbacks not named stay held.
- */
-export interface ScenarioCallbacksReorderStep {
-  step: 'callbacks.reorder'
-  /**
-   * @minItems 2
-   */
-  order: [number, number, ...number[]]
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * Merchant mode: sends a callback that did not come from the gateway, made from a delivered one; the merchant must refuse or drop it (expect.callback_acknowledged with acknowledged=false) and keep its order as it was.
- */
-export interface ScenarioCallbacksForgeStep {
-  step: 'callbacks.forge'
-  callback?: ScenarioCallbackSelector
-  /**
-   * `hash`: signed with another password; `amount`, `status`, `order`: a field changed after signing; `unsigned`: no hash; `resigned`: the `fields` changed and signed again with the merchant's own password (a callback that verifies but is not about the order as the merchant sold it: its amount or currency differ).
-   */
-  tamper: 'hash' | 'amount' | 'status' | 'order' | 'unsigned' | 'resigned'
-  /**
-   * Fields to set after signing.
-   */
-  fields?: {
-    [k: string]: unknown | undefined
-  }
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * The next `times` delivery attempts fail before reaching the receiver (as a refused connection), so the gateway retries (docs/rules.md#callbacks: after 1 min, 5 min, ...). Merchant mode: tests that the merchant handles a late callback; gateway mode: tests the gateway's retries.
- */
-export interface ScenarioCallbacksFailStep {
-  step: 'callbacks.fail'
-  times?: number
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-export interface ScenarioMerchantRequestAlternative {
-  /**
-   * Which API of the gateway.
-   */
-  api?: 'checkout' | 's2s-card' | 's2s-apm'
-  endpoint: ScenarioEndpoint
-  fields?: ScenarioFieldMatch
-  /**
-   * How a report names this alternative.
-   */
-  name?: string
-}
-/**
- * Merchant mode: the merchant sent nothing more to the gateway (optionally: nothing to this endpoint) since the last matched request, for example no second capture after a duplicate callback. Skipped in gateway mode.
- */
-export interface ScenarioExpectNoMerchantRequestStep {
-  step: 'expect.no_merchant_request'
-  endpoint?: ScenarioEndpoint
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * The gateway's next callback (not yet matched) that has the given fields: it matches the callback schema of the API and carries a valid signature. Gateway mode: received by the kit (acknowledged with 2xx on Checkout, body OK on S2S). Merchant mode: as the scenario's sandbox sent it to the merchant. The result is the callback body.
- */
-export interface ScenarioExpectCallbackStep {
-  step: 'expect.callback'
-  /**
-   * Which API of the gateway.
-   */
-  api: 'checkout' | 's2s-card' | 's2s-apm'
-  signature?: 'valid' | 'any'
-  fields?: ScenarioFieldMatch
-  /**
-   * JSONPaths that must not exist.
-   */
-  absent?: string[]
-  within_seconds?: number
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * No callback (optionally: none with the given fields) arrived beyond those already matched, for example no final callback for a payment still waiting for 3DS.
- */
-export interface ScenarioExpectNoCallbackStep {
-  step: 'expect.no_callback'
-  fields?: ScenarioFieldMatch
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * The receiver acknowledged (or, with acknowledged=false, refused) the selected callback. A forged callback the merchant acknowledged still passes acknowledged=false when its order stayed exactly as it was (the interface requires no particular answer to a callback the merchant drops): any 2xx on Checkout, the body `OK` on S2S (docs/rules.md#callbacks), at attempt `attempts` at the latest. Merchant mode: the merchant's answers. Gateway mode: the kit's own receiver, which refuses only what callbacks.fail tells it to, so this checks the gateway's retries. Default: the latest callback delivered.
- */
-export interface ScenarioExpectCallbackAcknowledgedStep {
-  step: 'expect.callback_acknowledged'
-  callback?: ScenarioCallbackSelector
-  acknowledged?: boolean
-  /**
-   * Acknowledged at this attempt at the latest.
-   */
-  attempts?: number
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
-/**
- * Merchant mode: money moved at most once for the order, whatever the merchant's recipe (docs/conformance.md, Judging outcomes): the gateway holds at most one payment of the order that took or held money, and every payment the merchant sent again after one whose answer never came (an injected fault) followed a status lookup of the order that found nothing taken (an error 101000, or only declined payments). Skipped in gateway mode.
- */
-export interface ScenarioExpectNoDoubleChargeStep {
-  step: 'expect.no_double_charge'
-  /**
-   * Order to judge; default `${order_number}`.
-   */
-  order_number?: string
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-}
-/**
- * Where the payer is sent back: the session's `success_url` (or cancel, error, expiry) with `payment_id`, `trans_id`, `order_id` and a `hash` that verifies with the password (Events; docs/rules.md#signatures). Needs a kit-hosted sandbox. Merchant mode with `follow`: the payer opens it at the merchant, which must answer 2xx or 3xx.
- */
-export interface ScenarioExpectRedirectStep {
-  step: 'expect.redirect'
-  outcome?: 'success' | 'cancel' | 'error' | 'expiry'
-  /**
-   * Default: the scenario's latest payment.
-   */
-  payment_id?: string
-  fields?: ScenarioFieldMatch
-  /**
-   * Merchant mode with follow: the hash is changed; the merchant must not show the order as paid (any answer but a success page is accepted; check with expect.merchant_order).
-   */
-  tamper?: boolean
-  follow?: boolean
-  /**
-   * Short label shown in reports.
-   */
-  name?: string
-  /**
-   * Why this step is here.
-   */
-  description?: string
-  /**
-   * Interface section this step checks, when narrower than the scenario's (reported with its failure).
-   */
-  section?: string
-  capture?: ScenarioCapture
-}
+export interface SandboxResetRequest {}
 /**
  * (sandbox) Query parameters of GET /sandbox/schedules, the schedules view of the terminal UI: every schedule with its chains (initial payment, state, next run). Every parameter is optional.
  */

@@ -1,3 +1,4 @@
+import type { RuleId } from '../core/engine/rules.js'
 import type { Translate } from './i18n.js'
 
 /** A problem to show: on a field (its input id and label), or about the whole form. */
@@ -5,6 +6,8 @@ export interface PageError {
   field?: string
   label?: string
   message: string
+  /** The rule it applies (docs/rules.md#rule-book), for the page's `Sandbox-Rule`. */
+  rule?: RuleId
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { GatewayError } from '../core/engine/errors.js'
+import type { Refusal } from '../core/engine/refusal.js'
 import type { CheckoutView } from './checkout-view.js'
 import type { PageError } from './ErrorSummary.js'
 import type { MessageKey, Translate } from './i18n.js'
@@ -16,7 +17,19 @@ export const text = (body: Record<string, unknown>, name: string, max = 200): st
 }
 
 export function fieldError(t: Translate, field: string, label: MessageKey, message: MessageKey): PageError {
-  return { field, label: t(label), message: t(message) }
+  const rule =
+    message === 'errorRequired'
+      ? 'required-fields'
+      : field.startsWith('card_')
+        ? 'card-data'
+        : 'field-formats'
+  return { field, label: t(label), message: t(message), rule }
+}
+
+/** What a form answered 422 refused: the fields, and the rule of the first problem (docs/rules.md#rule-book). */
+export function formRefusal(errors: PageError[]): Refusal {
+  const fields = [...new Set(errors.flatMap((e) => (e.field ? [e.field] : [])))]
+  return { rule: errors[0]?.rule ?? 'field-formats', ...(fields.length ? { fields } : {}) }
 }
 
 const PHONE_CODE = /^[0-9]+(-[0-9]+)*$/
@@ -78,6 +91,11 @@ export function readExpiry(body: Record<string, unknown>): { month: string; year
  * payer's language, on the field of the page that holds the value.
  */
 export function engineErrors(t: Translate, error: GatewayError): PageError[] {
+  const { rule } = error.refusal
+  return engineProblems(t, error).map((e) => ({ ...e, rule }))
+}
+
+function engineProblems(t: Translate, error: GatewayError): PageError[] {
   const out: PageError[] = []
   for (const item of error.items) {
     const [path = ''] = item.error_message.split(':', 1)

@@ -1,6 +1,7 @@
 import type { ReactElement } from 'react'
 import { renderToStaticMarkup } from 'react-dom/server'
 import type { GatewayResponse } from '../core/engine/http.js'
+import type { Refusal } from '../core/engine/refusal.js'
 
 /**
  * Pages are rendered on the server once, with no hydration (the client script only enhances the
@@ -24,8 +25,17 @@ const PAGE_HEADERS = {
   'referrer-policy': 'strict-origin-when-cross-origin',
 }
 
-export function pageResponse(status: number, element: ReactElement): GatewayResponse {
-  return { status, headers: { ...PAGE_HEADERS }, body: renderDocument(element) }
+/**
+ * A page; a page that refuses what the payer sent (a form with problems, a page that does not
+ * exist) says why as a refusal (docs/rules.md#rule-book), which the gateway sends as `Sandbox-Rule`.
+ */
+export function pageResponse(status: number, element: ReactElement, refusal?: Refusal): GatewayResponse {
+  return {
+    status,
+    headers: { ...PAGE_HEADERS },
+    body: renderDocument(element),
+    ...(refusal ? { refusal } : {}),
+  }
 }
 
 /** 303 See Other: after a form POST the browser follows with a GET, so a reload never pays twice. */

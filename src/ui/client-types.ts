@@ -3,6 +3,7 @@ import type { MerchantAction, MerchantRequest } from '../core/control/support-me
 import type { PaymentExport } from '../core/control/support-export.js'
 import type { EngineEvent } from '../core/engine/events.js'
 import type { Chain, Delivery, Payment, Schedule, Session, Transaction } from '../core/engine/model.js'
+import type { RequestQuery, RequestRecord } from '../core/request-log/types.js'
 
 /**
  * What the control API answers, as the console reads it. Type-only imports of the engine's own
@@ -10,6 +11,7 @@ import type { Chain, Delivery, Payment, Schedule, Session, Transaction } from '.
  */
 export type {
   EngineEvent,
+  RequestRecord,
   ImportResult,
   MerchantAction,
   MerchantRequest,
@@ -126,4 +128,16 @@ export type ApmOutcome = 'approve' | 'decline' | 'pending' | 'expire'
 export interface SentAnswer {
   status: number
   body: unknown
+}
+
+/** GET /sandbox/requests (docs/rules.md#request-log): the query as the control API reads it. */
+export type RequestsQuery = Omit<RequestQuery, 'limit' | 'unattributed'> & {
+  limit?: string
+  unattributed?: 'true'
+}
+
+export interface RequestsPage {
+  requests: RequestRecord[]
+  total: number
+  log: { per_merchant: number; kept: number; recorded: number; forgotten: number }
 }

@@ -15,6 +15,8 @@ import type {
   PaymentExport,
   PaymentsPage,
   PaymentsQuery,
+  RequestsPage,
+  RequestsQuery,
   ScheduleView,
   SentAnswer,
 } from './client-types.js'
@@ -65,6 +67,10 @@ export interface ControlClient {
   exportPayment(id: string): Promise<PaymentExport>
   importPayment(document: unknown): Promise<ImportResult>
   merchantRequest(id: string, action: MerchantAction, amount?: string): Promise<MerchantRequest>
+  /** The request log (docs/rules.md#request-log): an order's or a payment's requests, what they carried and got. */
+  requests(query: RequestsQuery): Promise<RequestsPage>
+  /** GET /sandbox/orders/{order_id}/scenario: the order as a conformance scenario (docs/replay.md). */
+  orderScenario(orderId: string, merchant?: string): Promise<Record<string, unknown>>
   /** Sends a prepared merchant request to the gateway's own endpoint, as the merchant would. */
   send(request: MerchantRequest): Promise<SentAnswer>
   /** The live event stream; `onOpen` once the sandbox accepted it. Ends when the sandbox goes away. */
@@ -146,6 +152,9 @@ export function createControlClient(options: ClientOptions): ControlClient {
     apmOutcome: (id, outcome) => call('POST', `/sandbox/payments/${enc(id)}/apm`, { outcome }),
     exportPayment: (id) => call('GET', `/sandbox/payments/${enc(id)}/export`),
     importPayment: (document) => call('POST', '/sandbox/import', document),
+    requests: (q) => call('GET', `/sandbox/requests${query(q)}`),
+    orderScenario: (orderId, merchant) =>
+      call('GET', `/sandbox/orders/${enc(orderId)}/scenario${query({ merchant })}`),
     merchantRequest: (id, action, amount) =>
       call('POST', `/sandbox/payments/${enc(id)}/merchant-request`, amount ? { action, amount } : { action }),
     async send(request) {

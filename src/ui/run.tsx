@@ -1,6 +1,8 @@
 import { basename } from 'node:path'
 import { render } from 'ink'
 import { App } from './App.js'
+import type { ReplayReport } from '../replay/run.js'
+import { ReplayApp } from './ReplayApp.js'
 import { createControlClient } from './client.js'
 import { loadScenarioSource } from './load-scenarios.js'
 import { withFirstAnswers } from './first-answers.js'
@@ -71,5 +73,18 @@ export async function runTui(options: TuiOptions): Promise<void> {
     instance.cleanup()
     if (fullScreen) process.stdout.write('\x1b[?1049l')
     await embedded?.close()
+  }
+}
+
+/** `paysandbox replay --console`: steps through a replay's report (the report is computed before). */
+export async function runReplayConsole(report: ReplayReport): Promise<void> {
+  const fullScreen = Boolean(process.stdout.isTTY)
+  if (fullScreen) process.stdout.write('\x1b[?1049h\x1b[H')
+  const instance = render(<ReplayApp report={report} colors={colorsWanted()} />, { exitOnCtrlC: true })
+  try {
+    await instance.waitUntilExit()
+  } finally {
+    instance.cleanup()
+    if (fullScreen) process.stdout.write('\x1b[?1049l')
   }
 }

@@ -35,7 +35,13 @@ describe('releases (docs/rules.md#warnings-and-releases)', () => {
     ['checkout/refund-request', { parameters: { x: '1' } }, 'parameters'],
   ])('%s: refuses the 6.7.0 addition %j for a 6.6.5 merchant only', (schema, body, path) => {
     expect(releaseProblems('6.6.5', schema, body)).toEqual([
-      { path, message: 'This field was not expected.', section: 'Versioning', keyword: 'release' },
+      {
+        path,
+        message: 'This field was not expected.',
+        section: 'Versioning',
+        keyword: 'release',
+        rule: 'releases',
+      },
     ])
     expect(releaseProblems('6.7.0', schema, body)).toEqual([])
   })

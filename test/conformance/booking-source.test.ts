@@ -12,13 +12,15 @@ import {
   repeatedCallbackNote,
 } from '../../src/conformance/booking-source.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
+import type { Payment } from '../../src/core/engine/model.js'
 
 /**
  * Issue 23 (requirement 1, headlines derived from what was observed; requirement 4, several
  * payments under one order number): a wrong booking that came from a Checkout status lookup by
  * order_id without size (Endpoints: "omitted gives one object (newest payment)") is named with
  * that lookup, and only then: never for an order of one payment, a lookup with size, or a
- * booking the lookup did not answer.
+ * booking the lookup did not answer. Issue 30, item 5: words about order ("the first", "the
+ * newest") come from the ledger's order of the order's payments.
  */
 
 let seq = 0
@@ -47,13 +49,36 @@ const callback = (
   fields: { id, order_number: 'two-windows', order_status: orderStatus, type, status: 'success' },
   attempts: [{ acknowledged, status: acknowledged ? 200 : 400, ms: 1 }],
 })
-function ctxWith(requests: ObservedRequest[], callbacks: Partial<CallbackRecord>[]): ScenarioContext {
+/** The kit's gateway's ledger: the order's payments as the gateway made them (`created_at`). */
+const ledger = (payments: Partial<Payment>[]) => {
+  const all = payments.map((p) => ({ merchant_key: 'k', api: 'checkout', ...p }) as Payment)
+  return {
+    get: (_: string, id: string) => all.find((p) => p.id === id),
+    findBy: (_: string, field: keyof Payment, value: string) => all.filter((p) => p[field] === value),
+  }
+}
+function ctxWith(
+  requests: ObservedRequest[],
+  callbacks: Partial<CallbackRecord>[],
+  payments: Partial<Payment>[] = [],
+): ScenarioContext {
   return {
     mode: 'merchant',
-    hosted: { requests } as never,
+    credentials: { merchant_key: 'k', password: 'p' },
+    hosted: { requests, gateway: { ctx: { store: ledger(payments) } } } as never,
     channel: { log: callbacks as CallbackRecord[], timeoutMs: 10_000 } as never,
   } as unknown as ScenarioContext
 }
+const made = (id: string, status: string, at: number, api = 'checkout'): Partial<Payment> =>
+  ({
+    id,
+    order_id: id.startsWith('trans') ? 's2s-shared' : 'two-windows',
+    status,
+    created_at: at,
+    api,
+  }) as Partial<Payment>
+/** The ledger of the order "two-windows": settled first, then a declined payment. */
+const settledThenDeclined = [made('pay-settled', 'settled', 1), made('pay-declined', 'decline', 2)]
 const twoPayments = [callback(0, 'pay-settled', 'settled'), callback(1, 'pay-declined', 'decline')]
 const newest = { payment_id: 'pay-declined', status: 'decline', order: { number: 'two-windows' } }
 
@@ -62,12 +87,13 @@ describe('a booking taken from a lookup by order_id without size', () => {
     const ctx = ctxWith(
       [lookup({ merchant_key: 'k', order_id: 'two-windows', hash: 'h' }, newest)],
       twoPayments,
+      settledThenDeclined,
     )
     const note = orderLookupNote(ctx, 'two-windows', { state: 'paid', payment_id: 'pay-declined' })
     expect(note).toBe(
       'it booked the answer of its POST /api/v1/payment/status {order_id "two-windows"} → HTTP 200 (by order_id without size), ' +
         "which is only the order's newest payment (pay-declined decline); the order has 2 payments (also pay-settled settled): " +
-        'look an order with several payments up with size and book the one that settled (Endpoints)',
+        'look an order with several payments up with size and book the one that settled (docs/rules.md#status-lookups)',
     )
   })
 
@@ -75,11 +101,16 @@ describe('a booking taken from a lookup by order_id without size', () => {
     const single = ctxWith(
       [lookup({ order_id: 'two-windows' }, { payment_id: 'pay-settled', status: 'settled' })],
       [callback(0, 'pay-settled', 'settled')],
+      [made('pay-settled', 'settled', 1)],
     )
     expect(orderLookupNote(single, 'two-windows', { payment_id: 'pay-settled' })).toBeUndefined()
-    const sized = ctxWith([lookup({ order_id: 'two-windows', size: 10 }, [newest])], twoPayments)
+    const sized = ctxWith(
+      [lookup({ order_id: 'two-windows', size: 10 }, [newest])],
+      twoPayments,
+      settledThenDeclined,
+    )
     expect(orderLookupNote(sized, 'two-windows', { payment_id: 'pay-declined' })).toBeUndefined()
-    const other = ctxWith([lookup({ order_id: 'two-windows' }, newest)], twoPayments)
+    const other = ctxWith([lookup({ order_id: 'two-windows' }, newest)], twoPayments, settledThenDeclined)
     expect(orderLookupNote(other, 'two-windows', { payment_id: 'pay-settled' })).toBeUndefined()
     expect(orderLookupNote(other, 'another-order', { payment_id: 'pay-declined' })).toBeUndefined()
   })
@@ -123,7 +154,11 @@ describe('a refund booked from a refused or unanswered request', () => {
   const wrong = ['$.amount_refunded: expected "0.00", found "4.00"']
 
   it('is named with the refused request and the fault that answered it', () => {
-    const note = refusedRefundNote(ctxWith([refund(503, 'error')], paid), 'two-windows', wrong)
+    const note = refusedRefundNote(
+      ctxWith([refund(503, 'error')], paid, settledThenDeclined),
+      'two-windows',
+      wrong,
+    )
     expect(note).toBe(
       'it booked a refund the gateway did not do: its POST /api/v1/payment/refund {amount "4.00", payment_id "pay-settled"} → HTTP 503 ' +
         '(sandbox fault "error": the gateway did nothing), and no refund callback came: book a refund when the gateway reports it done ' +
@@ -132,12 +167,18 @@ describe('a refund booked from a refused or unanswered request', () => {
   })
 
   it('is not named when a refund was accepted or reported, or the wrong value is not a refund', () => {
-    expect(refusedRefundNote(ctxWith([refund(503), refund(200)], paid), 'two-windows', wrong)).toBeUndefined()
+    expect(
+      refusedRefundNote(ctxWith([refund(503), refund(200)], paid, settledThenDeclined), 'two-windows', wrong),
+    ).toBeUndefined()
     const reported = [...paid, callback(1, 'pay-settled', 'partially_refunded', true, 'refund')]
-    expect(refusedRefundNote(ctxWith([refund(503)], reported), 'two-windows', wrong)).toBeUndefined()
+    expect(
+      refusedRefundNote(ctxWith([refund(503)], reported, settledThenDeclined), 'two-windows', wrong),
+    ).toBeUndefined()
     const state = ['$.state: expected "paid", found "failed"']
-    expect(refusedRefundNote(ctxWith([refund(503)], paid), 'two-windows', state)).toBeUndefined()
-    expect(refusedRefundNote(ctxWith([], paid), 'two-windows', wrong)).toBeUndefined()
+    expect(
+      refusedRefundNote(ctxWith([refund(503)], paid, settledThenDeclined), 'two-windows', state),
+    ).toBeUndefined()
+    expect(refusedRefundNote(ctxWith([], paid, settledThenDeclined), 'two-windows', wrong)).toBeUndefined()
   })
 })
 
@@ -180,12 +221,16 @@ describe('a callback booked twice, a partial capture booked whole, the wrong pay
     })
     const paid = [callback(0, 'pay-settled', 'settled')]
     const wrong = ['$.amount_paid: expected "6.00", found "10.00"']
-    expect(captureNote(ctxWith([capture('6.00')], paid), 'two-windows', wrong)).toBe(
+    expect(captureNote(ctxWith([capture('6.00')], paid, settledThenDeclined), 'two-windows', wrong)).toBe(
       'it captured 6.00 (its POST /api/v1/payment/capture {amount "6.00", payment_id "pay-settled"} → HTTP 200) and booked 10.00: ' +
         "a partial capture settles the amount captured, not the order's amount (States and transitions)",
     )
-    expect(captureNote(ctxWith([capture('6.00', 400)], paid), 'two-windows', wrong)).toBeUndefined()
-    expect(captureNote(ctxWith([capture('4.00')], paid), 'two-windows', wrong)).toBeUndefined()
+    expect(
+      captureNote(ctxWith([capture('6.00', 400)], paid, settledThenDeclined), 'two-windows', wrong),
+    ).toBeUndefined()
+    expect(
+      captureNote(ctxWith([capture('4.00')], paid, settledThenDeclined), 'two-windows', wrong),
+    ).toBeUndefined()
   })
 
   it('names the payment booked from a lookup with size and the one that settled', () => {
@@ -193,11 +238,13 @@ describe('a callback booked twice, a partial capture booked whole, the wrong pay
       { payment_id: 'pay-settled', status: 'settled' },
       { payment_id: 'pay-declined', status: 'decline' },
     ]
-    const ctx = ctxWith([lookup({ order_id: 'two-windows', size: 10 }, list)], twoPayments)
+    // The ledger says which came first, whatever order the answer lists them in.
+    const declinedFirst = [made('pay-declined', 'decline', 1), made('pay-settled', 'settled', 2)]
+    const ctx = ctxWith([lookup({ order_id: 'two-windows', size: 10 }, list)], twoPayments, declinedFirst)
     const wrong = ['$.payment_id: expected "pay-settled", found "pay-declined"']
     expect(pickedPaymentNote(ctx, 'two-windows', wrong)).toBe(
-      'it booked pay-declined (decline), the oldest of the 2 payments its POST /api/v1/payment/status {order_id "two-windows", size 10} → HTTP 200 ' +
-        'answered newest first; the one that settled is pay-settled: book the payment that settled (Endpoints)',
+      'it booked pay-declined (decline), the order\'s first payment, one of the 2 payments its POST /api/v1/payment/status {order_id "two-windows", size 10} → HTTP 200 ' +
+        'answered; the one that settled is pay-settled: book the payment that settled (docs/rules.md#status-lookups)',
     )
     const unsized = ctxWith([lookup({ order_id: 'two-windows' }, list[1])], twoPayments)
     expect(pickedPaymentNote(unsized, 'two-windows', wrong)).toBeUndefined()
@@ -213,9 +260,13 @@ describe('a booking of an earlier payment of the order (a SALE sent again under 
     attempts: [{ acknowledged: true, status: 200, ms: 1 }],
   })
   const retried = [s2s(0, 'trans-declined', 'DECLINED'), s2s(1, 'trans-settled', 'SETTLED')]
+  const ledgerOf = [
+    made('trans-declined', 'decline', 1, 's2s-card'),
+    made('trans-settled', 'settled', 2, 's2s-card'),
+  ]
 
   it('names the payment kept, its status, every payment of the order and the one that settled', () => {
-    const note = earlierPaymentNote(ctxWith([], retried), 's2s-shared', [
+    const note = earlierPaymentNote(ctxWith([], retried, ledgerOf), 's2s-shared', [
       '$.payment_id: expected "trans-settled", found "trans-declined"',
     ])
     expect(note).toBe(
@@ -225,18 +276,18 @@ describe('a booking of an earlier payment of the order (a SALE sent again under 
 
   it('says nothing for an order of one payment, an id the kit never saw, or no wrong payment_id', () => {
     const wrong = ['$.payment_id: expected "trans-settled", found "trans-declined"']
+    expect(earlierPaymentNote(ctxWith([], retried, ledgerOf.slice(1)), 's2s-shared', wrong)).toBe(undefined)
     expect(
-      earlierPaymentNote(ctxWith([], [retried[1] as Partial<CallbackRecord>]), 's2s-shared', wrong),
-    ).toBe(undefined)
-    expect(
-      earlierPaymentNote(ctxWith([], retried), 's2s-shared', [
+      earlierPaymentNote(ctxWith([], retried, ledgerOf), 's2s-shared', [
         '$.payment_id: expected "trans-settled", found "made-up"',
       ]),
     ).toBe(undefined)
     expect(
-      earlierPaymentNote(ctxWith([], retried), 's2s-shared', ['$.state: expected "paid", found "failed"']),
+      earlierPaymentNote(ctxWith([], retried, ledgerOf), 's2s-shared', [
+        '$.state: expected "paid", found "failed"',
+      ]),
     ).toBe(undefined)
-    expect(earlierPaymentNote(ctxWith([], retried), 'another-order', wrong)).toBe(undefined)
+    expect(earlierPaymentNote(ctxWith([], retried, ledgerOf), 'another-order', wrong)).toBe(undefined)
   })
 })
 

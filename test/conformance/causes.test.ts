@@ -9,15 +9,19 @@ import {
 } from '../../src/conformance/causes.js'
 import type { ScenarioContext } from '../../src/conformance/context.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
+import type { Payment } from '../../src/core/engine/model.js'
+import type { Refusal } from '../../src/core/engine/refusal.js'
 import { md5, rev, upper } from '../../src/core/signatures/primitives.js'
 import { s2sApmSignatures } from '../../src/core/signatures/s2s-apm.js'
 import { s2sCardSignatures } from '../../src/core/signatures/s2s-card.js'
 import { signatures } from '../../src/index.js'
 
 /**
- * Cause first (issue 23, requirement 1; docs/conformance.md, Read a failure): each kind of cause
- * the kit observes becomes a finding whose headline names it, with the request as sent, the
- * gateway's answer, the rule and the fix. The headline is derived from the observation.
+ * Cause first (issue 23, requirement 1; issue 30, items 2 and 5; docs/conformance.md, Read a
+ * failure): each kind of cause the kit observes becomes a finding whose headline names it first
+ * (the merchant's action and the rule), then the symptom, with the request as sent, the gateway's
+ * answer, the rule and the fix. A refusal is judged from the structured refusal the gateway gave
+ * (docs/rules.md#rule-book), which these observed requests carry as the kit's host records it.
  */
 
 const PASSWORD = 'ref-password-0123456789abcdef'
@@ -25,7 +29,7 @@ let seq = 0
 function request(
   path: string,
   body: Record<string, unknown>,
-  answer: { status: number; json?: unknown; warnings?: string[]; text?: string },
+  answer: { status: number; json?: unknown; warnings?: string[]; text?: string; refusal?: Refusal },
   extra: Partial<ObservedRequest> = {},
 ): ObservedRequest {
   const form = path === '/post'
@@ -42,22 +46,39 @@ function request(
     ...extra,
   }
 }
-const invalid = (...messages: string[]) => ({
+/** A Checkout refusal: the platform's body, and the refusal the gateway gave beside it. */
+const invalid = (refusal: Refusal, ...messages: string[]) => ({
   status: 400,
   json: {
     error_code: 0,
     error_message: 'Request data is invalid.',
     errors: messages.map((m) => ({ error_code: 100000, error_message: m })),
   },
+  refusal,
 })
-function ctxWith(requests: ObservedRequest[], callbacks: Partial<CallbackRecord>[] = []): ScenarioContext {
+/** The kit's gateway's ledger, with these payments of the merchant. */
+const ledger = (payments: Partial<Payment>[]) => {
+  const all = payments.map((p) => ({ merchant_key: 'ref-merchant', created_at: 0, ...p }) as Payment)
+  return {
+    get: (_: string, id: string) => all.find((p) => p.id === id),
+    findBy: (_: string, field: keyof Payment, value: string) => all.filter((p) => p[field] === value),
+  }
+}
+function ctxWith(
+  requests: ObservedRequest[],
+  callbacks: Partial<CallbackRecord>[] = [],
+  payments: Partial<Payment>[] = [],
+): ScenarioContext {
   return {
     mode: 'merchant',
     credentials: { merchant_key: 'ref-merchant', password: PASSWORD },
-    hosted: { requests } as never,
+    hosted: { requests, gateway: { ctx: { store: ledger(payments) } } } as never,
     channel: { log: callbacks as CallbackRecord[], timeoutMs: 10_000 } as never,
   } as unknown as ScenarioContext
 }
+const UNSIGNED: Refusal = { rule: 'required-fields', fields: ['hash'] }
+const WRONG_HASH: Refusal = { rule: 'checkout-signatures', fields: ['hash'], formula: 'checkout.session' }
+const EXPIRY: Refusal = { rule: 'session-expiry', fields: ['session_expiry'] }
 const order = { number: 'o-1', amount: '10.00', currency: 'EUR', description: 'Order o-1' }
 
 describe('the headline names the cause', () => {
@@ -67,15 +88,19 @@ describe('the headline names the cause', () => {
       request(
         '/api/v1/payment/status',
         { merchant_key: 'ref-merchant', payment_id: 'pay-1' },
-        invalid('hash: This value should not be blank.'),
+        invalid(UNSIGNED, 'hash: This value should not be blank.'),
       ),
     ])
     const [first, ...rest] = causesOf(ctx)
     expect(rest).toEqual([])
-    expect(first?.headline).toBe(
-      "the gateway refused the merchant's POST /api/v1/payment/status (HTTP 400): hash: This value should not be blank.: the merchant sent it unsigned (no hash)",
+    expect(first?.cause).toBe(
+      'the merchant sent POST /api/v1/payment/status unsigned (no hash), where checkout.status signs it (docs/rules.md#checkout-signatures)',
     )
-    expect(first?.rule).toMatch(/sha1\(md5\(upper\(payment_id \+ password\)\)\)/)
+    expect(first?.headline).toBe(
+      `${first?.cause}: the gateway refused it (HTTP 400: hash: This value should not be blank.)`,
+    )
+    expect(first?.rule).toMatch(/^checkout\.status: sha1\(md5\(upper\(payment_id \+ password\)\)\)/)
+    expect(first?.section).toBe('Authentication; docs/rules.md#checkout-signatures')
     expect(first?.fix).toBe(
       `sign the request: it carried no hash; with the adapter's password this one is ${signatures.checkout.paymentOperation('pay-1', PASSWORD)}`,
     )
@@ -87,12 +112,15 @@ describe('the headline names the cause', () => {
         request(
           '/api/v1/session',
           { order, session_expiry: 1800 },
-          invalid('session_expiry: This value should be less than or equal to 720.'),
+          invalid(
+            { rule: 'session-expiry', fields: ['session_expiry'] },
+            'session_expiry: This value should be less than or equal to 720.',
+          ),
         ),
       ]),
     )
     expect(first?.headline).toMatch(
-      /refused the merchant's POST \/api\/v1\/session \(HTTP 400\): session_expiry: /,
+      /^the merchant sent session_expiry 1800, which looks like seconds \(30 minutes\), where it is counted in minutes \(POST \/api\/v1\/session\) \(docs\/rules\.md#session-expiry\): the gateway refused it \(HTTP 400: session_expiry: /,
     )
     expect(first?.rule).toMatch(/whole number of minutes, 1 to 720/)
     expect(first?.fix).toBe('session_expiry 1800 looks like seconds: send minutes (30)')
@@ -104,12 +132,19 @@ describe('the headline names the cause', () => {
         request(
           '/api/v1/session',
           { order: { ...order, amount: 10 } },
-          invalid('order.amount: This value should be of type string.'),
+          invalid(
+            { rule: 'amounts', fields: ['order.amount'] },
+            'order.amount: This value should be of type string.',
+          ),
         ),
       ]),
     )
-    expect(first?.headline).toMatch(/POST \/api\/v1\/session \(HTTP 400\): order\.amount: /)
-    expect(first?.rule).toMatch(/decimal strings with exactly the currency's decimals/)
+    expect(first?.headline).toMatch(
+      /^the merchant sent order\.amount as the JSON number 10, where the API takes a decimal string \(POST \/api\/v1\/session\) \(docs\/rules\.md#amounts\): the gateway refused it \(HTTP 400: order\.amount: /,
+    )
+    expect(first?.rule).toMatch(
+      /^docs\/rules\.md#amounts \(Amounts\): amounts are decimal strings with a dot/,
+    )
     expect(first?.fix).toBe(
       'send order.amount as a string ("10.00" for a 2-decimal currency), not the JSON number 10',
     )
@@ -135,7 +170,7 @@ describe('the headline names the cause', () => {
     const [first] = causesOf(ctxWith([], [callback]))
     expect(first?.kind).toBe('unacknowledged-callback')
     expect(first?.headline).toMatch(
-      /^the merchant did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 500 .*could not read the body: callbacks are form-encoded \(application\/x-www-form-urlencoded\), not JSON$/,
+      /^the merchant's callback handler could not read the body: callbacks are form-encoded \(application\/x-www-form-urlencoded\), not JSON \(docs\/rules\.md#callback-format\): it did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 500 /,
     )
     expect(first?.fix).toMatch(/parse the callback body as a form/)
     expect(first?.request).not.toMatch(/4111111111111111/)
@@ -156,7 +191,7 @@ describe('the headline names the cause', () => {
         request(
           '/api/v1/payment/status',
           { payment_id: 'p' },
-          invalid('hash: This value should not be blank.'),
+          invalid(UNSIGNED, 'hash: This value should not be blank.'),
         ),
       ],
       [
@@ -176,21 +211,59 @@ describe('the headline names the cause', () => {
       'refused-request',
       'unacknowledged-callback',
     ])
-    expect(causesOf(ctx)[0]?.fix).toBe('send it as documented: 10.00 (two decimals)')
+    expect(causesOf(ctx)[0]?.cause).toBe(
+      'the merchant sent order.amount: 10 EUR, where the platform documents 10.00 (two decimals) (POST /api/v1/session; 2.1.1)',
+    )
+    expect(causesOf(ctx)[0]?.fix).toBe('send it as documented: order.amount 10.00 (two decimals)')
   })
 
-  it('a refund above what remains: the refused refund and "at most what remains", not a format rule', () => {
-    const [first] = causesOf(
-      ctxWith([
-        request(
-          '/api/v1/payment/refund',
-          { payment_id: 'p', amount: '10.00' },
-          invalid('amount: Not acceptable to request the refund for amount bigger than payment amount.'),
-        ),
-      ]),
+  it('a refund above what remains: what the ledger has left, from the row of the state table that refused it', () => {
+    const refund = request(
+      '/api/v1/payment/refund',
+      { payment_id: 'p', amount: '10.00' },
+      invalid(
+        { rule: 'refunds', fields: ['amount'], transition: 'refund-above-left' },
+        'amount: Not acceptable to request the refund for amount bigger than payment amount.',
+      ),
     )
-    expect(first?.rule).toMatch(/at most what the payment has left/)
-    expect(first?.fix).toBe('send at most what remains, or no amount for all of it (it was "10.00")')
+    const paid = { id: 'p', status: 'refund', order: { ...order, currency: 'EUR' } } as Partial<Payment>
+    const [first] = causesOf(
+      ctxWith([refund], [], [{ ...paid, amount_captured: '10.00', amount_refunded: '4.00' }]),
+    )
+    expect(first?.cause).toBe(
+      'the merchant asked 10.00 in POST /api/v1/payment/refund, where the payment has 6.00 left (10.00 charged, 4.00 refunded) (docs/rules.md#refunds; state table row refund-above-left)',
+    )
+    expect(first?.rule).toMatch(/a refund is at most what the payment has left/)
+    expect(first?.fix).toBe('send at most 6.00, or no amount for all of it (it was "10.00")')
+    expect(first?.section).toBe('States and transitions; docs/rules.md#refunds')
+  })
+
+  it('a renewal naming a renewal of its chain: named for a refusal of the recurring payments rule only', () => {
+    const renew = (refusal: Refusal) =>
+      request(
+        '/api/v1/payment/recurring',
+        { recurring_init_trans_id: 'ren-1', recurring_token: 'tok' },
+        { status: 400, json: { error_code: 100000, error_message: 'Incorrect transaction' }, refusal },
+      )
+    const chain = [
+      {
+        id: 'init',
+        order,
+        status: 'settled',
+        recurring: { init: true, token: 'tok', init_trans_id: 'init' },
+      },
+      {
+        id: 'ren-1',
+        order: { ...order, number: 'o-1-R1' },
+        status: 'settled',
+        recurring: { init: false, init_trans_id: 'init', parent_payment_id: 'init' },
+      },
+    ] as Partial<Payment>[]
+    expect(causesOf(ctxWith([renew({ rule: 'recurring-payments' })], [], chain))[0]?.cause).toBe(
+      "the merchant stored a renewal as the chain's initial transaction: its recurring_init_trans_id names ren-1, a renewal of the chain (order o-1-R1, settled), not the chain's initial payment init (order o-1) (docs/rules.md#recurring-payments)",
+    )
+    const signed = renew({ rule: 'checkout-signatures', fields: ['hash'], formula: 'checkout.recurring' })
+    expect(causesOf(ctxWith([signed], [], chain))[0]?.cause).not.toMatch(/renewal/)
   })
 
   it('a rule changed in 6.7.0 says so', () => {
@@ -202,13 +275,15 @@ describe('the headline names the cause', () => {
           {
             status: 400,
             json: { result: 'ERROR', error_code: 100000, error_message: 'delays: Parameter is deprecated.' },
+            refusal: { rule: 'releases', fields: ['delays'], row: 'S2S_CARD_SCHEDULE_DELAYS_DEPRECATED' },
           },
         ),
       ]),
     )
-    expect(first?.rule).toMatch(
-      /this rule changed between releases 6\.6\.5 and 6\.7\.0: schedules: `delays` was accepted up to 6\.6\.5/,
+    expect(first?.cause).toBe(
+      'the merchant sent delays "3" in POST /post CREATE_SCHEDULE (docs/rules.md#releases)',
     )
+    expect(first?.rule).toMatch(/^docs\/rules\.md#releases \(Releases\): .*6\.7\.0 changed \(delays/)
   })
 })
 
@@ -243,7 +318,8 @@ describe('intent: what the merchant sent against what the kit asked for (issue 2
     expect(first?.headline).toBe(
       'the merchant sent order.amount "15.00" JPY for an order of 1500 JPY (POST /api/v1/session): 1/100 of it, as if JPY had 2 decimals; JPY has none (ISO 4217)',
     )
-    expect(first?.rule).toMatch(/2\.1\.1; docs\/rules\.md#amounts/)
+    expect(first?.rule).toMatch(/^order\.amount is the order's amount: docs\/rules\.md#amounts/)
+    expect(first?.section).toBe('2.1.1; docs/rules.md#amounts')
     expect(first?.fix).toMatch(/send order\.amount "1500\.00"$/)
   })
 
@@ -333,11 +409,12 @@ describe('intent: what the merchant sent against what the kit asked for (issue 2
               },
             ],
           },
+          refusal: { rule: 'booleans', fields: ['recurring_init'] },
         }),
       ]),
     )
     expect(first?.headline).toMatch(
-      /POST \/post SALE \(HTTP 400\): recurring_init: .*Valid values: Y, N\.: the merchant sent recurring_init "false", a boolean spelled as a word, where S2S flags are the letters Y or N$/,
+      /^the merchant sent recurring_init "false", a boolean spelled as a word, where S2S flags are the letters Y or N \(POST \/post SALE\) \(docs\/rules\.md#booleans\): the gateway refused it \(HTTP 400: recurring_init: .*Valid values: Y, N\.\)$/,
     )
     expect(first?.fix).toMatch(
       /; S2S flags are the letters Y or N \(docs\/rules\.md#booleans\): "false" is recurring_init=N, or no recurring_init at all$/,
@@ -354,11 +431,16 @@ describe('a payment sent again after its answer was lost', () => {
       { fault: 'lost' },
     )
     const again = request('/post', sale({}), settledSale('t-2'))
-    const [first, ...rest] = causesOf(ctxWith([lost, again]))
+    // The ledger's order, not the order the kit saw answers in: t-1 was made first.
+    const payments = [
+      { id: 't-2', api: 's2s-card', order_id: 'o-1', status: 'settled', created_at: 2 },
+      { id: 't-1', api: 's2s-card', order_id: 'o-1', status: 'settled', created_at: 1 },
+    ] as Partial<Payment>[]
+    const [first, ...rest] = causesOf(ctxWith([lost, again], [], payments))
     expect(rest).toEqual([])
     expect(first?.kind).toBe('double-charge')
     expect(first?.headline).toBe(
-      'the payer is charged twice for order o-1: the first POST /post SALE was done and its answer lost (sandbox fault "lost"); the merchant sent it again without looking the order up first, and the gateway did the second too (HTTP 200 SETTLED, trans_id t-2)',
+      'the merchant sent POST /post SALE again for order o-1 without looking the order up first, where its earlier POST /post SALE was done and its answer lost (sandbox fault "lost") (one order, one charge: docs/conformance.md, Gateway faults): the gateway did the second too (HTTP 200 SETTLED, trans_id t-2), and the payer is charged twice for order o-1 (its payments, as the gateway made them: t-1 SETTLED, t-2 SETTLED)',
     )
     expect(first?.fix).toMatch(/look the order up \(GET_TRANS_STATUS_BY_ORDER\)/)
   })
@@ -397,7 +479,7 @@ describe('a payment sent again after its answer was lost', () => {
     const [first, ...rest] = causesOf(ctxWith([timedOut, again]))
     expect(rest).toEqual([])
     expect(first?.headline).toBe(
-      'the merchant sent POST /post SALE again for order o-1 without looking the order up first: its answer never came (sandbox fault "timeout"; this time the gateway had not done it); an answer that never came may mean the payment was done, and a second one charges the payer twice',
+      'the merchant sent POST /post SALE again for order o-1 without looking the order up first, after its POST /post SALE got no answer (one order, one charge: docs/conformance.md, Gateway faults): its answer never came (sandbox fault "timeout"; this time the gateway had not done it); an answer that never came may mean the payment was done, and a second one charges the payer twice',
     )
   })
 
@@ -407,7 +489,7 @@ describe('a payment sent again after its answer was lost', () => {
         request(
           '/api/v1/processing/purchase/card',
           { card_number: '4111111111111111' },
-          invalid('A payment already exists for this session.'),
+          invalid({ rule: 'session-payments' }, 'A payment already exists for this session.'),
         ),
       ]),
     )
@@ -464,7 +546,7 @@ describe('a genuine callback refused for its hash', () => {
     expect(ctx.callbackProbe).toEqual({ index: 0, flat: 'order_amount', nested: 'order[amount]' })
     const [first] = causesOf(ctx)
     expect(first?.headline).toBe(
-      `the merchant reads the callback's order_amount from order[amount], where the gateway posts the flat form field order_amount: it refused #0 sale/settled (success), signed right, with HTTP 400 "invalid hash", and acknowledged the same callback once the kit added order[amount]`,
+      `the merchant reads the callback's order_amount from order[amount], where the gateway posts the flat form field order_amount (docs/rules.md#callback-format): it refused #0 sale/settled (success), signed right, with HTTP 400 "invalid hash", and acknowledged the same callback once the kit added order[amount]`,
     )
     expect(first?.fix).toMatch(
       /^take order_amount from the flat field order_amount \(a callback carries no order\[amount\]\); read the callback's flat form fields \(id, order_number, order_amount, order_currency, order_description, order_status, type, status, hash\)/,
@@ -479,10 +561,10 @@ describe('a genuine callback refused for its hash', () => {
     ctx.callbackProbe = { index: 0 }
     const [first] = causesOf(ctx)
     expect(first?.headline).toBe(
-      `the merchant did not acknowledge #0 sale/settled (success): attempt 1: HTTP 400 "invalid hash": the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's flat form fields)`,
+      `the merchant's check of the callback's hash computes another hash: the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant uses another formula, or other values than the callback's flat form fields (checkout.callback) (docs/rules.md#checkout-signatures): it did not acknowledge #0 sale/settled (success): attempt 1: HTTP 400 "invalid hash"`,
     )
     expect(first?.fix).toBe(
-      `read the callback's flat form fields (id, order_number, order_amount, order_currency, order_description, order_status, type, status, hash): hash = sha1(md5(upper(id + order_number + order_amount + order_currency + order_description + password))) over id "pay-1", order_number "o-1", order_amount "10.00", order_currency "EUR", order_description "Order o-1" and the adapter's password is ${hash}, the hash this callback carries; then answer any 2xx`,
+      `read the callback's flat form fields (id, order_number, order_amount, order_currency, order_description, order_status, type, status, hash): hash = sha1(md5(upper(id + order_number + order_amount + order_currency + order_description + password))), over the flat form fields over id "pay-1", order_number "o-1", order_amount "10.00", order_currency "EUR", order_description "Order o-1" and the adapter's password is ${hash}, the hash this callback carries; then answer any 2xx`,
     )
   })
 
@@ -571,10 +653,10 @@ describe('a genuine S2S callback refused for its hash (Authentication; docs/rule
     const [first, ...rest] = causesOf(ctx)
     expect(rest).toEqual([])
     expect(first?.headline).toBe(
-      'the merchant verifies S2S CARD callbacks with a hash computed without trans_id: it refused #0 SALE SUCCESS SETTLED, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed without trans_id',
+      'the merchant verifies S2S CARD callbacks with a hash computed without trans_id (s2s-card.formula-2, docs/rules.md#s2s-card-formulas): it refused #0 SALE SUCCESS SETTLED, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed without trans_id',
     )
     expect(first?.fix).toBe(
-      `verify the callback with Formula 2 over the original payment: hash = md5(upper(rev(payer_email) + password + trans_id + rev(first 6 + last 4 digits of the card, or the card_token))) over payer_email "${email}", trans_id "t-1", first 6 + last 4 "4111111111" and the adapter's password: for this callback ${cardHash}, the hash it carries (signed without trans_id, it is ${formula1}); then answer the body OK`,
+      `verify the callback with s2s-card.formula-2: hash = md5(upper(rev(payer_email) + password + trans_id + rev(first6 + last4 | card_token))) of the payment over payer_email "${email}", trans_id "t-1", first 6 + last 4 "4111111111" and the adapter's password: for this callback ${cardHash}, the hash it carries (signed without trans_id, it is ${formula1}); then answer the body OK`,
     )
     expect(findingLines(first as never).join('\n')).not.toMatch(/4111111111111111/)
     // Once per scenario.
@@ -597,7 +679,7 @@ describe('a genuine S2S callback refused for its hash (Authentication; docs/rule
     ])
     expect(sent.at(-1)?.hash).toBe(asIs)
     expect(causesOf(ctx)[0]?.headline).toMatch(
-      /^the merchant verifies S2S CARD callbacks with a hash computed with the password not upper-cased: it refused #0 SALE SUCCESS SETTLED, signed right/,
+      /^the merchant verifies S2S CARD callbacks with a hash computed with the password not upper-cased \(s2s-card\.formula-2, docs\/rules\.md#s2s-card-formulas\): it refused #0 SALE SUCCESS SETTLED, signed right/,
     )
   })
 
@@ -612,11 +694,11 @@ describe('a genuine S2S callback refused for its hash (Authentication; docs/rule
     await probeRefusedCallback(ctx)
     expect(sent).toHaveLength(1)
     expect(causesOf(ctx)[0]?.headline).toBe(
-      'the merchant verifies S2S APM callbacks with a hash computed with the password appended as it is, not upper-cased: it refused #0 SALE REDIRECT REDIRECT, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed with the password appended as it is, not upper-cased',
+      'the merchant verifies S2S APM callbacks with a hash computed with the password appended as it is, not upper-cased (s2s-apm.callback, docs/rules.md#s2s-apm-signatures): it refused #0 SALE REDIRECT REDIRECT, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed with the password appended as it is, not upper-cased',
     )
     expect(causesOf(ctx)[0]?.fix).toMatch(
       new RegExp(
-        `^verify the callback with hash = md5\\(upper\\(every field but hash, keys sorted at each level, each value reversed, joined\\) \\+ upper\\(password\\)\\) over ARN, action, amount, currency, order_id, result, status, trans_id and the adapter's password: for this callback ${hash}`,
+        `^verify the callback with s2s-apm\\.callback: hash = md5\\(upper\\(every field but hash, keys sorted at each level, each value reversed, joined\\) \\+ upper\\(password\\)\\) over ARN, action, amount, currency, order_id, result, status, trans_id and the adapter's password: for this callback ${hash}`,
       ),
     )
   })
@@ -636,7 +718,7 @@ describe('a genuine S2S callback refused for its hash (Authentication; docs/rule
     await probeRefusedCallback(ctx)
     expect(sent).toHaveLength(2)
     expect(causesOf(ctx)[0]?.headline).toMatch(
-      /^the merchant verifies S2S APM callbacks with a hash computed without creditvoid_id: it refused #0 CREDITVOID SUCCESS REFUNDED, signed right/,
+      /^the merchant verifies S2S APM callbacks with a hash computed without creditvoid_id \(s2s-apm\.callback, docs\/rules\.md#s2s-apm-signatures\): it refused #0 CREDITVOID SUCCESS REFUNDED, signed right/,
     )
   })
 
@@ -650,10 +732,10 @@ describe('a genuine S2S callback refused for its hash (Authentication; docs/rule
     expect(sent.map((f) => f.hash)).not.toContain(cardHash)
     const [first] = causesOf(ctx)
     expect(first?.headline).toBe(
-      `the merchant did not acknowledge #0 SALE SUCCESS SETTLED: attempt 1: HTTP 400 "invalid hash": the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant's check computes another hash (another formula, or other values than the callback's form fields)`,
+      `the merchant's check of the callback's hash computes another hash: the gateway signed it right (the kit checked its hash with the adapter's password), so the merchant uses another formula, or other values than the callback's form fields (s2s-card.formula-2) (docs/rules.md#s2s-card-formulas): it did not acknowledge #0 SALE SUCCESS SETTLED: attempt 1: HTTP 400 "invalid hash"`,
     )
     expect(first?.fix).toMatch(
-      /^verify the callback with Formula 2 over the original payment: .* for this callback [0-9a-f]{32}, the hash it carries; then answer the body OK$/,
+      /^verify the callback with s2s-card\.formula-2: hash = md5\(.* for this callback [0-9a-f]{32}, the hash it carries; then answer the body OK$/,
     )
   })
 
@@ -677,13 +759,17 @@ describe('a genuine S2S callback refused for its hash (Authentication; docs/rule
 describe('what is not a cause', () => {
   it('an answer a gateway fault made, a refusal a step expected, a not-found status lookup', () => {
     const faulted = request('/post', { action: 'SALE' }, { status: 503, text: '<html>' }, { fault: 'error' })
-    const expected = request('/api/v1/session', { order }, invalid('hash: Hash is not valid.'), {
+    const expected = request('/api/v1/session', { order }, invalid(WRONG_HASH, 'hash: Hash is not valid.'), {
       expectedRefusal: true,
     })
     const notFound = request(
       '/post',
       { action: 'GET_TRANS_STATUS_BY_ORDER', order_id: 'x' },
-      { status: 400, json: { result: 'ERROR', error_code: 101000, error_message: 'Order does not exist.' } },
+      {
+        status: 400,
+        json: { result: 'ERROR', error_code: 101000, error_message: 'Order does not exist.' },
+        refusal: { rule: 'not-found' },
+      },
     )
     for (const r of [faulted, expected, notFound]) expect(isRefused(r)).toBe(false)
     expect(causesOf(ctxWith([faulted, expected, notFound]))).toEqual([])
@@ -696,7 +782,7 @@ describe('what is not a cause', () => {
         request(
           '/post',
           { action: 'SALE', card_number: '4111111111111111' },
-          invalid('hash: Hash is not valid.'),
+          invalid(WRONG_HASH, 'hash: Hash is not valid.'),
         ),
       ]),
     )[0]
@@ -707,33 +793,39 @@ describe('what is not a cause', () => {
 // docs/rules.md#amounts, #sessions and Endpoints (card credit's flat order fields): a refusal whose
 // field the kit can read in the request heads its finding with what the merchant sent wrong.
 describe('a refused field names what the merchant sent', () => {
-  const headlineOf = (path: string, body: Record<string, unknown>, message: string) =>
-    causesOf(ctxWith([request(path, body, invalid(message))]))[0]
+  const headlineOf = (path: string, body: Record<string, unknown>, refusal: Refusal, message: string) =>
+    causesOf(ctxWith([request(path, body, invalid(refusal, message))]))[0]
+  const AMOUNT: Refusal = { rule: 'amounts', fields: ['order.amount'] }
 
   it('an amount as a JSON number, with a decimal comma, with thousands separators', () => {
     const asNumber = headlineOf(
       '/api/v1/session',
       { order: { ...order, amount: 10 } },
+      AMOUNT,
       'order.amount: This value should be of type string.',
     )
-    expect(asNumber?.headline).toMatch(
-      /: the merchant sent order\.amount as the JSON number 10, where the API takes a decimal string$/,
+    expect(asNumber?.cause).toBe(
+      'the merchant sent order.amount as the JSON number 10, where the API takes a decimal string (POST /api/v1/session) (docs/rules.md#amounts)',
     )
     const comma = headlineOf(
       '/api/v1/session',
       { order: { ...order, amount: '1234,50' } },
+      AMOUNT,
       'order.amount: This value is not valid.',
     )
-    expect(comma?.headline).toMatch(
-      /: the merchant sent order\.amount "1234,50", with a comma as the decimal separator$/,
+    expect(comma?.cause).toBe(
+      'the merchant sent order.amount "1234,50", with a comma as the decimal separator (POST /api/v1/session) (docs/rules.md#amounts)',
     )
     expect(comma?.fix).toBe('use a dot as the decimal separator: "1234.50"')
     const thousands = headlineOf(
       '/api/v1/session',
       { order: { ...order, amount: '1,234.50' } },
+      AMOUNT,
       'order.amount: This value is not valid.',
     )
-    expect(thousands?.headline).toMatch(/with a comma as a thousands separator$/)
+    expect(thousands?.cause).toMatch(
+      /with a comma as a thousands separator \(POST \/api\/v1\/session\) \(docs\/rules\.md#amounts\)$/,
+    )
     expect(thousands?.fix).toBe('leave the thousands separators out: "1234.50"')
   })
 
@@ -741,27 +833,35 @@ describe('a refused field names what the merchant sent', () => {
     const seconds = headlineOf(
       '/api/v1/session',
       { order, session_expiry: 1800 },
+      EXPIRY,
       'session_expiry: This value should be less than or equal to 720.',
     )
-    expect(seconds?.headline).toMatch(
-      /: session_expiry 1800 looks like seconds \(30 minutes\); it is counted in minutes$/,
+    expect(seconds?.cause).toBe(
+      'the merchant sent session_expiry 1800, which looks like seconds (30 minutes), where it is counted in minutes (POST /api/v1/session) (docs/rules.md#session-expiry)',
     )
     const other = headlineOf(
       '/api/v1/session',
       { order, session_expiry: 1000 },
+      EXPIRY,
       'session_expiry: This value should be less than or equal to 720.',
     )
-    expect(other?.headline).toMatch(/less than or equal to 720\.$/)
+    expect(other?.cause).toBe(
+      'the merchant sent session_expiry 1000 (POST /api/v1/session) (docs/rules.md#session-expiry)',
+    )
   })
 
   it("a card credit's order nested under order", () => {
     const nested = headlineOf(
       '/api/v1/payment/card/credit',
       { order },
+      {
+        rule: 'required-fields',
+        fields: ['order_id', 'order_amount', 'order_currency', 'order_description'],
+      },
       'order_id: This value should not be blank.',
     )
-    expect(nested?.headline).toMatch(
-      /: the merchant nests its order under "order", where \/api\/v1\/payment\/card\/credit takes flat order_id/,
+    expect(nested?.cause).toBe(
+      'the merchant nests its order under "order", where POST /api/v1/payment/card/credit takes flat order_id, order_amount, order_currency, order_description (docs/rules.md#required-fields)',
     )
   })
 })

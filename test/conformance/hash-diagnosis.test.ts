@@ -5,6 +5,8 @@ import type { ScenarioContext } from '../../src/conformance/context.js'
 import { diagnoseHash, type HashEvidence } from '../../src/conformance/hash-diagnosis.js'
 import type { ObservedRequest } from '../../src/conformance/sandbox-host.js'
 import { PaymentMemory } from '../../src/conformance/signing.js'
+import { ruleLine } from '../../src/core/engine/rules.js'
+import { CHECKOUT_FORMULAS, S2S_CARD_FORMULAS } from '../../src/core/signatures/formulas.js'
 
 /**
  * Cause first (issue 23, requirement 1; Authentication; docs/rules.md#signatures): a hash the
@@ -202,8 +204,9 @@ describe('diagnoseHash: S2S CARD', () => {
     })
     const found = named(e, md5(ascii(rev('jane.doe@example.com') + PASSWORD + cardPart)))
     expect(found?.variant).toBe('other-formula')
-    expect(found?.mistake).toMatch(
-      /^the merchant's hash is the formula of SALE, AUTH, DEBIT \(Formula 1: hash = md5\(upper\(rev\(payer_email\) \+ password \+ .*\)\) over this request; CREDIT2CARD takes Formula 5 over the recipient's card$/,
+    // The formulas' ids and text are the engine's declarations (src/core/signatures/formulas.ts).
+    expect(found?.mistake).toBe(
+      `the merchant's hash is the formula of SALE, AUTH, DEBIT (s2s-card.formula-1) over this request; CREDIT2CARD takes s2s-card.formula-5: ${S2S_CARD_FORMULAS.credit2card.text}`,
     )
     expect(found?.fix).toContain(`for this request ${md5(ascii(PASSWORD + cardPart))}`)
   })
@@ -269,7 +272,11 @@ describe('diagnoseHash: S2S APM', () => {
 
 describe('causesOf: a refused hash is headed by the mistake that reproduces it', () => {
   let seq = 0
-  const observed = (path: string, body: Record<string, unknown>, answer: { status: number; json: unknown }) =>
+  const observed = (
+    path: string,
+    body: Record<string, unknown>,
+    answer: ObservedRequest['answer'] | { status: number; json: unknown },
+  ) =>
     ({
       seq: seq++,
       method: 'POST',
@@ -287,6 +294,8 @@ describe('causesOf: a refused hash is headed by the mistake that reproduces it',
       error_message: 'Request data is invalid.',
       errors: [{ error_code: 100000, error_message: 'hash: Hash is not valid.' }],
     },
+    // The refusal the gateway gives with it (docs/rules.md#rule-book): the kit reads this, not the message.
+    refusal: { rule: 'checkout-signatures', fields: ['hash'], formula: 'checkout.amount-operation' },
   }
   const ctxWith = (requests: ObservedRequest[]) =>
     ({
@@ -314,7 +323,10 @@ describe('causesOf: a refused hash is headed by the mistake that reproduces it',
       ]),
     )
     expect(first?.headline).toBe(
-      `the gateway refused the merchant's POST /api/v1/payment/refund (HTTP 400): hash: Hash is not valid.: the merchant's hash is over amount "10.00" (order.amount of its POST /api/v1/session) where the request sent amount "4.00"`,
+      `the merchant's hash is over amount "10.00" (order.amount of its POST /api/v1/session) where the request sent amount "4.00" (POST /api/v1/payment/refund, checkout.amount-operation) (docs/rules.md#checkout-signatures): the gateway refused it (HTTP 400: hash: Hash is not valid.)`,
+    )
+    expect(first?.rule).toBe(
+      `checkout.amount-operation: ${CHECKOUT_FORMULAS.amountOperation.text} (${ruleLine('checkout-signatures')})`,
     )
     expect(first?.fix).toBe(
       `sign the amount the request sends ("4.00"): for this request ${checkout('pay-1', '4.00')}`,
@@ -334,7 +346,7 @@ describe('causesOf: a refused hash is headed by the mistake that reproduces it',
       ]),
     )
     expect(first?.headline).toBe(
-      "the gateway refused the merchant's POST /api/v1/payment/refund (HTTP 400): hash: Hash is not valid.",
+      "the merchant signed POST /api/v1/payment/refund with another hash than checkout.amount-operation gives with the adapter's password (docs/rules.md#checkout-signatures): the gateway refused it (HTTP 400: hash: Hash is not valid.)",
     )
     expect(first?.fix).toBe(
       `compute the hash with that formula: for this request ${checkout('pay-1', '4.00')}, not "${wrong}"`,
@@ -368,7 +380,7 @@ describe('diagnoseHash: S2S CARD status lookups', () => {
       earlier,
     })
     expect(named(byTrans, formula7)?.mistake).toBe(
-      `the merchant's GET_TRANS_STATUS is signed with Formula 7 over the order_id "o-5" (order_id of its POST /post SALE); a lookup by trans_id takes Formula 2 over the trans_id it sends`,
+      `the merchant's GET_TRANS_STATUS is signed with s2s-card.formula-7 over the order_id "o-5" (order_id of its POST /post SALE); a lookup by trans_id takes s2s-card.formula-2 over the trans_id it sends`,
     )
     expect(named(byTrans, formula7)?.fix).toBe(
       `sign the trans_id the lookup sends ("t-5"): for this request ${formula2}`,

@@ -140,19 +140,17 @@ describe('a renewal refused "Incorrect transaction" (2.3)', () => {
       T0,
       400,
     )
-    const found = chainDiagnosis(r, 'Incorrect transaction', ctxWith({ payments: [initial, renewal] }))
+    const found = chainDiagnosis(r, ctxWith({ payments: [initial, renewal] }))
     expect(found?.cause).toBe(
-      "recurring_init_trans_id names ren-1, a renewal of the chain (order o-1-R1, settled), not the chain's initial payment init (order o-1): the merchant stored a renewal as the chain's initial transaction",
+      "the merchant stored a renewal as the chain's initial transaction: its recurring_init_trans_id names ren-1, a renewal of the chain (order o-1-R1, settled), not the chain's initial payment init (order o-1)",
     )
     expect(found?.fix).toMatch(/^send recurring_init_trans_id init, the initial payment's id/)
   })
 
-  it('reads S2S recurring_first_trans_id; says nothing of an unknown id, the initial itself or another refusal', () => {
+  it('reads S2S recurring_first_trans_id; says nothing of an unknown id or the initial itself', () => {
     const s2s = request('/post', { action: 'RECURRING_SALE', recurring_first_trans_id: 'ren-1' }, {}, T0, 400)
     const ctx = ctxWith({ payments: [initial, renewal] })
-    expect(chainDiagnosis(s2s, 'Incorrect transaction', ctx)?.cause).toMatch(
-      /^recurring_first_trans_id names ren-1/,
-    )
+    expect(chainDiagnosis(s2s, ctx)?.cause).toMatch(/: its recurring_first_trans_id names ren-1,/)
     const unknown = request(
       '/post',
       { action: 'RECURRING_SALE', recurring_first_trans_id: 'nope' },
@@ -160,10 +158,9 @@ describe('a renewal refused "Incorrect transaction" (2.3)', () => {
       T0,
       400,
     )
-    expect(chainDiagnosis(unknown, 'Incorrect transaction', ctx)).toBeUndefined()
+    expect(chainDiagnosis(unknown, ctx)).toBeUndefined()
     const own = request('/post', { action: 'RECURRING_SALE', recurring_first_trans_id: 'init' }, {}, T0, 400)
-    expect(chainDiagnosis(own, 'Incorrect transaction', ctx)).toBeUndefined()
-    expect(chainDiagnosis(s2s, 'Hash is not valid.', ctx)).toBeUndefined()
+    expect(chainDiagnosis(own, ctx)).toBeUndefined()
   })
 })
 

@@ -31,7 +31,7 @@ const merchants = join(root, 'fixtures', 'merchants')
 const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; advice?: RegExp }> = {
   'callback-parsed-as-json': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid'],
-    says: /^\d+\. [^\n]*: the merchant did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 500 [^\n]*callbacks are form-encoded \(application\/x-www-form-urlencoded\), read them as a form/,
+    says: /^\d+\. [^\n]*: the merchant's callback handler failed on the callback \(HTTP 5xx\); callbacks are form-encoded \(application\/x-www-form-urlencoded\), read them as a form \(docs\/rules\.md#callback-format\): it did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 500/,
   },
   'no-callback-hash-check': {
     scenarios: ['merchant-forged-callback-hash', 'merchant-forged-callback-status'],
@@ -39,28 +39,28 @@ const CAUGHT_BY: Record<string, { scenarios: string[]; says: RegExp; advice?: Re
   },
   'amount-as-float': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid'],
-    says: /^1\. merchant\.start checkout: the gateway served the merchant's POST \/api\/v1\/session with a Sandbox-Warning: order\.amount: 10\.0 EUR/,
+    says: /^1\. merchant\.start checkout: the merchant sent order\.amount: 10\.0 EUR, where the platform documents [^\n]* \(POST \/api\/v1\/session; docs\/rules\.md#amounts\): the gateway served it with a Sandbox-Warning/,
   },
   'amount-thousands-separator': {
     scenarios: ['merchant-amount-dot-separator'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): order\.amount: [^\n]*a dot separator[^\n]*: the merchant sent order\.amount "1,234\.50", with a comma as a thousands separator$/,
+    says: /^1\. merchant\.start checkout: the merchant sent order\.amount "1,234\.50", with a comma as a thousands separator \(POST \/api\/v1\/session\) \(docs\/rules\.md#amounts\): the gateway refused it \(HTTP 400: order\.amount: [^\n]*a dot separator[^\n]*\)$/,
     advice: /fix: leave the thousands separators out: "1234\.50"/,
   },
   'sha1-of-md5-bytes': {
     scenarios: ['merchant-session-hash-sha1-over-hex-md5', 'merchant-checkout-settled-callback-marks-paid'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is sha1 of the binary md5 digest; the formula takes md5's hex digest/,
+    says: /^1\. merchant\.start checkout: the merchant's hash is sha1 of the binary md5 digest; the formula takes md5's hex digest \(POST \/api\/v1\/session, checkout\.session\) \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: Hash is not valid\.\)$/,
     advice:
-      /rule: hash = sha1\(md5\(upper\(order\.number[\s\S]*fix: hash md5's 32-character lower-case hex digest with sha1, not its 16 raw bytes \([^\n]*Python \.digest\(\)[^\n]*\): for this request [0-9a-f]{40}/,
+      /rule: checkout\.session: sha1\(md5\(upper\(order\.number[\s\S]*fix: hash md5's 32-character lower-case hex digest with sha1, not its 16 raw bytes \([^\n]*Python \.digest\(\)[^\n]*\): for this request [0-9a-f]{40}/,
   },
   'refund-signs-order-amount': {
     scenarios: ['merchant-partial-refund'],
-    says: /^\d+\. merchant\.action refund: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is over amount "10\.00" \(order\.amount of its POST \/api\/v1\/session\) where the request sent amount "4\.00"/,
+    says: /^\d+\. merchant\.action refund: the merchant's hash is over amount "10\.00" \(order\.amount of its POST \/api\/v1\/session\) where the request sent amount "4\.00" \(POST \/api\/v1\/payment\/refund, checkout\.amount-operation\) \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: Hash is not valid\.\)$/,
     advice:
-      /"amount": ?"4\.00"[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ amount \+ password\)\)\), amount only when sent, exactly as sent[\s\S]*fix: sign the amount the request sends \("4\.00"\): for this request [0-9a-f]{40}/,
+      /"amount": ?"4\.00"[\s\S]*rule: checkout\.amount-operation: sha1\(md5\(upper\(payment_id \+ amount \+ password\)\)\), amount only when sent, exactly as sent[\s\S]*fix: sign the amount the request sends \("4\.00"\): for this request [0-9a-f]{40}/,
   },
   'acknowledges-with-redirect': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-callback-retry'],
-    says: /^\d+\. [^\n]*: the merchant did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302: a redirect is not an acknowledgement/,
+    says: /^\d+\. [^\n]*: the merchant's callback URL answers with a redirect: a redirect is not an acknowledgement: the callback URL itself answers a 2xx, and the kit does not follow it \(docs\/rules\.md#acknowledgement\): it did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302/,
   },
 }
 

@@ -96,7 +96,7 @@ describe('merchant-mode steps', () => {
     const { failure } = await one(paid.slice(0, 2), { badHash: true })
     expect(failure?.label).toMatch(/^1\. merchant\.start/)
     expect(failure?.message).toMatch(
-      /^the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid\.\n[\s\S]*rule: hash = sha1\(md5\(upper\(order\.number \+ order\.amount \+ order\.currency \+ order\.description \+ password\)\)\)[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{40}, not "[0-9a-f]{40}"/,
+      /^the merchant signed POST \/api\/v1\/session with another hash than checkout\.session gives with the adapter's password \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: Hash is not valid\.\)\n[\s\S]*rule: checkout\.session: sha1\(md5\(upper\(order\.number \+ order\.amount \+ order\.currency \+ order\.description \+ password\)\)\)[\s\S]*fix: compute the hash with that formula: for this request [0-9a-f]{40}, not "[0-9a-f]{40}"/,
     )
     expect(failure?.findings?.map((f) => f.kind)).toEqual(['refused-request'])
     expect(failure?.section).toMatch(/Authentication/)

@@ -69,12 +69,12 @@ const CAUGHT_BY: Record<
   },
   'sha1-of-binary-md5': {
     scenarios: ['merchant-session-hash-sha1-over-hex-md5'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is sha1 of the binary md5 digest; the formula takes md5's hex digest\n[\s\S]*rule: hash = sha1\(md5\(upper\(order\.number[\s\S]*fix: hash md5's 32-character lower-case hex digest with sha1, not its 16 raw bytes[^\n]*: for this request [0-9a-f]{40}/,
+    says: /^1\. merchant\.start checkout: the merchant's hash is sha1 of the binary md5 digest; the formula takes md5's hex digest \(POST \/api\/v1\/session, checkout\.session\) \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: Hash is not valid\.\)\n[\s\S]*rule: checkout\.session: sha1\(md5\(upper\(order\.number[\s\S]*fix: hash md5's 32-character lower-case hex digest with sha1, not its 16 raw bytes[^\n]*: for this request [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'amount-with-comma': {
     scenarios: ['merchant-amount-dot-separator'],
-    says: /^1\. [^\n]*\(HTTP 400\): order\.amount: [^\n]*: the merchant sent order\.amount "1234,50", with a comma as the decimal separator[\s\S]*fix: use a dot as the decimal separator: "1234\.50"/,
+    says: /^1\. merchant\.start checkout: the merchant sent order\.amount "1234,50", with a comma as the decimal separator \(POST \/api\/v1\/session\) \(docs\/rules\.md#amounts\): the gateway refused it \(HTTP 400: order\.amount: [^\n]*\)\n[\s\S]*rule: docs\/rules\.md#amounts \(Amounts\): amounts are decimal strings with a dot[\s\S]*fix: use a dot as the decimal separator: "1234\.50"/,
     section: /2\.1\.1/,
   },
   'wrong-decimals': {
@@ -91,7 +91,7 @@ const CAUGHT_BY: Record<
   'nested-order-number': {
     scenarios: ['merchant-callback-flat-keys'],
     // The kit re-sends the refused callback with order[number] added, which the merchant then takes.
-    says: /^\d+\. expect\.callback_acknowledged: the merchant reads the callback's order_number from order\[number\], where the gateway posts the flat form field order_number: it refused #0 sale\/settled \(success\), signed right, with HTTP 400 "invalid hash"[^\n]*[\s\S]*fix: take order_number from the flat field order_number[^\n]*read the callback's flat form fields \(id, order_number, order_amount, order_currency, order_description,/,
+    says: /^\d+\. expect\.callback_acknowledged: the merchant reads the callback's order_number from order\[number\], where the gateway posts the flat form field order_number \(docs\/rules\.md#callback-format\): it refused #0 sale\/settled \(success\), signed right, with HTTP 400 "invalid hash"[^\n]*[\s\S]*fix: take order_number from the flat field order_number[^\n]*read the callback's flat form fields \(id, order_number, order_amount, order_currency, order_description,/,
     section: /Events/,
   },
   'ignores-reversals': {
@@ -110,7 +110,7 @@ const CAUGHT_BY: Record<
   },
   'non-2xx-ack': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-callback-retry'],
-    says: /^\d+\. [^\n]*did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302: a redirect is not an acknowledgement: the callback URL itself answers a 2xx/,
+    says: /^\d+\. [^\n]*: the merchant's callback URL answers with a redirect: a redirect is not an acknowledgement: the callback URL itself answers a 2xx, and the kit does not follow it \(docs\/rules\.md#acknowledgement\): it did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 302/,
     section: /docs\/rules\.md#callbacks/,
   },
   'never-captures-dms': {
@@ -120,7 +120,7 @@ const CAUGHT_BY: Record<
   },
   'wrong-hpf-endpoint': {
     scenarios: ['merchant-hpf-debit-endpoint'],
-    says: /the gateway refused the merchant's POST \/api\/v1\/processing\/purchase\/card \(HTTP 400\): The endpoint does not match the session operation[\s\S]*fix: send the card to the endpoint of the session's operation/,
+    says: /^1\. merchant\.start checkout debit success: the merchant sent the card of a debit session to POST \/api\/v1\/processing\/purchase\/card, where the payment goes to the endpoint of the session's operation \(docs\/rules\.md#hpf-endpoints\): the gateway refused it \(HTTP 400: [^\n]*\)\n[\s\S]*fix: send the card to the endpoint of the session's operation: POST \/api\/v1\/processing\/debit\/card/,
     section: /Endpoints/,
   },
   'out-of-order-regression': {
@@ -135,17 +135,17 @@ const CAUGHT_BY: Record<
   },
   's2s-ack-not-ok': {
     scenarios: ['merchant-s2s-callback-acknowledged-ok'],
-    says: /^\d+\. [^\n]*did not acknowledge #\d+ SALE .*: attempt 1: HTTP 200 ".*received.*": an S2S callback is acknowledged by the body OK, and only by it[\s\S]*\(docs\/rules\.md#acknowledgement: acknowledgement is the body OK\)/,
+    says: /^\d+\. [^\n]*: the merchant acknowledges S2S callbacks with another body: an S2S callback is acknowledged by the body OK, and only by it \(docs\/rules\.md#acknowledgement\): it did not acknowledge #\d+ SALE .*: attempt 1: HTTP 200 ".*received.*"[\s\S]*\(docs\/rules\.md#acknowledgement: acknowledgement is the body OK\)/,
     section: /docs\/rules\.md#callbacks/,
   },
   'unicode-upper': {
     scenarios: ['merchant-hash-upper-ascii-only'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): hash: Hash is not valid\.: the merchant upper-cases with Unicode rules \(toUpperCase, str\.upper\(\)\), which also turn [^\n]*"é" into "É"[^\n]*; the formula upper-cases ASCII a-z only\n[\s\S]*fix: upper-case a-z alone and leave every other character as it is[^\n]*: for this request [0-9a-f]{40}/,
+    says: /^1\. merchant\.start checkout: the merchant upper-cases with Unicode rules \(toUpperCase, str\.upper\(\)\), which also turn [^\n]*"é" into "É"[^\n]*; the formula upper-cases ASCII a-z only \(POST \/api\/v1\/session, checkout\.session\) \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: Hash is not valid\.\)\n[\s\S]*fix: upper-case a-z alone and leave every other character as it is[^\n]*: for this request [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'refund-signs-order-amount': {
     scenarios: ['merchant-partial-refund', 'merchant-full-refund'],
-    says: /merchant\.action refund: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): hash: Hash is not valid\.: the merchant's hash is over amount "10\.00" \(order\.amount of its POST \/api\/v1\/session\) where the request sent amount "4\.00"\n[\s\S]*"amount":"4\.00"[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ amount \+ password\)\)\), amount only when sent, exactly as sent[\s\S]*fix: sign the amount the request sends \("4\.00"\): for this request [0-9a-f]{40}/,
+    says: /merchant\.action refund: the merchant's hash is over amount "10\.00" \(order\.amount of its POST \/api\/v1\/session\) where the request sent amount "4\.00" \(POST \/api\/v1\/payment\/refund, checkout\.amount-operation\) \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: Hash is not valid\.\)\n[\s\S]*"amount":"4\.00"[\s\S]*rule: checkout\.amount-operation: sha1\(md5\(upper\(payment_id \+ amount \+ password\)\)\), amount only when sent, exactly as sent[\s\S]*fix: sign the amount the request sends \("4\.00"\): for this request [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'ignores-declines': {
@@ -156,7 +156,7 @@ const CAUGHT_BY: Record<
   's2s-callback-hash-without-trans-id': {
     scenarios: ['merchant-s2s-callback-hash'],
     // The kit finds the callback signed right and re-sends it signed by common mistakes in Formula 2.
-    says: /^\d+\. expect\.callback_acknowledged: the merchant verifies S2S CARD callbacks with a hash computed without trans_id: it refused #0 SALE SUCCESS SETTLED, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed without trans_id[\s\S]*fix: verify the callback with Formula 2 over the original payment: hash = md5\(upper\(rev\(payer_email\) \+ password \+ trans_id \+ [^\n]*over payer_email "[^"]+", trans_id "[^"]+", first 6 \+ last 4 "4111111111" and the adapter's password: for this callback [0-9a-f]{32}, the hash it carries \(signed without trans_id, it is [0-9a-f]{32}\)/,
+    says: /^\d+\. expect\.callback_acknowledged: the merchant verifies S2S CARD callbacks with a hash computed without trans_id \(s2s-card\.formula-2, docs\/rules\.md#s2s-card-formulas\): it refused #0 SALE SUCCESS SETTLED, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed without trans_id[\s\S]*fix: verify the callback with s2s-card\.formula-2: hash = md5\(upper\(rev\(payer_email\) \+ password \+ trans_id \+ [^\n]*over payer_email "[^"]+", trans_id "[^"]+", first 6 \+ last 4 "4111111111" and the adapter's password: for this callback [0-9a-f]{32}, the hash it carries \(signed without trans_id, it is [0-9a-f]{32}\)/,
     section: /docs\/rules\.md#signatures/,
   },
   // Issue 16: the families a merchant written from the interface got wrong, and the kit missed.
@@ -172,7 +172,7 @@ const CAUGHT_BY: Record<
       'merchant-partial-capture-then-refund',
       'merchant-s2s-amounts-two-decimals-capture-refund',
     ],
-    says: /^\d+\. [^\n]*: the gateway refused the merchant's POST \/api\/v1\/payment\/refund \(HTTP 400\): amount: [^\n]*: the payment has 6\.00 left \(10\.00 charged, 4\.00 refunded\) and the merchant asked 10\.00[\s\S]*POST \/api\/v1\/payment\/refund \{amount "10\.00".*→ HTTP 400 .*208006/,
+    says: /^\d+\. [^\n]*: the merchant asked 10\.00 in POST \/api\/v1\/payment\/refund, where the payment has 6\.00 left \(10\.00 charged, 4\.00 refunded\) \(docs\/rules\.md#refunds; state table row refund-above-left\): the gateway refused it \(HTTP 400: amount: [^\n]*\)\n[\s\S]*fix: send at most 6\.00, or no amount for all of it[\s\S]*POST \/api\/v1\/payment\/refund \{amount "10\.00".*→ HTTP 400 .*208006/,
     section: /States and transitions/,
   },
   'capture-books-order-amount': {
@@ -187,7 +187,7 @@ const CAUGHT_BY: Record<
   },
   'return-lookup-wrong-hash': {
     scenarios: ['merchant-return-before-callback'],
-    says: /the gateway refused the merchant's POST \/api\/v1\/payment\/status \(HTTP 400\): hash: Hash is not valid\.: the merchant's lookup by payment_id is signed over the order number "merchant-return-before-callback-r1-1" \(order\.number of its POST \/api\/v1\/session\); a lookup by payment_id is signed over that payment_id\n[\s\S]*rule: hash = sha1\(md5\(upper\(payment_id \+ password\)\)\) for a lookup by payment_id[\s\S]*fix: sign the payment_id the lookup sends \("[0-9a-f-]{36}"\): for this request [0-9a-f]{40}/,
+    says: /: the merchant's lookup by payment_id is signed over the order number "merchant-return-before-callback-r1-1" \(order\.number of its POST \/api\/v1\/session\); a lookup by payment_id is signed over that payment_id \(POST \/api\/v1\/payment\/status, checkout\.status\) \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: Hash is not valid\.\)\n[\s\S]*rule: checkout\.status: sha1\(md5\(upper\(payment_id \+ password\)\)\) for a lookup by payment_id[\s\S]*fix: sign the payment_id the lookup sends \("[0-9a-f-]{36}"\): for this request [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'slow-callback-ack': {
@@ -203,7 +203,7 @@ const CAUGHT_BY: Record<
       'merchant-s2s-apm-callbacks-out-of-order',
     ],
     // The kit finds the callback signed right and re-sends it signed by common mistakes in the formula.
-    says: /^\d+\. expect\.callback_acknowledged: the merchant verifies S2S APM callbacks with a hash computed with the password appended as it is, not upper-cased: it refused #0 SALE REDIRECT REDIRECT, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed with the password appended as it is, not upper-cased[\s\S]*rule: the callback's hash = md5\(upper\(every field[\s\S]*\+ upper\(password\)\)[\s\S]*fix: verify the callback with hash = md5\([^\n]*: for this callback [0-9a-f]{32}, the hash it carries/,
+    says: /^\d+\. expect\.callback_acknowledged: the merchant verifies S2S APM callbacks with a hash computed with the password appended as it is, not upper-cased \(s2s-apm\.callback, docs\/rules\.md#s2s-apm-signatures\): it refused #0 SALE REDIRECT REDIRECT, signed right, with HTTP 400 "invalid hash", and acknowledged the same callback signed with the password appended as it is, not upper-cased[\s\S]*rule: the callback's s2s-apm\.callback: hash = md5\(upper\(every field[\s\S]*\+ upper\(password\)\)[\s\S]*fix: verify the callback with s2s-apm\.callback: hash = md5\([^\n]*: for this callback [0-9a-f]{32}, the hash it carries/,
     section: /docs\/rules\.md#signatures/,
   },
   'amount-without-decimals': {
@@ -213,29 +213,29 @@ const CAUGHT_BY: Record<
       'merchant-s2s-amount-zero-decimal-currency',
       'merchant-amounts-two-zeros-capture-refund',
     ],
-    says: /^1\. merchant\.start checkout: the gateway served the merchant's POST \/api\/v1\/session with a Sandbox-Warning: order\.amount: 10 EUR[\s\S]*fix: send it as documented/,
+    says: /^1\. merchant\.start checkout: the merchant sent order\.amount: 10 EUR, where the platform documents [^\n]* \(POST \/api\/v1\/session; docs\/rules\.md#amounts\): the gateway served it with a Sandbox-Warning[\s\S]*fix: send it as documented: order\.amount /,
     section: /warnings-and-releases/,
   },
   // Issue 23: causes before money moves (each headline names the refused request or the callback
   // handling), gateway faults (asks the status before retrying, never charges twice), intent.
   'unsigned-status-lookup': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-return-before-callback'],
-    says: /^\d+\. [^\n]*: the gateway refused the merchant's POST \/api\/v1\/payment\/status \(HTTP 400\): hash: This value should not be blank\.: the merchant sent it unsigned \(no hash\)[\s\S]*fix: sign the request: it carried no hash; with the adapter's password this one is [0-9a-f]{40}/,
+    says: /^\d+\. [^\n]*: the merchant sent POST \/api\/v1\/payment\/status unsigned \(no hash\), where checkout\.status signs it \(docs\/rules\.md#checkout-signatures\): the gateway refused it \(HTTP 400: hash: This value should not be blank\.\)\n[\s\S]*fix: sign the request: it carried no hash; with the adapter's password this one is [0-9a-f]{40}/,
     section: /Authentication/,
   },
   'session-expiry-seconds': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): session_expiry: [^\n]*: session_expiry 1800 looks like seconds \(30 minutes\); it is counted in minutes[\s\S]*rule: session_expiry is a whole number of minutes, 1 to 720[\s\S]*fix: session_expiry 1800 looks like seconds: send minutes \(30\)/,
-    section: /sessions/,
+    says: /^1\. merchant\.start checkout: the merchant sent session_expiry 1800, which looks like seconds \(30 minutes\), where it is counted in minutes \(POST \/api\/v1\/session\) \(docs\/rules\.md#session-expiry\): the gateway refused it \(HTTP 400: session_expiry: [^\n]*\)\n[\s\S]*rule: docs\/rules\.md#session-expiry \(Session life\): session_expiry is a whole number of minutes, 1 to 720[\s\S]*fix: session_expiry 1800 looks like seconds: send minutes \(30\)/,
+    section: /docs\/rules\.md#session-expiry/,
   },
   'amount-as-json-number': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid'],
-    says: /^1\. merchant\.start checkout: the gateway refused the merchant's POST \/api\/v1\/session \(HTTP 400\): order\.amount: [^\n]*: the merchant sent order\.amount as the JSON number 10, where the API takes a decimal string[\s\S]*fix: send order\.amount as a string \("10\.00"[^\n]*not the JSON number 10/,
+    says: /^1\. merchant\.start checkout: the merchant sent order\.amount as the JSON number 10, where the API takes a decimal string \(POST \/api\/v1\/session\) \(docs\/rules\.md#amounts\): the gateway refused it \(HTTP 400: order\.amount: [^\n]*\)\n[\s\S]*fix: send order\.amount as a string \("10\.00"[^\n]*not the JSON number 10/,
     section: /2\.1\.1/,
   },
   'callback-parsed-as-json': {
     scenarios: ['merchant-checkout-settled-callback-marks-paid', 'merchant-s2s-callback-acknowledged-ok'],
-    says: /^\d+\. [^\n]*: the merchant did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 500 [^\n]*callbacks are form-encoded \(application\/x-www-form-urlencoded\)[\s\S]*fix: parse the callback body as a form/,
+    says: /^\d+\. [^\n]*: the merchant's callback handler failed on the callback \(HTTP 5xx\); callbacks are form-encoded \(application\/x-www-form-urlencoded\), read them as a form \(docs\/rules\.md#callback-format\): it did not acknowledge #0 sale\/settled \(success\): attempt 1: HTTP 500 [^\n]*[\s\S]*fix: parse the callback body as a form/,
     section: /callbacks/,
   },
   'recurring-flag-as-string': {
@@ -254,7 +254,7 @@ const CAUGHT_BY: Record<
       'merchant-fault-sale-timeout',
       'merchant-fault-hpf-answer-lost',
     ],
-    says: /^\d+\. expect\.no_double_charge[^\n]*: the payer is charged twice for order [^:\n]+: the first POST \/post SALE was done and its answer lost \(sandbox fault "lost"\); the merchant sent it again without looking the order up first, and the gateway did the second too \(HTTP 200 SETTLED, trans_id [0-9a-f-]{36}\)[\s\S]*fix: before sending a payment again, look the order up \(GET_TRANS_STATUS_BY_ORDER\)/,
+    says: /^\d+\. expect\.no_double_charge[^\n]*: the merchant sent POST \/post SALE again for order [^\s]+ without looking the order up first, where its earlier POST \/post SALE was done and its answer lost \(sandbox fault "lost"\) \(one order, one charge: docs\/conformance\.md, Gateway faults\): the gateway did the second too \(HTTP 200 SETTLED, trans_id ([0-9a-f-]{36})\), and the payer is charged twice for order [^\s(]+ \(its payments, as the gateway made them: [0-9a-f-]{36} SETTLED, \1 SETTLED\)[\s\S]*fix: before sending a payment again, look the order up \(GET_TRANS_STATUS_BY_ORDER\)/,
     section: /Gateway faults/,
   },
   'unknown-outcome-as-failed': {
@@ -269,16 +269,16 @@ const CAUGHT_BY: Record<
   },
   'order-status-reads-oldest': {
     scenarios: ['merchant-shared-order-number'],
-    says: /^\d+\. expect\.merchant_order: [^\n]*\$\.payment_id: expected "[0-9a-f-]{36}", found "[0-9a-f-]{36}": it booked [0-9a-f-]{36} \(decline\), the oldest of the 2 payments its POST \/api\/v1\/payment\/status \{order_id "shared-order-r1", size 10\} → HTTP 200 answered newest first; the one that settled is [0-9a-f-]{36}[\s\S]*Expected: Of the order's payments the merchant books the one that settled[\s\S]*POST \/api\/v1\/payment\/status \{order_id "shared-order-r1", size 10\} → HTTP 200/,
+    says: /^\d+\. expect\.merchant_order: [^\n]*\$\.payment_id: expected "[0-9a-f-]{36}", found "[0-9a-f-]{36}": it booked [0-9a-f-]{36} \(decline\), the order's first payment, one of the 2 payments its POST \/api\/v1\/payment\/status \{order_id "shared-order-r1", size 10\} → HTTP 200 answered; the one that settled is [0-9a-f-]{36}[\s\S]*Expected: Of the order's payments the merchant books the one that settled[\s\S]*POST \/api\/v1\/payment\/status \{order_id "shared-order-r1", size 10\} → HTTP 200/,
     section: /Endpoints/,
   },
   'voids-held-authorization': {
     scenarios: ['merchant-held-authorization-across-days', 'merchant-s2s-held-authorization-released'],
-    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.: the payment is a held authorization, never captured, which a VOID does not release[\s\S]*rule: VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount[\s\S]*fix: release it with a refund of its full amount \(no amount\), on any day/,
+    says: /^\d+\. merchant\.action void: the merchant sent POST \/api\/v1\/payment\/void for a held authorization \(pending, never captured\), which a VOID does not release \(docs\/rules\.md#void; state table row void-pending: Not allowed\): the gateway refused it \(HTTP 400: Void is not allowed\.\)\n[\s\S]*rule: docs\/rules\.md#void \(Void\): VOID cancels a settled payment on its financial day only; a held authorization \(PENDING\) is released by a refund of its full amount[\s\S]*fix: release it with a refund of its full amount \(no amount\), on any day: the state table moves it to reversal \(held-reversal\)/,
     section: /States and transitions/,
     alsoSays: {
       'merchant-s2s-held-authorization-released':
-        /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/post VOID \(HTTP 400\): Void is not allowed\.: the payment is a held authorization, never captured, which a VOID does not release[\s\S]*fix: release it with CREDITVOID of its full amount \(no amount\), on any day/,
+        /^\d+\. merchant\.action void: the merchant sent POST \/post VOID for a held authorization \(pending, never captured\), which a VOID does not release \(docs\/rules\.md#void; state table row void-pending: Not allowed\): the gateway refused it \(HTTP 400: Void is not allowed\.\)[\s\S]*fix: release it with CREDITVOID of its full amount \(no amount\), on any day: the state table moves it to reversal \(held-reversal\)/,
     },
   },
   'redirect-as-link': {
@@ -293,12 +293,12 @@ const CAUGHT_BY: Record<
   },
   'credit-nested-order': {
     scenarios: ['merchant-checkout-card-credit'],
-    says: /^1\. merchant\.start checkout credit: the gateway refused the merchant's POST \/api\/v1\/payment\/card\/credit \(HTTP 400\): order_id: This value should not be blank[^\n]*: the merchant nests its order under "order", where \/api\/v1\/payment\/card\/credit takes flat order_id[\s\S]*fix: send order_id \(the gateway: "order_id: This value should not be blank\."\); the request nests its order under "order" \(as a session request does\), where \/api\/v1\/payment\/card\/credit takes flat order_id, order_amount, order_currency and order_description/,
+    says: /^1\. merchant\.start checkout credit: the merchant nests its order under "order", where POST \/api\/v1\/payment\/card\/credit takes flat order_id, order_amount, order_currency, order_description \(docs\/rules\.md#required-fields\): the gateway refused it \(HTTP 400: order_id: [^\n]*\)\n[\s\S]*fix: send order_id, order_amount, order_currency, order_description as fields of the request itself, not under "order" \(as a session request does\)/,
     section: /Endpoints/,
   },
   'payout-signed-as-sale': {
     scenarios: ['merchant-s2s-payout-credit2card'],
-    says: /^1\. merchant\.start s2s-card CREDIT2CARD: the gateway refused the merchant's POST \/post CREDIT2CARD \(HTTP 401\): Hash is not valid\.: the merchant's hash is the formula of SALE, AUTH, DEBIT \(Formula 1: hash = md5\(upper\(rev\(payer_email\) \+ password \+ [^\n]*\) over this request; CREDIT2CARD takes Formula 5 over the recipient's card\n[\s\S]*rule: Formula 5 over the recipient's card: hash = md5\(upper\(password \+ rev\(first 6 \+ last 4[\s\S]*fix: sign CREDIT2CARD with its own formula: for this request [0-9a-f]{32}/,
+    says: /^1\. merchant\.start s2s-card CREDIT2CARD: the merchant's hash is the formula of SALE, AUTH, DEBIT \(s2s-card\.formula-1\) over this request; CREDIT2CARD takes s2s-card\.formula-5: md5\(upper\(password \+ rev\(first6 \+ last4 \| card_token\)\)\), over the recipient's card \(POST \/post CREDIT2CARD, s2s-card\.formula-5\) \(docs\/rules\.md#s2s-card-formulas\): the gateway refused it \(HTTP 401: Hash is not valid\.\)\n[\s\S]*rule: s2s-card\.formula-5: md5\(upper\(password \+ rev\(first6 \+ last4[\s\S]*fix: sign CREDIT2CARD with its own formula: for this request [0-9a-f]{32}/,
     section: /Authentication/,
   },
   'refund-error-booked': {
@@ -323,11 +323,11 @@ const CAUGHT_BY: Record<
       'merchant-capture-days-later-cancelled-after',
       'merchant-s2s-capture-days-later-cancelled-after',
     ],
-    says: /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/api\/v1\/payment\/void \(HTTP 400\): Void is not allowed\.: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day[\s\S]*rule: VOID cancels a settled payment on its financial day only[\s\S]*fix: refund it instead \(its full amount, or what remains of it\): a VOID cancels a payment on the day it settled \(\d{4}-\d\d-\d\d\) only/,
+    says: /^\d+\. merchant\.action void: the merchant sent POST \/api\/v1\/payment\/void on \d{4}-\d\d-\d\d, after the payment's financial day \(it settled on \d{4}-\d\d-\d\d\) \(docs\/rules\.md#void; state table row void-late: After the financial day\): the gateway refused it \(HTTP 400: Void is not allowed\.\)\n[\s\S]*rule: docs\/rules\.md#void \(Void\): VOID cancels a settled payment on its financial day only[\s\S]*fix: refund it instead \(its full amount, or what remains of it\): the state table moves it to refund \(refund\); a VOID cancels a payment on the day it settled \(\d{4}-\d\d-\d\d\) only/,
     section: /States and transitions/,
     alsoSays: {
       'merchant-s2s-capture-cancelled-days-later':
-        /^\d+\. merchant\.action void: the gateway refused the merchant's POST \/post VOID \(HTTP 400\): Void is not allowed\.: the payment settled on \d{4}-\d\d-\d\d and the VOID was sent on \d{4}-\d\d-\d\d, after its financial day[\s\S]*fix: refund it instead with CREDITVOID/,
+        /^\d+\. merchant\.action void: the merchant sent POST \/post VOID on \d{4}-\d\d-\d\d, after the payment's financial day \(it settled on \d{4}-\d\d-\d\d\) \(docs\/rules\.md#void; state table row void-late: After the financial day\): the gateway refused it \(HTTP 400: Void is not allowed\.\)[\s\S]*fix: refund it instead with CREDITVOID/,
     },
   },
   'ignores-voids': {
@@ -345,7 +345,7 @@ const CAUGHT_BY: Record<
       'merchant-s2s-non-recurring-stays-non-recurring',
       'merchant-s2s-amount-zero-decimal-currency',
     ],
-    says: /^1\. merchant\.start s2s-card success: the gateway refused the merchant's POST \/post SALE \(HTTP 400\): recurring_init: The value you selected is not a valid choice\. Valid values: Y, N\.: the merchant sent recurring_init "false", a boolean spelled as a word, where S2S flags are the letters Y or N[\s\S]*fix: correct recurring_init, which was "false" [^\n]*; S2S flags are the letters Y or N \(docs\/rules\.md#booleans\): "false" is recurring_init=N, or no recurring_init at all/,
+    says: /^1\. merchant\.start s2s-card success: the merchant sent recurring_init "false", a boolean spelled as a word, where S2S flags are the letters Y or N \(POST \/post SALE\) \(docs\/rules\.md#booleans\): the gateway refused it \(HTTP 400: recurring_init: [^\n]*\)\n[\s\S]*fix: correct recurring_init, which was "false"; S2S flags are the letters Y or N \(docs\/rules\.md#booleans\): "false" is recurring_init=N, or no recurring_init at all/,
     section: /2\.3/,
   },
   's2s-always-recurring': {
@@ -460,11 +460,11 @@ const CAUGHT_BY: Record<
       'merchant-s2s-recurring-renewed-twice',
       'merchant-s2s-recurring-renewal-after-decline',
     ],
-    says: /^\d+\. renewal 2: the gateway refused the merchant's POST \/api\/v1\/payment\/recurring \(HTTP 400\): Incorrect transaction: recurring_init_trans_id names [0-9a-f-]{36}, a renewal of the chain \(order \S+, settled\), not the chain's initial payment [0-9a-f-]{36} \(order merchant-recurring-renewed-twice-r1-1\): the merchant stored a renewal as the chain's initial transaction[\s\S]*fix: send recurring_init_trans_id [0-9a-f-]{36}, the initial payment's id/,
+    says: /^\d+\. renewal 2: the merchant stored a renewal as the chain's initial transaction: its recurring_init_trans_id names [0-9a-f-]{36}, a renewal of the chain \(order \S+, settled\), not the chain's initial payment [0-9a-f-]{36} \(order merchant-recurring-renewed-twice-r1-1\) \(docs\/rules\.md#recurring-payments\): the gateway refused it \(HTTP 400: Incorrect transaction\)\n[\s\S]*fix: send recurring_init_trans_id [0-9a-f-]{36}, the initial payment's id/,
     section: /2\.3/,
     alsoSays: {
       'merchant-s2s-recurring-renewed-twice':
-        /^\d+\. renewal 2: the gateway refused the merchant's POST \/post RECURRING_SALE \(HTTP 400\): Incorrect transaction: recurring_first_trans_id names [0-9a-f-]{36}, a renewal of the chain/,
+        /^\d+\. renewal 2: the merchant stored a renewal as the chain's initial transaction: its recurring_first_trans_id names [0-9a-f-]{36}, a renewal of the chain [^\n]* \(docs\/rules\.md#recurring-payments\): the gateway refused it \(HTTP 400: Incorrect transaction\)/,
     },
   },
   'paid-on-3ds-return': {
@@ -495,22 +495,22 @@ const CAUGHT_BY: Record<
       'merchant-s2s-amounts-three-decimals-capture-refund',
       'merchant-s2s-amounts-lyd-refund',
     ],
-    says: /^\d+\. merchant\.action refund: the gateway served the merchant's POST \/api\/v1\/payment\/refund with a Sandbox-Warning: amount: 4\.00 BHD; documented: 3 decimals for BHD, for example 100\.000/,
+    says: /^\d+\. merchant\.action refund: the merchant sent amount: 4\.00 BHD, where the platform documents 3 decimals for BHD, for example 100\.000 \(POST \/api\/v1\/payment\/refund; docs\/rules\.md#amounts\): the gateway served it with a Sandbox-Warning/,
     section: /2\.1\.1/,
     alsoSays: {
       'merchant-amounts-zero-decimals-capture-refund':
-        /Sandbox-Warning: amount: 50000\.00 VND; documented: an integer for VND, for example 100/,
+        /the merchant sent amount: 50000\.00 VND, where the platform documents an integer for VND, for example 100 \(POST \/api\/v1\/payment\/refund; docs\/rules\.md#amounts\): the gateway served it with a Sandbox-Warning/,
       'merchant-s2s-amounts-zero-decimals-capture-refund':
-        /POST \/post CREDITVOID with a Sandbox-Warning: amount: 500\.00 ISK; documented: an integer for ISK/,
+        /the merchant sent amount: 500\.00 ISK, where the platform documents an integer for ISK[^\n]* \(POST \/post CREDITVOID; docs\/rules\.md#amounts\): the gateway served it with a Sandbox-Warning/,
     },
   },
   'three-decimals-without-iqd-lyd': {
     scenarios: ['merchant-amounts-iqd-refund', 'merchant-s2s-amounts-lyd-refund'],
-    says: /^1\. merchant\.start checkout: the gateway served the merchant's POST \/api\/v1\/session with a Sandbox-Warning: order\.amount: 25\.50 IQD; documented: 3 decimals for IQD, for example 100\.000/,
+    says: /^1\. merchant\.start checkout: the merchant sent order\.amount: 25\.50 IQD, where the platform documents 3 decimals for IQD, for example 100\.000 \(POST \/api\/v1\/session; docs\/rules\.md#amounts\): the gateway served it with a Sandbox-Warning/,
     section: /2\.1\.1/,
     alsoSays: {
       'merchant-s2s-amounts-lyd-refund':
-        /POST \/post SALE with a Sandbox-Warning: order_amount: 25\.50 LYD; documented: 3 decimals for LYD/,
+        /the merchant sent order_amount: 25\.50 LYD, where the platform documents 3 decimals for LYD[^\n]* \(POST \/post SALE; docs\/rules\.md#amounts\): the gateway served it with a Sandbox-Warning/,
     },
   },
 }

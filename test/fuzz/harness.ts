@@ -128,7 +128,10 @@ export async function createWorld(): Promise<FuzzWorld> {
     s2s: { id: '', order: '', token: '', held: '' },
     apm: { id: '', held: '' },
   }
-  gateway.ctx.events.subscribe(() => void world.events++)
+  // Events of a change only: a refusal's event (docs/rules.md#rule-book) says what was refused, and changes nothing.
+  gateway.ctx.events.subscribe((event) => {
+    if (event.type !== 'refusal') world.events++
+  })
   if (gateway.routes().includes('POST /api/v1/session/token')) {
     world.tokens.purchase = await sessionToken(gateway, 'purchase', 'fuzz-paid')
     const paid = await call(

@@ -10,7 +10,7 @@ import { type ApiName, apiOfPath, findEndpoint } from '../endpoints.js'
 import { interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
-import { expectedHash, PaymentMemory } from '../signing.js'
+import { hashOf, PaymentMemory } from '../signing.js'
 import { acceptedAnswer } from '../fault-outcomes.js'
 import { describeRequest } from '../observations.js'
 import { refundedOnFinancialDayNote } from '../financial-day-note.js'
@@ -183,7 +183,7 @@ function signatureProblems(
   memory: PaymentMemory,
 ): string[] {
   if (expected === 'any') return []
-  const hash = expectedHash(
+  const hash = hashOf(
     api,
     { path: request.path, ...(typeof body.action === 'string' ? { action: body.action } : {}) },
     body,

@@ -1,9 +1,11 @@
 import type { ScenarioGatewayCallStep } from '../../generated/types.js'
 import { fail, type ScenarioContext, StepSkipped, settle } from '../context.js'
 import { type ApiName, findEndpoint, responseSchemaFor, S2S_PATH } from '../endpoints.js'
-import { sendToGateway } from '../http.js'
+import { type HttpAnswer, sendToGateway } from '../http.js'
 import { interpolate } from '../interpolate.js'
 import { checkAnswer } from '../match.js'
+import { ruleHeader } from '../../core/engine/refusal.js'
+import { RULES } from '../../core/engine/rules.js'
 import { checkoutHash, s2sApmHash, s2sCardHash, UnsignableError } from '../signing.js'
 import { describeRequest } from '../observations.js'
 import { KIT_REQUEST_HEADER } from '../sandbox-host.js'
@@ -39,7 +41,7 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
     await settle(ctx)
     problems(
       `the answer to ${method} ${path}`,
-      checkAnswer(answer, interpolate(step.expect, ctx.vars), undefined),
+      judged(answer, checkAnswer(answer, interpolate(step.expect, ctx.vars), undefined)),
     )
     return answer.body
   }
@@ -59,7 +61,7 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
     const schema = responseSchemaFor(findEndpoint(api, { path }), path)
     problems(
       `the answer to ${method} ${path}`,
-      checkAnswer(answer, interpolate(step.expect, ctx.vars), schema),
+      judged(answer, checkAnswer(answer, interpolate(step.expect, ctx.vars), schema)),
     )
     return answer.body
   }
@@ -94,9 +96,21 @@ export async function gatewayCall(step: ScenarioGatewayCallStep, ctx: ScenarioCo
   if (RECURRING_ACTIONS.has(action)) ctx.memory.learnRecurring(body, answer.body)
   await settle(ctx)
   const schema = responseSchemaFor(findEndpoint(api, { action }), path)
-  problems(`the answer to ${action}`, checkAnswer(answer, interpolate(step.expect, ctx.vars), schema))
+  problems(
+    `the answer to ${action}`,
+    judged(answer, checkAnswer(answer, interpolate(step.expect, ctx.vars), schema)),
+  )
   return answer.body
 }
+
+/** The problems of an answer, and the rule the gateway named when it refused it (docs/rules.md#rule-book). */
+const judged = ({ refusal }: HttpAnswer, found: string[]): string[] =>
+  found.length && refusal
+    ? [
+        ...found,
+        `the gateway's rule: ${ruleHeader(refusal)} (${RULES[refusal.rule].title}: ${RULES[refusal.rule].says})`,
+      ]
+    : found
 
 /** Endpoints authenticated by the `Token` header carry no merchant_key. */
 const needsKey = (path: string) =>

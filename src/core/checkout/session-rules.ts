@@ -1,6 +1,6 @@
 import type { CheckoutSessionTokenRequest } from '../../generated/types.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
-import { errorEntry, fail } from '../engine/errors.js'
+import { fail } from '../engine/errors.js'
 import { isZeroAmount } from '../engine/format.js'
 import { isMotoType } from '../payments/card.js'
 import { FieldProblems } from '../payments/field-errors.js'
@@ -75,12 +75,8 @@ function checkMethods(request: SessionRequest, problems: FieldProblems, aliases?
   request.methods?.forEach((id, i) => {
     const entry = findMethod(id, aliases)
     if (!entry) {
-      const row = errorEntry('CHECKOUT_METHOD_UNKNOWN')
-      problems.items.push({
-        error_code: row.error_code,
-        // Near matches for the first few unknown identifiers; the rest get the plain sentence.
-        error_message: `methods[${i}]: ${row.error_message}${i < 5 ? unknownMethodHint(id, aliases) : ''}`,
-      })
+      // Near matches for the first few unknown identifiers; the rest get the plain sentence.
+      problems.addRow('CHECKOUT_METHOD_UNKNOWN', `methods[${i}]`, i < 5 ? unknownMethodHint(id, aliases) : '')
     } else if (!entry.operations.includes(request.operation)) {
       problems.addRow('CHECKOUT_METHOD_OPERATION_UNSUPPORTED', `methods[${i}]`)
     }

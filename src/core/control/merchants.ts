@@ -69,6 +69,7 @@ export function merchantRoutes(ctx: EngineContext): RouteDefinition[] {
                     message: `"${method}" is not a method identifier of the interface (schemas/catalogue/methods.json).`,
                     section: '2.2',
                     keyword: 'enum',
+                    rule: 'method-identifiers' as const,
                   },
                 ],
           ),

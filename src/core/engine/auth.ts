@@ -1,3 +1,4 @@
+import type { OriginalPayment, SigningFormula } from '../signatures/formulas.js'
 import { sameSignature } from '../signatures/index.js'
 import type { EngineContext, SandboxMerchant } from './context.js'
 import { fail } from './errors.js'
@@ -12,7 +13,23 @@ export function authenticate(ctx: EngineContext, key: unknown): SandboxMerchant 
   return merchant
 }
 
-/** Checks a request's `hash` against the signature computed with the merchant's password. */
-export function requireHash(given: unknown, expected: string): void {
-  if (!sameSignature(expected, given)) throw fail('AUTH_HASH_INVALID')
+/**
+ * Checks a request's `hash` against its declared formula computed with the merchant's password.
+ * A wrong hash names the formula and the inputs it was computed over (docs/rules.md#rule-book),
+ * never their values or the password.
+ */
+export function requireHash(
+  given: unknown,
+  formula: SigningFormula,
+  fields: Record<string, unknown>,
+  merchant: SandboxMerchant,
+  original?: OriginalPayment,
+): void {
+  if (sameSignature(formula.sign(fields, merchant, original), given)) return
+  throw fail('AUTH_HASH_INVALID', {
+    rule: formula.rule,
+    fields: ['hash'],
+    formula: formula.id,
+    inputs: formula.inputs(fields, original),
+  })
 }

@@ -1,3 +1,5 @@
+import type { Refusal } from './refusal.js'
+
 /** What the engine reports as it works: the control API's event stream, the CLI and the terminal UI listen. */
 export type EngineEvent =
   | { type: 'payment'; payment_id: string; merchant_key: string; status: string; at: number }
@@ -22,6 +24,20 @@ export type EngineEvent =
   | {
       type: 'warning'
       warnings: { field: string; sent: string; documented: string; source: string }[]
+      at: number
+    }
+  /** docs/rules.md#rule-book: a request the gateway refused, and why (the `Sandbox-Rule` header it answered). */
+  | {
+      type: 'refusal'
+      method: string
+      /** The path as the gateway read it (normalised, without the base path). */
+      path: string
+      /** The S2S action, for a request to an S2S route. */
+      action?: string
+      /** The merchant the request named, when the sandbox has it. */
+      merchant_key?: string
+      status: number
+      refusal: Refusal
       at: number
     }
   | { type: 'reset'; at: number }

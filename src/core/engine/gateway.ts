@@ -1,4 +1,4 @@
-import { withFaults } from '../faults/index.js'
+import { FAULT_HEADER, withFaults } from '../faults/index.js'
 import { StoreUnavailableError } from '../ports/store.js'
 import {
   type ControlGuardOptions,
@@ -14,8 +14,10 @@ import type { BodyRead, GatewayRequest, GatewayResponse, IncomingRequest } from 
 import type { EngineModule, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
 import { normalisePath, PATH_INVALID, PATH_OUTSIDE } from './path.js'
+import { ruleHeader } from './refusal.js'
 import { checkResponse } from './response-check.js'
 import { createRouter } from './router.js'
+import { type RequestTrace, recordRequest, startTrace } from '../request-log/index.js'
 import { createUnits, type Units } from './unit-of-work.js'
 import type { Collections } from './model.js'
 import { type SandboxWarning, warningHeader, withWarnings } from './warnings.js'
@@ -71,8 +73,59 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       for (const stop of stops.splice(0)) stop()
     },
     async handle(request) {
-      return dated(await answer(request))
+      const seen: Seen = { path: request.path }
+      // docs/rules.md#request-log: every request that passes the door is recorded once, answered.
+      const trace = startTrace(ctx)
+      const response = dated(announced(request, await answer(request, seen, trace), seen))
+      if (trace) recordRequest(ctx, request, response, trace)
+      return response
     },
+  }
+
+  /**
+   * docs/rules.md#rule-book: a refused answer carries its rule, once, here: the `Sandbox-Rule`
+   * header beside the platform's body (every adapter writes the headers unchanged), a log line and
+   * a `refusal` event for the event stream. The request log reads `response.refusal`.
+   */
+  function announced(request: IncomingRequest, response: GatewayResponse, seen: Seen): GatewayResponse {
+    const { refusal } = response
+    if (!refusal) {
+      // Only an answer whose rule is missing gets here with a 4xx: an engine bug, said where it shows.
+      if (response.status >= 400 && response.status < 500 && !response.headers[FAULT_HEADER])
+        ctx.logger.warn('refused without a rule', {
+          method: request.method,
+          path: seen.path,
+          status: response.status,
+        })
+      return response
+    }
+    const header = ruleHeader(refusal)
+    ctx.logger.info('request refused', {
+      method: request.method,
+      path: seen.path,
+      ...(seen.action ? { action: seen.action } : {}),
+      status: response.status,
+      rule: header,
+    })
+    ctx.events.emit({
+      type: 'refusal',
+      method: request.method,
+      path: seen.path,
+      ...(seen.action ? { action: seen.action } : {}),
+      ...(seen.merchant ? { merchant_key: seen.merchant } : {}),
+      status: response.status,
+      refusal,
+      at: ctx.clock.now(),
+    })
+    return withRuleHeader(response)
+  }
+
+  /** The merchant a request names (its credential field, or its session's Token), when the sandbox has it. */
+  function merchantOf(request: GatewayRequest, body: Record<string, unknown>): string | undefined {
+    const key = body.merchant_key ?? body.client_key
+    if (typeof key === 'string' && ctx.merchant(key)) return key
+    const token = request.headers.token
+    return token ? ctx.store.findBy('sessions', 'token', token)[0]?.merchant_key : undefined
   }
 
   /**
@@ -85,11 +138,18 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     return { ...response, headers: { ...response.headers, date: new Date(ctx.clock.now()).toUTCString() } }
   }
 
-  async function answer(request: IncomingRequest): Promise<GatewayResponse> {
+  async function answer(
+    request: IncomingRequest,
+    seen: Seen,
+    trace?: RequestTrace,
+  ): Promise<GatewayResponse> {
     try {
       const path = normalisePath(request.path, request.basePath)
       if (path === PATH_INVALID) return errorResponse(fail('REQUEST_PATH_INVALID'), 'sandbox')
-      if (path === PATH_OUTSIDE) return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
+      if (path === PATH_OUTSIDE)
+        return errorResponse(fail('ROUTE_NOT_FOUND', { rule: 'base-path' }), 'sandbox')
+      seen.path = path
+      if (trace) trace.path = path
       const normal: IncomingRequest = path === request.path ? request : { ...request, path }
       // The control guard reads the normalised path: every spelling of a control path is guarded.
       if (isControlPath(path)) {
@@ -99,7 +159,11 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       const found = router.match(normal.method, path)
       // A path served for another method only answers as unknown too: the gateway has no other notion of it.
       if (found === undefined || found === 'method') return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
-      return await run(found.value, normal, found.params)
+      if (trace) {
+        trace.route = found.value
+        trace.params = found.params
+      }
+      return await run(found.value, normal, found.params, seen, trace)
     } catch (error) {
       return internalError(request, error)
     }
@@ -132,6 +196,8 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     route: RouteDefinition,
     incoming: IncomingRequest,
     params: Record<string, string>,
+    seen: Seen,
+    trace?: RequestTrace,
   ): Promise<GatewayResponse> {
     const envelope = route.api === 'page' ? 'sandbox' : route.api
     let warnings: SandboxWarning[] = []
@@ -144,6 +210,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       if (body.length > bodyLimit) throw fail('REQUEST_BODY_TOO_LARGE')
       if (incoming.body !== body) request = { ...incoming, body }
       const parsed = await parseBody(request.headers['content-type'], body)
+      if (trace) trace.bytes = body.length
       if (!parsed.ok) {
         throw fail(
           parsed.reason === 'unsupported-media-type'
@@ -153,6 +220,10 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
               : 'REQUEST_BODY_MALFORMED',
         )
       }
+      if (trace) trace.body = parsed.value
+      const action = route.declared?.kind === 'actions' ? parsed.value.action : undefined
+      if (typeof action === 'string') seen.action = action
+      seen.merchant = merchantOf(request, parsed.value)
       // The client went away before its request was handled (its own time-out fired while the
       // server was busy): nothing is done, since no answer can reach it. A loaded machine never
       // turns a request its sender gave up on into a payment it did not wait for.
@@ -161,11 +232,12 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       // name an S2S action); without a fault rule it just runs. ──
       return await withFaults(ctx, request, parsed.value, async () => {
         if (route.prepare) await route.prepare({ request, params, body: parsed.value, ctx })
-        const { value, durable } = units.run(() =>
+        const { value, durable, ops } = units.run(() =>
           withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
             route.handler({ request, params, body: parsed.value, ctx }),
           ),
         )
+        if (trace) trace.written = ops
         warnings = value.warnings
         const response = value.value
         await durable
@@ -217,7 +289,21 @@ export type TransportRefusal =
  * can be named for it).
  */
 export function transportRefusal(id: TransportRefusal): GatewayResponse {
-  return errorResponse(fail(id), 'sandbox')
+  return withRuleHeader(errorResponse(fail(id), 'sandbox'))
+}
+
+/** `Sandbox-Rule: docs/rules.md#<anchor>; field=…; formula=…` beside the platform's body (docs/rules.md#rule-book). */
+function withRuleHeader(response: GatewayResponse): GatewayResponse {
+  if (!response.refusal) return response
+  return { ...response, headers: { ...response.headers, 'sandbox-rule': ruleHeader(response.refusal) } }
+}
+
+/** What the gateway learnt of a request as it read it, for the refusal's log line and event. */
+interface Seen {
+  /** As received, then normalised once it is. */
+  path: string
+  action?: string
+  merchant?: string | undefined
 }
 
 /** The engine's answer to its own bug: a structured 500, never HTML, never the error's text. */

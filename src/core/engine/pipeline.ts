@@ -5,6 +5,7 @@ import { apiSession, tokenHeader } from '../checkout/session-access.js'
 import type { EngineContext, SandboxMerchant } from './context.js'
 import type { Session } from './model.js'
 import { releaseOf, releaseProblems } from '../validation/releases.js'
+import { requireHash } from './auth.js'
 import { fail, invalid } from './errors.js'
 import type { GatewayRequest, GatewayResponse } from './http.js'
 import type { RouteDefinition, RouteDeclaration } from './modules.js'
@@ -77,11 +78,13 @@ export function prepare<I, L>(
   if (!merchant) throw fail('AUTH_MERCHANT_UNKNOWN')
   const hash = (input as { hash?: unknown }).hash
   const check = (loaded: L) => {
-    const expected = pipeline.signedInOperation
-      ? undefined
-      : pipeline.formula
-        ? pipeline.formula.sign(input as Record<string, unknown>, merchant, pipeline.original?.(loaded))
-        : pipeline.signature?.(input, merchant, loaded)
+    if (pipeline.signedInOperation) return
+    if (pipeline.formula) {
+      const original = pipeline.original?.(loaded)
+      requireHash(hash, pipeline.formula, input as Record<string, unknown>, merchant, original)
+      return
+    }
+    const expected = pipeline.signature?.(input, merchant, loaded)
     if (expected !== undefined && !sameSignature(expected, hash)) throw fail('AUTH_HASH_INVALID')
   }
   if (!pipeline.signatureAfterLoad) check(undefined as L)

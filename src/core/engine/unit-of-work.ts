@@ -19,9 +19,10 @@ export interface Units<C extends { [K in keyof C]: Identified }> {
   /**
    * Runs `fn` as one unit. Returns its value and a promise that resolves once the batch is
    * durable (rejects with the store's StoreUnavailableError when it cannot be, after the store
-   * has rolled it back). A unit opened inside another joins it.
+   * has rolled it back). A unit opened inside another joins it (its `ops` are the outer unit's).
+   * `ops` are the batch's changes, which the request log reads to tell what a request concerned.
    */
-  run<T>(fn: () => T): { value: T; durable: Promise<void> }
+  run<T>(fn: () => T): { value: T; durable: Promise<void>; ops: readonly StoreOp[] }
   /** Whether a unit is open now (an operation is running). */
   readonly active: boolean
 }
@@ -35,6 +36,7 @@ interface Unit {
 }
 
 const DONE = Promise.resolve()
+const NO_OPS: readonly StoreOp[] = Object.freeze([])
 
 export function createUnits<C extends { [K in keyof C]: Identified }>(
   base: Store<C>,
@@ -157,7 +159,7 @@ export function createUnits<C extends { [K in keyof C]: Identified }>(
       return unit !== undefined
     },
     run(fn) {
-      if (unit) return { value: fn(), durable: DONE }
+      if (unit) return { value: fn(), durable: DONE, ops: NO_OPS }
       const own: Unit = { overlay: new Map(), ops: [], events: [] }
       unit = own
       let value: ReturnType<typeof fn>
@@ -170,7 +172,7 @@ export function createUnits<C extends { [K in keyof C]: Identified }>(
         throw error
       }
       unit = undefined
-      return { value, durable: commit(own.ops) }
+      return { value, durable: commit(own.ops), ops: own.ops }
     },
   }
 }

@@ -45,15 +45,26 @@ export function warn(warning: SandboxWarning): void {
   if (!current) return
   if (current.strict) {
     const envelope = errorEntry('REQUEST_DATA_INVALID')
-    throw new GatewayError(envelope, [
-      {
-        error_code: envelope.error_code,
-        error_message: `${warning.field}: ${warning.sent}; the platform documents ${warning.documented} (${warning.source}).`,
-      },
-    ])
+    throw new GatewayError(
+      envelope,
+      [
+        {
+          error_code: envelope.error_code,
+          error_message: `${warning.field}: ${warning.sent}; the platform documents ${warning.documented} (${warning.source}).`,
+        },
+      ],
+      undefined,
+      { rule: warningRule(warning), fields: [warning.field] },
+    )
   }
   if (!current.warnings.some((w) => w.field === warning.field && w.documented === warning.documented))
     current.warnings.push(warning)
+}
+
+/** The rule a warning names (`docs/rules.md#amounts (…)` → `amounts`): under --strict, the refusal's rule. */
+export function warningRule(w: SandboxWarning): WarningRule {
+  // `source` is typed `docs/rules.md#${WarningRule}…`: its anchor is always one of them.
+  return w.source.slice('docs/rules.md#'.length).split(' ')[0] as WarningRule
 }
 
 /** Runs `fn` with a fresh warning scope; returns its result and the warnings it raised. */
@@ -74,4 +85,24 @@ export function warningHeader(w: SandboxWarning): string {
     /[^\x20-\x7e]/g,
     '?',
   )
+}
+
+/**
+ * The parts of a `Sandbox-Warning` header (`warningHeader`), for a reader of the answer (the
+ * conformance kit); undefined for a header of another form.
+ */
+export function parseWarningHeader(
+  value: string,
+): (Omit<SandboxWarning, 'source'> & { source: string }) | undefined {
+  const [head = '', ...rest] = value.split('; documented: ')
+  const colon = head.indexOf(': ')
+  const tail = rest.join('; documented: ')
+  const at = tail.lastIndexOf('; source: ')
+  if (colon < 0 || at < 0) return undefined
+  return {
+    field: head.slice(0, colon),
+    sent: head.slice(colon + 2),
+    documented: tail.slice(0, at),
+    source: tail.slice(at + '; source: '.length),
+  }
 }

@@ -51,6 +51,11 @@ export interface TransitionRow {
   /** The next state, `unchanged`, or the catalogue row that refuses the move. */
   to: PaymentStatus | 'unchanged' | { refuse: Refusal }
   also: string
+  /**
+   * A refusal of an amount above what the payment has `left` to refund (captured less refunded)
+   * or above its `authorized` amount (ledger.ts): what the conformance kit quotes from the payment.
+   */
+  exceeds?: 'left' | 'authorized'
 }
 
 export type TransitionResult =
@@ -116,18 +121,18 @@ export const TRANSITIONS: readonly TransitionRow[] = [
 
   // Capture.
   row({ id: 'capture-zero', source: 'sandbox', from: 'pending', trigger: 'CAPTURE', condition: 'A zero-amount authorization (card check)', when: (p) => held(p) && authorizedMinor(p) === 0n, to: refuse('CAPTURE_NOT_ALLOWED'), also: 'Nothing to capture; release it with a refund.' }),
-  row({ id: 'capture-above-authorized', source: 'sandbox', from: 'pending', trigger: 'CAPTURE', condition: 'Held authorization; amount above the authorized amount', when: (p, c) => held(p) && aboveAuthorized(p, c), to: refuse('CAPTURE_AMOUNT_EXCEEDED'), also: 'One capture of up to the authorized amount.' }),
+  row({ id: 'capture-above-authorized', source: 'sandbox', from: 'pending', trigger: 'CAPTURE', condition: 'Held authorization; amount above the authorized amount', when: (p, c) => held(p) && aboveAuthorized(p, c), to: refuse('CAPTURE_AMOUNT_EXCEEDED'), also: 'One capture of up to the authorized amount.', exceeds: 'authorized' }),
   row({ id: 'capture-declined', source: 'sandbox', from: 'pending', trigger: 'CAPTURE', condition: 'Held authorization; the acquirer declines the capture (month 03)', when: heldAnd('declined'), to: 'unchanged', also: 'trans_status FAIL; the authorization stays held.' }),
   row({ id: 'capture', source: 'interface', from: 'pending', trigger: 'CAPTURE', condition: 'The payment was authorized (`auth=Y` or DMS)', when: heldAnd('approved'), to: 'settled', also: 'S2S APM: the CAPTURE signature uses the formula in Authentication.' }),
 
   // Refund, CREDITVOID.
   row({ id: 'refund-payout', source: 'sandbox', from: ['settled', 'pending'], trigger: 'REFUND', condition: 'A payout (credit)', when: payout, to: refuse('PAYOUT_REFUND_NOT_ALLOWED'), also: 'The money went to the payee.' }),
-  row({ id: 'debit-reversal-above-left', source: 'sandbox', from: ['settled', 'reversal'], trigger: 'REFUND', condition: 'Debit payment; amount above what is left', when: (p, c) => debit(p) && aboveLeft(p, c), to: refuse('REFUND_AMOUNT_EXCEEDED'), also: '' }),
+  row({ id: 'debit-reversal-above-left', source: 'sandbox', from: ['settled', 'reversal'], trigger: 'REFUND', condition: 'Debit payment; amount above what is left', when: (p, c) => debit(p) && aboveLeft(p, c), to: refuse('REFUND_AMOUNT_EXCEEDED'), also: '', exceeds: 'left' }),
   row({ id: 'debit-reversal', source: 'interface', from: ['settled', 'reversal'], trigger: 'REFUND', condition: 'Any', when: (p, c) => debit(p) && withinLeft(p, c), to: 'reversal', also: 'A debit always yields a reversal.' }),
-  row({ id: 'held-reversal-above', source: 'sandbox', from: 'pending', trigger: 'REFUND', condition: 'Held authorization; amount above the authorized amount', when: (p, c) => held(p) && aboveAuthorized(p, c), to: refuse('REFUND_AMOUNT_EXCEEDED'), also: '' }),
+  row({ id: 'held-reversal-above', source: 'sandbox', from: 'pending', trigger: 'REFUND', condition: 'Held authorization; amount above the authorized amount', when: (p, c) => held(p) && aboveAuthorized(p, c), to: refuse('REFUND_AMOUNT_EXCEEDED'), also: '', exceeds: 'authorized' }),
   row({ id: 'held-reversal-partial', source: 'interface', from: 'pending', trigger: 'REFUND', condition: 'Held authorization; less than the full amount', when: (p, c) => held(p) && partOfAuthorized(p, c), to: refuse('REVERSAL_PARTIAL_NOT_ALLOWED'), also: 'Full amount only.' }),
   row({ id: 'held-reversal', source: 'interface', from: 'pending', trigger: 'REFUND', condition: 'Held authorization', when: held, to: 'reversal', also: 'Full amount only. Callback `status` is the payment status after the transaction.' }),
-  row({ id: 'refund-above-left', source: 'sandbox', from: ['settled', 'refund'], trigger: 'REFUND', condition: 'Amount above what was captured minus refunded', when: aboveLeft, to: refuse('REFUND_AMOUNT_EXCEEDED'), also: '' }),
+  row({ id: 'refund-above-left', source: 'sandbox', from: ['settled', 'refund'], trigger: 'REFUND', condition: 'Amount above what was captured minus refunded', when: aboveLeft, to: refuse('REFUND_AMOUNT_EXCEEDED'), also: '', exceeds: 'left' }),
   row({ id: 'refund', source: 'interface', from: 'settled', trigger: 'REFUND', condition: 'Full or partial amount', when: withinLeft, to: 'refund', also: 'Each refund or reversal gets its own `creditvoid_id`.' }),
   row({ id: 'refund-again', source: 'sandbox', from: 'refund', trigger: 'REFUND', condition: 'Partly refunded; amount up to what is left', when: withinLeft, to: 'refund', also: 'A partial refund already made the status REFUND.' }),
 
@@ -180,8 +185,11 @@ export function transition(
   return { ok: true, next: to === 'unchanged' ? payment.status : to, row: found }
 }
 
-/** The allowed move, or the refusing catalogue row thrown as the answer. */
+/**
+ * The allowed move, or the refusing catalogue row thrown as the answer, naming the row of this
+ * table that refused it (docs/rules.md#rule-book: the rule is the catalogue row's).
+ */
 export function allowed(result: TransitionResult): Extract<TransitionResult, { ok: true }> {
-  if (!result.ok) throw fail(result.refuse)
+  if (!result.ok) throw fail(result.refuse, result.row ? { transition: result.row.id } : {})
   return result
 }

@@ -84,7 +84,7 @@ export function requireOrderHash(
   orderId: string,
   payment: Payment,
 ): void {
-  requireHash(hash, s2sCardSignatures.byOrder(payerEmailOf(payment), merchant, orderId, cardRefOf(payment)))
+  requireHash(hash, S2S_CARD_FORMULAS.byOrder, { order_id: orderId }, merchant, originalOf(payment))
 }
 
 /**

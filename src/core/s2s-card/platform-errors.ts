@@ -12,7 +12,7 @@ export function s2sForm(error: unknown): unknown {
   if (!(error instanceof GatewayError)) return error
   const swapped = error.row?.checkout_row
   if (!swapped?.startsWith('PLATFORM_') || error.row?.interface_row) return error
-  return fail(swapped)
+  return fail(swapped, error.detail)
 }
 
 /**

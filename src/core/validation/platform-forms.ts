@@ -1,6 +1,7 @@
 import type { ErrorObject, SchemaValidateFunction } from 'ajv'
 import type { Ajv2020 } from 'ajv/dist/2020.js'
 import type { DataValidationCxt } from 'ajv/dist/types/index.js'
+import type { RuleId } from '../engine/rules.js'
 import { warn } from '../engine/warnings.js'
 import { amountForm } from './amounts.js'
 
@@ -36,11 +37,12 @@ export function fieldPath(instancePath: string, property: string): string {
   return out
 }
 
-const failure = (instancePath: string, keyword: string, message: string): ErrorObject => ({
+/** A refusal of one of these keywords, with the rule it applies (validate.ts reads `params.rule`). */
+const failure = (instancePath: string, keyword: string, message: string, rule: RuleId): ErrorObject => ({
   keyword,
   instancePath,
   schemaPath: '',
-  params: { message },
+  params: { message, rule },
   message,
 })
 
@@ -59,7 +61,9 @@ const amountForCurrency: SchemaValidateFunction = (
   const form = amountForm(amount, currency)
   const base = cxt?.instancePath ?? ''
   if (form.kind === 'invalid') {
-    amountForCurrency.errors = [failure(`${base}/${names.amount}`, 'x-amount-for-currency', form.message)]
+    amountForCurrency.errors = [
+      failure(`${base}/${names.amount}`, 'x-amount-for-currency', form.message, 'amounts'),
+    ]
     return false
   }
   if (form.kind === 'lenient') {
@@ -122,6 +126,7 @@ const platformForms: SchemaValidateFunction = (
             `${base}/${field}`,
             'x-platform-forms',
             'This value is not valid. Send one token: a string, or an array of one string.',
+            'card-token-form',
           ),
         )
     }

@@ -64,5 +64,11 @@ export function releaseProblems(
   const added = ADDED_IN_6_7_0[schema.replace(/\.schema\.json$/, '')] ?? []
   return added
     .filter((path) => has(body, path))
-    .map((path) => ({ path, message: MESSAGE, section: 'Versioning', keyword: 'release' }))
+    .map((path) => ({
+      path,
+      message: MESSAGE,
+      section: 'Versioning',
+      keyword: 'release',
+      rule: 'releases' as const,
+    }))
 }

@@ -9,6 +9,7 @@ export const SCHEMA_BASE = 'https://paysandbox.dev/schemas/'
 /** Annotation keywords the project's schemas use; declared so ajv's strict mode stays on. */
 export const SCHEMA_VOCABULARY = [
   'x-section',
+  'x-rule',
   'x-messages',
   'x-requirement',
   'x-collected-on-page',

@@ -1,4 +1,5 @@
 import type { AnySchemaObject, ErrorObject } from 'ajv'
+import { isRuleId, type RuleId } from '../engine/rules.js'
 import { messageFor } from './messages.js'
 import { resolveSchemaId, type SchemaRegistry, schemaRegistry } from './schema-registry.js'
 
@@ -13,6 +14,8 @@ export interface FieldError {
   section: string
   /** The JSON Schema keyword that failed: useful to tools, never shown to payers. */
   keyword: string
+  /** docs/rules.md#rule-book: the rule the refused keyword belongs to (the `Sandbox-Rule` of the answer). */
+  rule: RuleId
 }
 
 export interface ValidationResult<T> {
@@ -73,9 +76,36 @@ function toFieldErrors(
     const message = messageFor(e)
     if (seen.has(path)) continue
     seen.add(path)
-    out.push({ path, message, keyword: e.keyword, section: sectionFor(root, segments, registry) })
+    out.push({
+      path,
+      message,
+      keyword: e.keyword,
+      rule: ruleOf(e),
+      section: sectionFor(root, segments, registry),
+    })
   }
   return out
+}
+
+/**
+ * The rule a failed keyword applies: a missing or empty field is a required field's, a field the request
+ * does not take an unexpected one's, whatever the field; otherwise the `x-rule` of the schema the
+ * keyword failed in (`Amount`: docs/rules.md#amounts, `YesNo`: #booleans, `session_expiry`:
+ * #session-expiry), the rule a platform keyword names, a JSON type of a boolean or a number
+ * (#booleans), else the field's format (#field-formats).
+ */
+function ruleOf(e: ErrorObject): RuleId {
+  const blank = e.keyword === 'minLength' && (e.params as { limit?: unknown }).limit === 1
+  if (e.keyword === 'required' || e.keyword === 'dependentRequired' || blank) return 'required-fields'
+  if (['additionalProperties', 'unevaluatedProperties', 'propertyNames'].includes(e.keyword))
+    return 'unexpected-fields'
+  const annotated = (e.parentSchema as { 'x-rule'?: unknown } | undefined)?.['x-rule']
+  if (typeof annotated === 'string' && isRuleId(annotated)) return annotated
+  const named = (e.params as { rule?: unknown }).rule
+  if (typeof named === 'string' && isRuleId(named)) return named
+  if (e.keyword === 'type' && /boolean|integer|number/.test(String((e.params as { type?: unknown }).type)))
+    return 'booleans'
+  return 'field-formats'
 }
 
 function pointerSegments(pointer: string): string[] {

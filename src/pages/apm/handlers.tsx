@@ -6,6 +6,7 @@ import { payerStep } from '../../core/apm/payer-step.js'
 import { fail, GatewayError } from '../../core/engine/errors.js'
 import { type GatewayResponse, jsonResponse } from '../../core/engine/http.js'
 import type { Session } from '../../core/engine/model.js'
+import type { Refusal } from '../../core/engine/refusal.js'
 import type { OperationHandler } from '../../core/engine/modules.js'
 import { formatAmount } from '../amount.js'
 import { afterPayment } from '../handoff.js'
@@ -82,6 +83,7 @@ function render(
     >
       {group.node}
     </ApmPage>,
+    status >= 400 ? apmRefusal(entered) : undefined,
   )
 }
 
@@ -95,6 +97,15 @@ export const showApm: OperationHandler = (input) => {
 }
 
 const MAX_FIELD = 200
+
+/**
+ * docs/rules.md#rule-book: the simulator page's refusal: the fields the payer left out or got
+ * wrong, or an outcome the step does not offer (`outcome`).
+ */
+function apmRefusal(entered: Entered): Refusal {
+  const fields = Object.keys(entered.errors ?? {})
+  return fields.length ? { rule: 'required-fields', fields } : { rule: 'field-formats', fields: ['outcome'] }
+}
 
 /**
  * The page's own fields before an approval: the required ones filled (fairpay's number by billing

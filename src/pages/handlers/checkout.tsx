@@ -7,6 +7,7 @@ import { checkoutView } from '../checkout-view.js'
 import type { PageError } from '../ErrorSummary.js'
 import { handoff, stepPath } from '../handoff.js'
 import { type PageContext, pageContext, paymentOf, sessionByToken, sessionState } from '../page-context.js'
+import { formRefusal } from '../form-input.js'
 import { pageResponse, seeOther } from '../render.js'
 import { StatusPage } from '../StatusPage.js'
 
@@ -62,6 +63,7 @@ export function dispatch(
       values={form.values}
       testYear={String((new Date(page.ctx.clock.now()).getUTCFullYear() + 4) % 100).padStart(2, '0')}
     />,
+    form.status >= 400 ? formRefusal(form.errors) : undefined,
   )
 }
 
@@ -90,5 +92,10 @@ export function statusPage(
   kind: 'notFound' | 'payout' | 'expired',
   status: number,
 ): GatewayResponse {
-  return pageResponse(status, <StatusPage t={page.t} lang={page.lang} base={page.base} kind={kind} />)
+  return pageResponse(
+    status,
+    <StatusPage t={page.t} lang={page.lang} base={page.base} kind={kind} />,
+    // A page the sandbox does not hold (docs/rules.md#page-token).
+    kind === 'notFound' ? { rule: 'page-token' } : undefined,
+  )
 }

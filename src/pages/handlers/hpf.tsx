@@ -12,7 +12,7 @@ import { checkoutSignatures } from '../../core/signatures/index.js'
 import { formatAmount } from '../amount.js'
 import { readCardForm } from '../card-form.js'
 import type { PageError } from '../ErrorSummary.js'
-import { engineErrors } from '../form-input.js'
+import { engineErrors, formRefusal } from '../form-input.js'
 import { handoff, stepPath } from '../handoff.js'
 import { fieldCss, HOSTED_FIELD_KINDS, HostedFieldFrame } from '../HostedFieldFrame.js'
 import { HpfDemoPage } from '../HpfDemoPage.js'
@@ -62,6 +62,7 @@ function hpf(
       values={form.values}
       {...(payment?.status === 'decline' ? { declineReason: payment.decline_reason ?? '' } : {})}
     />,
+    form.status >= 400 ? formRefusal(form.errors) : undefined,
   )
 }
 

@@ -99,7 +99,9 @@ export const CREDIT_CARD_MESSAGES = {
 function checkCardIdentification(request: CheckoutCreditRequest1): void {
   const problems = new FieldProblems()
   const item = (path: string, message: string) =>
-    problems.addSchemaErrors([{ path, message, section: 'Endpoints', keyword: 'x-card-credit' }])
+    problems.addSchemaErrors([
+      { path, message, section: 'Endpoints', keyword: 'x-card-credit', rule: 'card-credit' },
+    ])
   const byToken = request.card_token !== undefined
   const byNumber = request.card_number !== undefined
   if (!byToken && !byNumber) item('', CREDIT_CARD_MESSAGES.neither)

@@ -1,0 +1,6 @@
+export { exportReplay } from './export.js'
+export { ReplayInputError } from './errors.js'
+export { parseCapture, readCapture } from './input/read.js'
+export { redactHar, redactJsonLines } from './redact-capture.js'
+export { reportText, stepLines } from './report-text.js'
+export { type ReplayOptions, type ReplayReport, type ReplayStep, runReplay } from './run.js'
