@@ -99,7 +99,7 @@ describe('a money action sent again after a fault', () => {
     expect(rest).toEqual([])
     expect(first?.kind).toBe('resent-action')
     expect(first?.headline).toBe(
-      'the same refund was sent twice: 4.00 refunded twice: the first POST /api/v1/payment/refund (amount 4.00) was done and a proxy answered HTTP 503 (an HTML page) in its place (sandbox fault "lost"); the merchant sent it again without looking the payment up first, and the gateway did that one too (payment pay-1: 10.00 EUR charged, 8.00 refunded, by the gateway\'s ledger)',
+      'the same refund was sent twice: the merchant sent POST /api/v1/payment/refund (amount 4.00) again without looking the payment up first, where its earlier one was done and a proxy answered HTTP 503 (an HTML page) in its place (sandbox fault "lost") (one refund, done once: docs/conformance.md, Gateway faults): the gateway did that one too, 4.00 refunded twice (payment pay-1: 10.00 EUR charged, 8.00 refunded, by the gateway\'s ledger)',
     )
     expect(first?.fix).toMatch(
       /^treat an unanswered refund as an unknown outcome: look the payment up \(POST \/api\/v1\/payment\/status by payment_id\)/,
@@ -134,7 +134,7 @@ describe('a money action sent again after a fault', () => {
     const found = causesOf(ctx)
     expect(found.map((f) => f.kind)).toEqual(['resent-action', 'refused-request'])
     expect(found[0]?.headline).toBe(
-      'the same capture was sent twice: the first POST /post CAPTURE was done and its answer held until the merchant\'s client gave up after 5.0 s (sandbox fault "late"); the merchant sent it again after its POST /post GET_TRANS_STATUS, which answered SETTLED, and the gateway refused it (HTTP 400) (payment pay-2: 10.00 EUR charged, 0.00 refunded, by the gateway\'s ledger)',
+      'the same capture was sent twice: the merchant sent POST /post CAPTURE again after its POST /post GET_TRANS_STATUS, which answered SETTLED, where its earlier one was done and its answer held until the merchant\'s client gave up after 5.0 s (sandbox fault "late") (one capture, done once: docs/conformance.md, Gateway faults): the gateway refused it (HTTP 400) (payment pay-2: 10.00 EUR charged, 0.00 refunded, by the gateway\'s ledger)',
     )
   })
 
@@ -187,7 +187,7 @@ describe('a money action sent again after a fault', () => {
     )
     expect(first?.kind).toBe('double-charge')
     expect(first?.headline).toMatch(
-      /^the payer is charged twice for order o-9: the first POST \/post SALE was done and its answer held until the merchant's client gave up after 5\.0 s \(sandbox fault "late"\); the merchant sent it again without looking the order up first/,
+      /^the merchant sent POST \/post SALE again for order o-9 without looking the order up first, where its earlier POST \/post SALE was done and its answer held until the merchant's client gave up after 5\.0 s \(sandbox fault "late"\) \(one order, one charge: [^)]*\): the gateway did the second too \(HTTP 200 SETTLED, trans_id t-2\), and the payer is charged twice for order o-9/,
     )
   })
 })

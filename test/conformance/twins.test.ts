@@ -395,17 +395,17 @@ const CAUGHT_BY: Record<
       'merchant-fault-sale-committed-502',
       'merchant-fault-hpf-committed-503',
     ],
-    says: /^\d+\. expect\.merchant_order: the same refund was sent twice: 4\.00 refunded twice: the first POST \/api\/v1\/payment\/refund \(amount 4\.00\) was done and a proxy answered HTTP 503 \(an HTML page\) in its place \(sandbox fault "lost"\); the merchant sent it again [^\n]*, and the gateway did that one too \(payment [0-9a-f-]{36}: 10\.00 EUR charged, 8\.00 refunded, by the gateway's ledger\)[\s\S]*fix: treat an unanswered refund as an unknown outcome: look the payment up \(POST \/api\/v1\/payment\/status by payment_id\)/,
+    says: /^\d+\. expect\.merchant_order: the same refund was sent twice: the merchant sent POST \/api\/v1\/payment\/refund \(amount 4\.00\) again [^\n]*, where its earlier one was done and a proxy answered HTTP 503 \(an HTML page\) in its place \(sandbox fault "lost"\) \(one refund, done once: [^)]*\): the gateway did that one too, 4\.00 refunded twice \(payment [0-9a-f-]{36}: 10\.00 EUR charged, 8\.00 refunded, by the gateway's ledger\)[\s\S]*fix: treat an unanswered refund as an unknown outcome: look the payment up \(POST \/api\/v1\/payment\/status by payment_id\)/,
     section: /Gateway faults/,
     alsoSays: {
       'merchant-fault-s2s-capture-committed-504':
-        /^\d+\. merchant\.action capture: the same capture was sent twice: the first POST \/post CAPTURE was done and a proxy answered HTTP 504 \(an HTML page\) in its place \(sandbox fault "lost"\); the merchant sent it again [^\n]*, and the gateway refused it \(HTTP 400\)/,
+        /^\d+\. merchant\.action capture: the same capture was sent twice: the merchant sent POST \/post CAPTURE again [^\n]*, where its earlier one was done and a proxy answered HTTP 504 \(an HTML page\) in its place \(sandbox fault "lost"\)[^\n]*: the gateway refused it \(HTTP 400\)/,
       'merchant-fault-s2s-payout-committed-503':
-        /^\d+\. expect\.merchant_order: the same payout was sent twice: 40\.00 paid out twice: the first POST \/post CREDIT2CARD \(amount 40\.00\) was done/,
+        /^\d+\. expect\.merchant_order: the same payout was sent twice: the merchant sent POST \/post CREDIT2CARD \(amount 40\.00\) again [^\n]*: the gateway did that one too, 40\.00 paid out twice/,
       'merchant-fault-recurring-committed-502':
-        /^\d+\. expect\.merchant_order: the same recurring charge was sent twice: 10\.00 charged twice: the first POST \/api\/v1\/payment\/recurring \(amount 10\.00\) was done/,
+        /^\d+\. expect\.merchant_order: the same recurring charge was sent twice: the merchant sent POST \/api\/v1\/payment\/recurring \(amount 10\.00\) again [^\n]*: the gateway did that one too, 10\.00 charged twice/,
       'merchant-fault-sale-committed-502':
-        /^\d+\. expect\.merchant_order: the payer is charged twice for order [^:\n]+: the first POST \/post SALE was done and a proxy answered HTTP 502 \(an HTML page\) in its place \(sandbox fault "lost"\); the merchant sent it again without looking the order up first/,
+        /^\d+\. expect\.merchant_order: the merchant sent POST \/post SALE again for order [^\n]* without looking the order up first, where its earlier POST \/post SALE was done and a proxy answered HTTP 502 \(an HTML page\) in its place \(sandbox fault "lost"\)[^\n]*: the gateway did the second too/,
     },
   },
   'retries-on-timeout': {
@@ -415,11 +415,11 @@ const CAUGHT_BY: Record<
       'merchant-fault-refund-late',
       'merchant-fault-s2s-capture-late',
     ],
-    says: /^\d+\. expect\.merchant_order: the payer is charged twice for order [^:\n]+: the first POST \/post SALE was done and its answer held until the merchant's client gave up after \d+\.\d s \(sandbox fault "late"\); the merchant sent it again without looking the order up first, and the gateway did the second too \(HTTP 200 SETTLED, trans_id [0-9a-f-]{36}\)[\s\S]*fix: before sending a payment again, look the order up \(GET_TRANS_STATUS_BY_ORDER\)/,
+    says: /^\d+\. expect\.merchant_order: the merchant sent POST \/post SALE again for order [^\n]* without looking the order up first, where its earlier POST \/post SALE was done and its answer held until the merchant's client gave up after \d+\.\d s \(sandbox fault "late"\)[^\n]*: the gateway did the second too \(HTTP 200 SETTLED, trans_id [0-9a-f-]{36}\), and the payer is charged twice[\s\S]*fix: before sending a payment again, look the order up \(GET_TRANS_STATUS_BY_ORDER\)/,
     section: /Gateway faults/,
     alsoSays: {
       'merchant-fault-refund-late':
-        /^\d+\. expect\.merchant_order: the same refund was sent twice: 4\.00 refunded twice: the first POST \/api\/v1\/payment\/refund \(amount 4\.00\) was done and its answer held until the merchant's client gave up after \d+\.\d s \(sandbox fault "late"\)/,
+        /^\d+\. expect\.merchant_order: the same refund was sent twice: the merchant sent POST \/api\/v1\/payment\/refund \(amount 4\.00\) again [^\n]*, where its earlier one was done and its answer held until the merchant's client gave up after \d+\.\d s \(sandbox fault "late"\)[^\n]*: the gateway did that one too, 4\.00 refunded twice/,
     },
   },
   'acks-before-lookup': {
@@ -427,7 +427,7 @@ const CAUGHT_BY: Record<
       'merchant-fault-callback-lookup-unavailable',
       'merchant-fault-s2s-callback-lookup-unavailable',
     ],
-    says: /^\d+\. expect\.merchant_order: the merchant acknowledged #0 sale\/settled \(success\) \(attempt 1\) although its status lookup of the payment \(POST \/api\/v1\/payment\/status\) got a proxy's HTTP 503 page \(sandbox fault "error"\) and was not tried again[\s\S]*fix: confirm and apply the callback before answering it; when the status lookup fails, answer 503[\s\S]*\$\.state: expected "paid", found "new"/,
+    says: /^\d+\. expect\.merchant_order: the merchant acknowledged #0 sale\/settled \(success\) \(attempt 1\) although its status lookup of the payment \(POST \/api\/v1\/payment\/status\) got a proxy's HTTP 503 page \(sandbox fault "error"\) and was not tried again: an acknowledged callback is never sent again[\s\S]*fix: confirm and apply the callback before answering it; when the status lookup fails, answer 503[\s\S]*\$\.state: expected "paid", found "new"/,
     section: /Gateway faults/,
     alsoSays: {
       'merchant-fault-s2s-callback-lookup-unavailable':
@@ -439,6 +439,7 @@ const CAUGHT_BY: Record<
     says: /^\d+\. expect\.merchant_order: the merchant booked order [^\n]* wrongly: \$\.state: expected "paid", found "cancelled": its state became "cancelled" after \d+\. merchant\.action void, with no callback booked/,
     section: /Gateway faults/,
   },
+
   // Issue 31: payouts declined after accepted, renewals, the payer's return, financial days, exponents.
   'payout-paid-on-accepted': {
     scenarios: [
