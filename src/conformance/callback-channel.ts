@@ -21,6 +21,12 @@ export interface CallbackAttempt {
   byKit?: boolean
   acknowledged: boolean
   ms: number
+  /**
+   * Kit-hosted gateway: the merchant's requests that had arrived when the attempt began and when
+   * it ended (`ObservedRequest.seq`), so a status lookup is known to be made while the merchant
+   * handled the callback, or after it answered.
+   */
+  requests?: { before: number; after: number }
 }
 
 /** The merchant's view of its order just before and just after a callback the kit sent itself. */
@@ -111,6 +117,8 @@ export function createCallbackChannel(options: {
   deliver: Deliver
   /** Which API a callback belongs to (the kit-hosted gateway knows its payments). */
   apiOf?: (fields: Record<string, string>) => ApiName | undefined
+  /** The merchant's requests arrived so far (kit-hosted gateway), to place attempts among them. */
+  requestsArrived?: () => number
 }): CallbackChannel {
   const log: CallbackRecord[] = []
   const apiOf = (fields: Record<string, string>) => options.apiOf?.(fields) ?? guessApi(fields)
@@ -149,6 +157,9 @@ export function createCallbackChannel(options: {
     const timeoutMs = given ?? channel.timeoutMs
     const started = performance.now()
     const ms = () => Math.round(performance.now() - started)
+    const before = options.requestsArrived?.()
+    const stamp = () =>
+      before === undefined ? {} : { requests: { before, after: options.requestsArrived?.() ?? before } }
     if (channel.failNext > 0) {
       channel.failNext--
       entry.attempts.push({
@@ -170,6 +181,7 @@ export function createCallbackChannel(options: {
         body: answer.body.slice(0, 500),
         acknowledged: acknowledges(entry.api, answer.status, answer.body),
         ms: ms(),
+        ...stamp(),
       })
       return answer
     } catch (error) {
@@ -181,6 +193,7 @@ export function createCallbackChannel(options: {
         ...(timedOut ? { timedOut } : {}),
         acknowledged: false,
         ms: ms(),
+        ...stamp(),
       })
       throw error
     }

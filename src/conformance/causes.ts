@@ -5,6 +5,9 @@ import { listPayments, orderPayments, sessionByToken } from './ledger.js'
 import { actionOf, maskCards, requestFinding, requestName, warningFinding } from './refusal-causes.js'
 import type { ObservedRequest } from './sandbox-host.js'
 import type { Finding } from './types.js'
+import { doneUnanswered, faultAnswer, faultOutcome, unanswered, wasDone } from './fault-outcomes.js'
+import { moneyActionFindings } from './resent-actions.js'
+import { unappliedCallbackFindings } from './unapplied-callbacks.js'
 
 export { gatewayWords, maskCards, requestName } from './refusal-causes.js'
 export { probeRefusedCallback } from './callback-causes.js'
@@ -38,7 +41,7 @@ const CHARGES = new Set(['SALE', 'DEBIT'])
 
 /** A payment the gateway did: its answer says so, or it was done and its answer lost (sandbox fault `lost`). */
 function charged(r: ObservedRequest): boolean {
-  if (r.fault) return r.fault === 'lost'
+  if (unanswered(r)) return doneUnanswered(r)
   const json = (r.answer.json ?? {}) as Record<string, unknown>
   return r.answer.status === 200 && /^(settled|pending)$/i.test(String(json.status ?? ''))
 }
@@ -60,10 +63,9 @@ function doubleChargeFinding(
   const lookups = orderLookups(requests, key.order, earlier.seq, r.seq)
   const json = (r.answer.json ?? {}) as Record<string, unknown>
   const id = json.trans_id ?? json.payment_id
-  const earlierWas =
-    earlier.fault === 'lost'
-      ? 'was done and its answer lost (sandbox fault "lost")'
-      : `was done (HTTP ${earlier.answer.status} ${String((earlier.answer.json as { status?: unknown })?.status ?? '')})`
+  const earlierWas = unanswered(earlier)
+    ? wasDone(earlier)
+    : `was done (HTTP ${earlier.answer.status} ${String((earlier.answer.json as { status?: unknown })?.status ?? '')})`
   // The order's payments in the order the gateway made them (the ledger), not as the kit saw the answers.
   const charges = key.order ? listPayments(orderPayments(ctx, key.order)) : ''
   const cause = `the merchant sent ${requestName(r)} again for ${key.label} ${lookups.length ? `after ${lookups.map(requestName).join(', ')}` : 'without looking the order up first'}, where its earlier ${requestName(earlier)} ${earlierWas} (${UNKNOWN_OUTCOME})`
@@ -127,18 +129,15 @@ function unansweredFinding(
   requests: ObservedRequest[],
   ctx: ScenarioContext,
 ): Finding | undefined {
-  const key = r.fault ? paymentKey(r, ctx) : undefined
+  const key = unanswered(r) ? paymentKey(r, ctx) : undefined
   if (!key) return undefined
   if (orderLookups(requests, key.order, r.seq, Number.POSITIVE_INFINITY).length) return undefined
   const again = requests.find((o) => o.seq > r.seq && paymentKey(o, ctx)?.label === key.label)
   if (again && charged(r) && charged(again)) return undefined
-  const done =
-    r.fault === 'lost'
-      ? 'the gateway did it and its answer was lost (sandbox fault "lost")'
-      : `its answer never came (sandbox fault "${r.fault}"; this time the gateway had not done it)`
+  const done = faultOutcome(r)
   const cause = again
-    ? `the merchant sent ${requestName(again)} again for ${key.label} without looking the order up first, after its ${requestName(r)} got no answer (${UNKNOWN_OUTCOME})`
-    : `the merchant never looked ${key.label} up after its ${requestName(r)} got no answer`
+    ? `the merchant sent ${requestName(again)} again for ${key.label} without looking the order up first, after its ${requestName(r)} got ${faultAnswer(r)} (${UNKNOWN_OUTCOME})`
+    : `the merchant never looked ${key.label} up after its ${requestName(r)} got ${faultAnswer(r)}`
   return {
     kind: 'unknown-outcome',
     cause,
@@ -159,12 +158,14 @@ export function causesOf(ctx: ScenarioContext): Finding[] {
   const requests = ctx.hosted.requests
   const found: Finding[] = []
   for (const r of requests) {
+    found.push(...moneyActionFindings(r, requests, ctx))
     if (!r.fault && !r.expectedRefusal) found.push(...intentFindings(r, ctx))
     if (isRefused(r)) found.push(requestFinding(r, ctx, requests))
     else if (r.answer.warnings?.length && !r.fault) found.push(warningFinding(r))
     const twice = doubleChargeFinding(r, requests, ctx) ?? unansweredFinding(r, requests, ctx)
     if (twice) found.push(twice)
   }
+  found.push(...unappliedCallbackFindings(ctx))
   const callback = callbackFinding(ctx)
   if (callback) found.push(callback)
   return found

@@ -42,6 +42,11 @@ export interface ScenarioContext {
   orders: number
   /** Merchant mode: the order as the merchant's inspect hook showed it after the steps that changed it. */
   timeline: { label: string; order: string; view: OrderView }[]
+  /**
+   * The longest a gateway fault of the scenario holds an answer in real time (`late`,
+   * `hold_seconds`), in ms: the merchant's hooks may take that much longer.
+   */
+  holdMs?: number
   /** Merchant mode: what its start_payment / merchant_action hooks answered, oldest first. */
   hooks: string[]
   /** Merchant mode: requests the kit sent itself with the merchant's key (gateway.call `in_merchant_mode`). */

@@ -39,8 +39,12 @@ export interface MerchantClient {
   declaration?: Declaration
   hasAction: boolean
   hasInspect: boolean
-  startPayment(payload: Record<string, unknown>): Promise<HookAnswer>
-  action(payload: Record<string, unknown>): Promise<HookAnswer>
+  /**
+   * `graceMs` lengthens the hook's time limit (timeouts.hook_seconds): the scenario's gateway holds
+   * an answer that long (gateway fault `late`), so the merchant's hook may wait for it.
+   */
+  startPayment(payload: Record<string, unknown>, graceMs?: number): Promise<HookAnswer>
+  action(payload: Record<string, unknown>, graceMs?: number): Promise<HookAnswer>
   inspect(orderId: string): Promise<HookAnswer>
   stop(): Promise<void>
 }
@@ -117,6 +121,7 @@ export async function startMerchant(
     hook: { method?: string; path: string; headers?: Record<string, string | undefined> },
     path: string,
     payload?: unknown,
+    limitMs = hookMs,
   ) => {
     const method = hook.method ?? 'POST'
     const url = baseUrl + path
@@ -132,11 +137,11 @@ export async function startMerchant(
         method,
         headers,
         ...(text ? { body: text } : {}),
-        signal: AbortSignal.timeout(hookMs),
+        signal: AbortSignal.timeout(limitMs),
       })
     } catch (error) {
       throw new MerchantUnreachable(
-        `${method} ${url}: ${whyNoAnswer(error, hookMs, 'timeouts.hook_seconds')}${tail(output)}`,
+        `${method} ${url}: ${whyNoAnswer(error, limitMs, 'timeouts.hook_seconds')}${tail(output)}`,
       )
     }
     const body = await response.text()
@@ -144,9 +149,11 @@ export async function startMerchant(
   }
   const hook =
     (which: SandboxMerchantAdapter['start_payment'] | undefined, name: string) =>
-    (payload: Record<string, unknown>) => {
+    (payload: Record<string, unknown>, graceMs = 0) => {
       if (!which) throw new AdapterError(`the adapter has no ${name} hook`)
-      return 'command' in which ? runCommand(which, dir, payload, hookMs) : http(which, which.path, payload)
+      return 'command' in which
+        ? runCommand(which, dir, payload, hookMs + graceMs)
+        : http(which, which.path, payload, hookMs + graceMs)
     }
   return {
     name: adapter.name,

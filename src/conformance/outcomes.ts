@@ -2,6 +2,7 @@ import type { Payment } from '../core/engine/model.js'
 import { formatMinor } from '../core/payments/ledger.js'
 import type { ScenarioContext } from './context.js'
 import { describeRequest } from './observations.js'
+import { actionsDoneTwice } from './resent-actions.js'
 import type { ObservedRequest } from './sandbox-host.js'
 
 /**
@@ -176,8 +177,9 @@ function foundNothing(r: ObservedRequest): boolean {
 
 /**
  * Money moved at most once for the order: the gateway holds at most one payment of it that took or
- * holds money, and a payment sent again after one whose answer never came followed a lookup of
- * the order that found nothing taken. Each problem, or none.
+ * holds money, refunded none of them twice after a fault, and a payment sent again after one
+ * whose answer never came followed a lookup of the order that found nothing taken. Each problem,
+ * or none.
  */
 export function doubleChargeProblems(ctx: ScenarioContext, orderId: string): string[] {
   const problems: string[] = []
@@ -186,6 +188,8 @@ export function doubleChargeProblems(ctx: ScenarioContext, orderId: string): str
     problems.push(
       `the gateway took money ${charges.length} times for order ${orderId}: ${charges.map(describePayment).join(', ')}`,
     )
+  // A refund of the order's payment done twice after a fault hid the first (resent-actions.ts).
+  problems.push(...actionsDoneTwice(ctx, orderId))
   const requests = ctx.hosted?.requests ?? []
   const payments = requests.filter((r) => paidOrder(ctx, r) === orderId)
   for (const unanswered of payments.filter((r) => r.fault)) {

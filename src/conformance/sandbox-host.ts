@@ -30,6 +30,7 @@ import type { ApiName } from './endpoints.js'
 
 /** A request to a scenario's gateway, as it arrived, with the gateway's answer. */
 export interface ObservedRequest {
+  /** Arrival order (a request held by a fault is recorded when it ends, in its arrival place). */
   seq: number
   method: string
   path: string
@@ -50,6 +51,11 @@ export interface ObservedRequest {
   consumed: boolean
   /** The answer was a gateway fault the scenario injected (src/core/faults): not the merchant's doing. */
   fault?: string
+  /**
+   * Fault `late`: how long the answer was held (real time) and whether it reached the merchant
+   * (its client was still waiting) or not (its client gave up first).
+   */
+  late?: { ms: number; delivered: boolean }
   /** A step expected the gateway to refuse it (signature `invalid`, `accepted: false`). */
   expectedRefusal?: boolean
   /** When it arrived, on the scenario's clock (ms). */
@@ -61,7 +67,10 @@ export interface HostedGateway {
   baseUrl: string
   gateway: Gateway
   clock: VirtualClock
+  /** In arrival order (`seq`). */
   requests: ObservedRequest[]
+  /** Requests arrived so far: the `seq` of the next one. */
+  arrived: number
   channel: CallbackChannel
   /** Resolves once no callback is being sent or waits to be sent. */
   idle(): Promise<void>
@@ -235,7 +244,8 @@ function createHostedGateway(slug: string, baseUrl: string, options: GatewayOpti
     const payment = id ? gateway?.ctx.store.get('payments', id) : undefined
     return payment?.api
   }
-  const channel = createCallbackChannel({ deliver: options.deliver, apiOf })
+  let arrived = () => 0
+  const channel = createCallbackChannel({ deliver: options.deliver, apiOf, requestsArrived: () => arrived() })
   channel.timeoutMs = (options.setup?.callback_timeout_seconds ?? 10) * 1000
   gateway = assembleGateway({
     store,
@@ -246,16 +256,19 @@ function createHostedGateway(slug: string, baseUrl: string, options: GatewayOpti
     config: scenarioConfig(options),
     baseUrl,
   })
-  const hosted = gateway
-  return {
+  const engine = gateway
+  const hosted: HostedGateway = {
     slug,
     baseUrl,
-    gateway: hosted,
+    gateway: engine,
     clock,
     requests: [],
+    arrived: 0,
     channel,
-    idle: () => callbacksOf(hosted.ctx).idle(),
+    idle: () => callbacksOf(engine.ctx).idle(),
   }
+  arrived = () => hosted.arrived
+  return hosted
 }
 
 /**
@@ -281,7 +294,10 @@ async function serveGateway(
       return result
     }
   const at = hosted.clock.now()
+  const seq = hosted.arrived++
+  const started = performance.now()
   const response = await hosted.gateway.handle(incoming)
+  const ms = Math.round(performance.now() - started)
   const path = incoming.path.startsWith(prefix) ? incoming.path.slice(prefix.length) || '/' : incoming.path
   const { headers, method } = incoming
   const dropped = response.fault === 'drop'
@@ -295,8 +311,8 @@ async function serveGateway(
     } catch {
       json = undefined
     }
-    hosted.requests.push({
-      seq: hosted.requests.length,
+    record(hosted.requests, {
+      seq,
       method,
       path,
       headers,
@@ -304,18 +320,34 @@ async function serveGateway(
       ...(parsed.ok ? { body: parsed.value } : {}),
       answer: {
         status: dropped ? 0 : response.status,
-        text: dropped ? `(no answer: connection dropped, sandbox fault ${fault ?? 'drop'})` : text,
+        text: dropped ? noAnswer(fault, ms) : text,
         ...(json !== undefined ? { json } : {}),
         ...(response.warnings?.length ? { warnings: response.warnings } : {}),
         ...(response.refusal ? { refusal: response.refusal } : {}),
       },
       consumed: false,
       ...(fault ? { fault } : {}),
+      ...(fault === 'late' ? { late: { ms, delivered: !dropped } } : {}),
       at,
     })
   }
   writeResponse(req, res, response)
 }
+
+/** Keeps the log in arrival order: a late answer ends after requests that came after it. */
+function record(requests: ObservedRequest[], request: ObservedRequest): void {
+  let at = requests.length
+  while (at > 0 && (requests[at - 1] as ObservedRequest).seq > request.seq) at--
+  requests.splice(at, 0, request)
+}
+
+/** What the merchant got when a fault took the answer away. */
+const noAnswer = (fault: string | undefined, ms: number) =>
+  fault === 'late'
+    ? `(no answer: the gateway did it and held its answer; the merchant's client gave up after ${(ms / 1000).toFixed(1)} s, sandbox fault late)`
+    : fault
+      ? `(no answer: connection dropped, sandbox fault ${fault})`
+      : "(no answer: the merchant's client had gone before its request was handled; nothing was done)"
 
 /** The kit's host is reached at loopback only (the control guard's served hosts). */
 const SERVED_HOSTS: readonly string[] = Object.freeze(['127.0.0.1'])

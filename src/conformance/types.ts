@@ -26,6 +26,8 @@ export interface Finding {
     | 'intent'
     | 'double-charge'
     | 'unknown-outcome'
+    | 'resent-action'
+    | 'unapplied-callback'
   /**
    * What the merchant did and the rule it breaks (docs/conformance.md, Cause first), worded from
    * the gateway's structured refusal and the engine's declarations, never from its messages.

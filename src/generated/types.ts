@@ -1048,6 +1048,11 @@ export type SandboxExportMaskedCard = string
  * Epoch milliseconds (sandbox time).
  */
 export type SandboxExportTime = number
+export type SandboxFaultMode = 'timeout' | 'error' | 'drop' | 'lost' | 'late'
+/**
+ * A kind of request, on every API: `lookup` every status endpoint (Checkout /api/v1/payment/status, S2S GET_TRANS_STATUS, GET_TRANS_STATUS_BY_ORDER, GET_TRANS_DETAILS, S2S APM GET_TRANS_STATUS); `payment` a card payment (Hosted Payment Fields, S2S SALE, AUTH, DEBIT, DEBIT2VIRTUAL); `refund` (Checkout refund, CREDITVOID); `capture`; `void`; `payout` (Checkout card credit, CREDIT2CARD, CREDIT2VIRTUAL); `recurring` (Checkout recurring, RECURRING_SALE, RECURRING_DEBIT).
+ */
+export type SandboxFaultKind = 'lookup' | 'payment' | 'refund' | 'capture' | 'void' | 'payout' | 'recurring'
 /**
  * (sandbox) Answer of GET /sandbox/orders/{order_id}/scenario: the order as the sandbox observed it, as a merchant-mode conformance scenario (docs/replay.md) that `paysandbox test --merchant ADAPTER --scenarios FILE` runs.
  */
@@ -3394,17 +3399,35 @@ export interface SandboxClockResponse {
 export interface SandboxFaultResponse {
   fault: {
     id: string
-    mode: 'timeout' | 'error' | 'drop' | 'lost'
-    match: {
-      method?: string
-      path?: string
-      action?: string
-    }
+    mode: SandboxFaultMode
+    match: SandboxFaultMatch
     remaining: number
     seconds?: number
     status?: number
+    /**
+     * late and timeout: the real seconds the answer is held at most while the client waits.
+     */
+    hold_seconds?: number
     hits: number
   }
+}
+/**
+ * Which requests fail: every given key must match. Without `match`, any API request.
+ */
+export interface SandboxFaultMatch {
+  /**
+   * HTTP method, e.g. POST.
+   */
+  method?: string
+  /**
+   * The route's path as the gateway sees it, e.g. /api/v1/payment/refund or /post.
+   */
+  path?: string
+  /**
+   * S2S `action`, e.g. SALE.
+   */
+  action?: string
+  kind?: SandboxFaultKind
 }
 /**
  * (sandbox) Answer of DELETE /sandbox/faults and DELETE /sandbox/faults/{id}: how many rules were forgotten.
@@ -3418,15 +3441,15 @@ export interface SandboxFaultsRemovedResponse {
 export interface SandboxFaultsResponse {
   faults: {
     id: string
-    mode: 'timeout' | 'error' | 'drop' | 'lost'
-    match: {
-      method?: string
-      path?: string
-      action?: string
-    }
+    mode: SandboxFaultMode
+    match: SandboxFaultMatch
     remaining: number
     seconds?: number
     status?: number
+    /**
+     * late and timeout: the real seconds the answer is held at most while the client waits.
+     */
+    hold_seconds?: number
     hits: number
   }[]
 }
@@ -4298,19 +4321,19 @@ export interface ScenarioClockAdvanceStep {
   capture?: ScenarioCapture
 }
 /**
- * Makes the scenario's gateway fail the next `count` requests that match (POST /sandbox/faults; docs/conformance.md, Gateway faults): `timeout` (nothing done; the connection is dropped after `seconds` of the scenario's clock, no real wait), `error` (nothing done; a 5xx page), `drop` (nothing done; the connection goes at once) or `lost` (done, then the answer is lost). The answers a fault made are never counted as the merchant's refused requests. Against an external paysandbox the rule is sent to its control API; against another gateway the step is skipped.
+ * Makes the scenario's gateway fail the next `count` requests that match (POST /sandbox/faults; docs/conformance.md, Gateway faults): `timeout` (nothing done; the connection is dropped after `seconds` of the scenario's clock, no real wait, or held until the merchant's client gives up with `hold_seconds`), `error` (nothing done; a 5xx page), `drop` (nothing done; the connection goes at once), `lost` (done, then the answer is lost: dropped, or a proxy's 502/503/504 page with `status`) or `late` (done, and the answer held in real time until the merchant's client gives up, at most `hold_seconds`). `match` takes a `method`, `path`, S2S `action` or a `kind` of request (`lookup`: every status endpoint; `refund`, `capture`, `void`, `payout`, `recurring`, `payment`). The answers a fault made are never counted as the merchant's refused requests. Against an external paysandbox the rule is sent to its control API; against another gateway the step is skipped.
  */
 export interface ScenarioGatewayFaultStep {
   step: 'gateway.fault'
-  mode: 'timeout' | 'error' | 'drop' | 'lost'
-  match?: {
-    method?: string
-    path?: string
-    action?: string
-  }
+  mode: SandboxFaultMode
+  match?: SandboxFaultMatch
   count?: number
   seconds?: number
   status?: number
+  /**
+   * late (and timeout): the real seconds the answer is held at most while the merchant's client waits; its own time-out ends the hold earlier. Keep it short in scenarios (2 to 5 s): the scenario lasts as long as the merchant's client waits.
+   */
+  hold_seconds?: number
   /**
    * Short label shown in reports.
    */
@@ -8053,39 +8076,27 @@ export interface SandboxMerchantWallets {
   wallet2?: MethodWallet2Settings
 }
 /**
- * (sandbox) Body of POST /sandbox/faults (docs/conformance.md, Gateway faults): the next `count` requests that match fail as `mode` says. `timeout`: the gateway does nothing and, after `seconds` (on the sandbox clock: a virtual clock moves on, a system clock waits), drops the connection without an answer. `error`: the gateway does nothing and answers HTTP `status` (5xx, default 503) with a proxy's HTML page. `drop`: the gateway does nothing and drops the connection at once. `lost`: the gateway does the request (state committed, callbacks sent) and then the answer is lost: the connection is dropped, or, with `status`, a 5xx page is answered instead. The platform's status lookup (Checkout POST /api/v1/payment/status, S2S GET_TRANS_STATUS / GET_TRANS_STATUS_BY_ORDER) tells what happened. Control routes (/sandbox/...) never fail.
+ * (sandbox) Body of POST /sandbox/faults (docs/conformance.md, Gateway faults): the next `count` requests that match fail as `mode` says. `timeout`: the gateway does nothing and, after `seconds` (on the sandbox clock: a virtual clock moves on, a system clock waits), drops the connection without an answer; with `hold_seconds` it first holds the connection in real time until the client gives up (at most `hold_seconds`). `error`: the gateway does nothing and answers HTTP `status` (5xx, default 503) with a proxy's HTML page. `drop`: the gateway does nothing and drops the connection at once. `lost`: the gateway does the request (state committed, callbacks sent) and then the answer is lost: the connection is dropped, or, with `status` (502, 503, 504: committed, then 5xx), a proxy's HTML page is answered instead. `late`: the gateway does the request and holds its answer in real time, whatever the sandbox clock, until the client gives up (its connection closes) or `hold_seconds` (default 60) have passed; the answer is written if the client is still there. The platform's status lookup (Checkout POST /api/v1/payment/status, S2S GET_TRANS_STATUS / GET_TRANS_STATUS_BY_ORDER / GET_TRANS_DETAILS, S2S APM GET_TRANS_STATUS) tells what happened. Control routes (/sandbox/...) never fail.
  */
 export interface SandboxFaultRequest {
-  mode: 'timeout' | 'error' | 'drop' | 'lost'
-  /**
-   * Which requests fail: every given key must match. Without `match`, any API request.
-   */
-  match?: {
-    /**
-     * HTTP method, e.g. POST.
-     */
-    method?: string
-    /**
-     * The route's path as the gateway sees it, e.g. /api/v1/payment/refund or /post.
-     */
-    path?: string
-    /**
-     * S2S `action`, e.g. SALE.
-     */
-    action?: string
-  }
+  mode: SandboxFaultMode
+  match?: SandboxFaultMatch
   /**
    * How many matching requests fail.
    */
   count?: number
   /**
-   * timeout: how long the gateway keeps the connection before dropping it.
+   * timeout: how long the gateway keeps the connection before dropping it, on the sandbox's clock.
    */
   seconds?: number
   /**
-   * error: the status answered (default 503). lost: answer this status instead of dropping the connection.
+   * error: the status answered (default 503). lost: answer this status (502, 503, 504) with a proxy's page instead of dropping the connection.
    */
   status?: number
+  /**
+   * late (default 60) and timeout (default: no real wait): the real seconds the answer is held at most while the client still waits; the client giving up (its own time-out) ends the hold earlier.
+   */
+  hold_seconds?: number
 }
 /**
  * The card data the Hosted Payment Fields' frames send into the session when the merchant's page calls hostedFields.collectIframesData() (docs/rules.md#hosted-payment-fields: "the card data goes from the fields' frames into the session, never through the merchant"). Only the form is checked here; the Luhn digit, an expiry in the past and the security code (optional only for MOTO sessions, 2.5) are the engine's checks.

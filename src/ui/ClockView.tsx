@@ -1,43 +1,13 @@
 import { Box, Text, useInput } from 'ink'
 import type { ClockView as Clock } from './client-types.js'
+import { askFault, confirmClearFaults, describeFault } from './faults.js'
 import { dateTime, describeDuration, parseDuration } from './format.js'
 import { useTheme } from './theme.js'
 import type { Ui } from './ui-context.js'
 import { useUi } from './ui-context.js'
+import { useRemote } from './use-remote.js'
 
-export const CLOCK_HINTS = 't advance  m +1 min  h +1 hour  d +1 day  f gateway fault'
-
-const FAULT_MODES = ['timeout', 'error', 'drop', 'lost'] as const
-
-/**
- * Gateway faults (docs/conformance.md): `lost SALE`, `error /api/v1/payment/refund`, `timeout`:
- * the next matching request times out, answers 503, drops, or is done with its answer lost.
- */
-export function askFault(ui: Ui): void {
-  ui.prompt({
-    label: 'Fail the next gateway request',
-    initial: 'lost SALE',
-    hint: 'timeout | error | drop | lost, then an S2S action (SALE) or a path (/api/v1/payment/refund), or nothing for any request',
-    onSubmit: (text) => {
-      const [mode, target] = text.trim().split(/\s+/)
-      const known = FAULT_MODES.find((m) => m === mode)
-      if (!known) return ui.notify(`"${mode ?? ''}" is not a fault: timeout, error, drop or lost.`, 'bad')
-      const match = !target
-        ? undefined
-        : target.startsWith('/')
-          ? { path: target }
-          : { action: target.toUpperCase() }
-      ui.confirm({
-        title: `make the next ${match ? (match.path ?? match.action) : 'gateway'} request ${known === 'lost' ? 'lose its answer' : known}?`,
-        lines: ['Control routes never fail. The status lookup is the way to learn what happened.'],
-        run: async () => {
-          const { fault } = await ui.client.addFault({ mode: known, ...(match ? { match } : {}) })
-          return `Gateway fault ${fault.id} set: the next matching request will ${known === 'lost' ? 'lose its answer' : known}.`
-        },
-      })
-    },
-  })
-}
+export const CLOCK_HINTS = 't advance  m +1 min  h +1 hour  d +1 day  f gateway fault  X forget faults'
 
 /** Asks for a duration, then confirms, then moves the sandbox clock ahead by it. */
 export function askAdvance(ui: Ui): void {
@@ -74,9 +44,11 @@ export function ClockView({ active, clock }: { active: boolean; clock?: Clock & 
       else if (input === 'h') confirmAdvance(ui, 3600)
       else if (input === 'd') confirmAdvance(ui, 86400)
       else if (input === 'f') askFault(ui)
+      else if (input === 'X') confirmClearFaults(ui)
     },
     { isActive: active },
   )
+  const faults = useRemote(() => ui.client.faults(), [ui.tick])
   if (!clock) return <Text {...theme.tone('muted')}>Reading the sandbox clock…</Text>
   const ahead = clock.mode === 'system' ? (clock.shown - Date.now()) / 1000 : undefined
   return (
@@ -98,6 +70,21 @@ export function ClockView({ active, clock }: { active: boolean; clock?: Clock & 
         Advancing runs what falls due in between: session expiry, callback retries, scheduled payments.
       </Text>
       <Text {...theme.tone('muted')}>Time never goes back; a reset keeps the clock.</Text>
+      <Text> </Text>
+      <Text {...theme.tone('muted')}>
+        gateway faults (f adds one, X forgets them)
+        {faults.error ? `: could not be read (${faults.error})` : ''}
+      </Text>
+      {faults.data?.length ? (
+        faults.data.map((f) => (
+          <Text key={f.id}>
+            {f.id} {f.mode}: {describeFault(f)}
+            {f.hits ? `, ${f.hits} done so far` : ''}
+          </Text>
+        ))
+      ) : (
+        <Text>{faults.data ? 'none: every request is answered' : ''}</Text>
+      )}
     </Box>
   )
 }

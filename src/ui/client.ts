@@ -20,6 +20,7 @@ import type {
   ScheduleView,
   SentAnswer,
 } from './client-types.js'
+import type { SandboxFaultRequest, SandboxFaultResponse, SandboxFaultsResponse } from '../generated/types.js'
 import { readEvents } from './sse.js'
 
 /** `fetch` itself, or the in-process gateway behind the same signature (in-process.ts). */
@@ -46,10 +47,11 @@ export interface ControlClient {
   clock(): Promise<ClockView>
   advanceClock(seconds: number): Promise<ClockView>
   /** Gateway faults (POST /sandbox/faults): the next matching request fails as `mode` says. */
-  addFault(rule: {
-    mode: 'timeout' | 'error' | 'drop' | 'lost'
-    match?: { path?: string; action?: string }
-  }): Promise<{ fault: { id: string; mode: string; remaining: number } }>
+  addFault(rule: SandboxFaultRequest): Promise<SandboxFaultResponse>
+  /** The gateway faults still to happen (GET /sandbox/faults). */
+  faults(): Promise<SandboxFaultsResponse['faults']>
+  /** Forgets them all (DELETE /sandbox/faults). */
+  clearFaults(): Promise<{ removed: number }>
   merchants(): Promise<MerchantView[]>
   payments(query?: PaymentsQuery): Promise<PaymentsPage>
   payment(id: string): Promise<PaymentDetail>
@@ -134,6 +136,8 @@ export function createControlClient(options: ClientOptions): ControlClient {
     clock: () => call('GET', '/sandbox/clock'),
     advanceClock: (seconds) => call('POST', '/sandbox/clock/advance', { seconds }),
     addFault: (rule) => call('POST', '/sandbox/faults', rule),
+    faults: async () => (await call<SandboxFaultsResponse>('GET', '/sandbox/faults')).faults,
+    clearFaults: () => call('DELETE', '/sandbox/faults'),
     merchants: async () => (await call<{ merchants: MerchantView[] }>('GET', '/sandbox/merchants')).merchants,
     payments: (q) => call('GET', `/sandbox/payments${query(q)}`),
     payment: (id) => call('GET', `/sandbox/payments/${enc(id)}`),

@@ -87,6 +87,7 @@ export const BINDINGS: Binding[] = [
   { keys: 'p', scope: 'schedules', does: 'pause' },
   { keys: 's', scope: 'schedules', does: 'run' },
   { keys: 'm h d', scope: 'clock', does: '+1 minute/hour/day' },
+  { keys: 'f X', scope: 'clock', does: 'add/forget gateway faults' },
   { keys: 'T', scope: 'scenarios', does: 'run a tag' },
   { keys: 'M', scope: 'scenarios', does: 'merchant to run as' },
   { keys: 'o', scope: 'scenarios', does: 'a failure, whole' },

@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { createSandbox, type Sandbox, signatures } from '../../src/index.js'
-import { silentLogger } from '../../src/core/ports/logger.js'
-import { KEY, PASSWORD, sessionRequest } from '../library/helpers.js'
+import { describe, expect, it } from 'vitest'
+import type { Sandbox } from '../../src/index.js'
+import { sessionRequest } from '../library/helpers.js'
+import { post, sale, sandboxes, statusByOrder } from './helpers.js'
 
 /**
  * Gateway faults (docs/conformance.md, Gateway faults; docs/rules.md#beyond-the-interface): the
@@ -9,46 +9,7 @@ import { KEY, PASSWORD, sessionRequest } from '../library/helpers.js'
  * answer is lost; the status lookup tells what happened.
  */
 
-const open: Sandbox[] = []
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((s) => s.close()))
-})
-async function make(): Promise<Sandbox> {
-  const s = await createSandbox({ onCallback: () => new Response('OK'), logger: silentLogger })
-  open.push(s)
-  return s
-}
-
-const EMAIL = 'doe@example.com'
-const CARD = '4111111111111111'
-const sale = (orderId: string) =>
-  new URLSearchParams({
-    action: 'SALE',
-    client_key: KEY,
-    order_id: orderId,
-    order_amount: '10.00',
-    order_currency: 'USD',
-    order_description: 'Tickets',
-    card_number: CARD,
-    card_exp_month: '01',
-    card_exp_year: '2030',
-    card_cvv2: '123',
-    payer_first_name: 'John',
-    payer_last_name: 'Doe',
-    payer_email: EMAIL,
-    payer_phone: '2125550100',
-    payer_ip: '203.0.113.10',
-    term_url_3ds: 'https://shop.test/3ds',
-    hash: signatures.s2sCard.payment(EMAIL, PASSWORD, { cardNumber: CARD }),
-  })
-const statusByOrder = (orderId: string) =>
-  new URLSearchParams({
-    action: 'GET_TRANS_STATUS_BY_ORDER',
-    client_key: KEY,
-    order_id: orderId,
-    hash: signatures.s2sCard.byOrder(EMAIL, PASSWORD, orderId, { cardNumber: CARD }),
-  })
-const post = (s: Sandbox, body: URLSearchParams) => s.fetch(`${s.baseUrl}/post`, { method: 'POST', body })
+const make = sandboxes()
 const session = (s: Sandbox, number: string) =>
   s.fetch(`${s.baseUrl}/api/v1/session`, {
     method: 'POST',

@@ -106,6 +106,21 @@ describe('msw handlers: the engine at any base URL, no port', () => {
     expect(listeners()).toBe(0)
   })
 
+  // docs/conformance.md, Gateway faults: a late answer ends when the merchant's client gives up.
+  it('a caller whose time-out fires while its answer is held gets its own time-out error; the work is done', async () => {
+    const before = sandbox.gateway.ctx.store.list('sessions').length
+    await sandbox.faults.add({ mode: 'late', hold_seconds: 600, match: { path: '/api/v1/session' } })
+    const sent = fetch(`${BASE}/api/v1/session`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(sessionRequest('msw-late')),
+      signal: AbortSignal.timeout(300),
+    })
+    await expect(sent).rejects.toThrow(/abort|time/i)
+    expect(sandbox.gateway.ctx.store.list('sessions')).toHaveLength(before + 1)
+    expect(sandbox.faults.list()).toEqual([])
+  })
+
   it('refuses a base URL that is not absolute http(s)', () => {
     expect(() => mswHandlers(sandbox, 'gateway.test')).toThrow(/must be absolute/)
     expect(() => mswHandlers(sandbox, 'ftp://gateway.test')).toThrow(/http or https/)

@@ -42,6 +42,11 @@ export function toGatewayRequest(
   const hash = url.indexOf('#')
   const end = search >= 0 ? search : hash >= 0 ? hash : url.length
   const connection = connectionOf(req.socket)
+  // The client went away before its answer was written (a held answer then ends: src/core/faults).
+  const gone = new AbortController()
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort()
+  })
   return {
     method: req.method ?? 'GET',
     path: url.slice(0, end),
@@ -49,6 +54,7 @@ export function toGatewayRequest(
     headers,
     readBody: (limit) => readBody(req, res, limit, options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS),
     remoteAddress: plainAddress(req.socket.remoteAddress),
+    signal: gone.signal,
     ...(options.basePath ? { basePath: options.basePath } : {}),
     ...(options.servedHosts ? { servedHosts: options.servedHosts } : {}),
     // docs/rules.md#connections: the connection's standing (createHttpServer's connections).

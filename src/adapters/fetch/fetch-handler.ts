@@ -34,6 +34,9 @@ export function createFetchHandler(gateway: Gateway, options: FetchHandlerOption
   const remoteAddress = options.remoteAddress ?? '127.0.0.1'
   return async (request) => {
     const response = await gateway.handle(toGatewayRequest(request, basePath, servedHosts, remoteAddress))
+    // The caller gave up while its answer was held (gateway fault `late`): as fetch does, the
+    // promise rejects with its signal's reason (AbortError, TimeoutError).
+    if (request.signal.aborted) throw request.signal.reason
     return toResponse(response, request)
   }
 }
@@ -79,6 +82,7 @@ function toGatewayRequest(
     readBody: async (limit) =>
       decode(new Uint8Array(await request.arrayBuffer()), headers['content-encoding'], limit),
     remoteAddress,
+    signal: request.signal,
     ...(basePath ? { basePath } : {}),
     servedHosts,
   }

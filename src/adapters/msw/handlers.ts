@@ -25,10 +25,10 @@ export function createMswHandlers(
   return [
     http.all(
       ({ request }) => isUnder(new URL(request.url), baseUrl),
-      // Gateway faults (src/core/faults): a dropped connection is msw's network error.
+      // Gateway faults (src/core/faults): a dropped connection (or a caller that gave up) is msw's network error.
       ({ request }) =>
         answer(request).catch((error: unknown) => {
-          if (error instanceof ConnectionDropped) return Response.error()
+          if (error instanceof ConnectionDropped || request.signal.aborted) return Response.error()
           throw error
         }),
     ),

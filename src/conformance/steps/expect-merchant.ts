@@ -11,6 +11,7 @@ import { interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
 import type { HostedGateway, ObservedRequest } from '../sandbox-host.js'
 import { hashOf, PaymentMemory } from '../signing.js'
+import { acceptedAnswer } from '../fault-outcomes.js'
 import { describeRequest } from '../observations.js'
 import { refundedOnFinancialDayNote } from '../financial-day-note.js'
 
@@ -205,14 +206,6 @@ function signatureProblems(
   if (expected === 'invalid' && ok)
     return ['hash is valid, but this scenario expects the merchant to send a wrong one']
   return []
-}
-
-/** A success answer: HTTP 200 without an error envelope (Checkout error_code, S2S result ERROR/DECLINED). */
-function acceptedAnswer(request: ObservedRequest): boolean {
-  const json = request.answer.json as Record<string, unknown> | undefined
-  if (request.answer.status !== 200) return false
-  if (!json || typeof json !== 'object') return true
-  return !('error_code' in json) && json.result !== 'ERROR' && json.result !== 'DECLINED'
 }
 
 /** The gateway drops empty S2S form values before validating (request-validation.ts); so does the check. */

@@ -118,7 +118,7 @@ async function startAtMerchant(
       amounts: [...(ctx.asked?.[order.number]?.amounts ?? []), `${order.amount} ${order.currency}`],
     },
   }
-  const answer = await merchant.startPayment(payload)
+  const answer = await merchant.startPayment(payload, ctx.holdMs)
   if (answer.request) ctx.request = answer.request
   const handed = (answer.body && typeof answer.body === 'object' ? answer.body : {}) as Record<
     string,
@@ -236,13 +236,16 @@ export async function merchantAction(
   if (!merchant.hasAction) throw new StepSkipped('not run: your adapter declares no `merchant_action` hook')
   if (Object.hasOwn(CAPABILITIES, step.action)) guard(merchant, step.action as CapabilityId)
   const orderId = orderNumber(step.order_number, ctx)
-  const answer = await merchant.action({
-    gateway_url: ctx.gatewayUrl,
-    scenario: ctx.loaded.slug,
-    action: step.action,
-    order_id: orderId,
-    ...(step.amount ? { amount: interpolate(step.amount, ctx.vars) } : {}),
-  })
+  const answer = await merchant.action(
+    {
+      gateway_url: ctx.gatewayUrl,
+      scenario: ctx.loaded.slug,
+      action: step.action,
+      order_id: orderId,
+      ...(step.amount ? { amount: interpolate(step.amount, ctx.vars) } : {}),
+    },
+    ctx.holdMs,
+  )
   if (answer.request) ctx.request = answer.request
   ctx.hooks.push(
     `merchant_action ${step.action}${step.amount ? ` ${interpolate(step.amount, ctx.vars)}` : ''} → HTTP ${answer.status} ${answer.text.slice(0, 200)}`,

@@ -228,6 +228,10 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       const action = route.declared?.kind === 'actions' ? parsed.value.action : undefined
       if (typeof action === 'string') seen.action = action
       seen.merchant = merchantOf(request, parsed.value)
+      // The client went away before its request was handled (its own time-out fired while the
+      // server was busy): nothing is done, since no answer can reach it. A loaded machine never
+      // turns a request its sender gave up on into a payment it did not wait for.
+      if (request.signal?.aborted) return CLIENT_GONE
       // ── Gateway faults hook (src/core/faults, issue 23): one call, once the body is read (a rule may
       // name an S2S action); without a fault rule it just runs. ──
       return await withFaults(ctx, request, parsed.value, async () => {
@@ -320,6 +324,13 @@ export function internalErrorResponse(): GatewayResponse {
 
 const NO_HOSTS: readonly string[] = Object.freeze([])
 const NO_BODY = new Uint8Array(0)
+/** No answer for a client that left before its request was handled: adapters close the connection. */
+const CLIENT_GONE: GatewayResponse = Object.freeze({
+  status: 499,
+  headers: {},
+  body: '',
+  fault: 'drop' as const,
+})
 
 /** The bytes an adapter read, or the catalogue row that refuses what it could not read. */
 function bodyOf(read: BodyRead): Uint8Array {

@@ -18,6 +18,11 @@ export interface GatewayRequest {
    * `GET /sandbox/health` (given by the adapter that serves over HTTP; absent in-process).
    */
   connections?: () => ConnectionUsage
+  /**
+   * Aborted when the client goes away before its answer is written (its connection closed, its
+   * fetch aborted): a held answer (gateway fault `late`, src/core/faults) ends there.
+   */
+  signal?: AbortSignal
 }
 
 /** The HTTP server's connections (adapters/express/connections.ts), as health shows them. */

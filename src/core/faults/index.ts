@@ -4,38 +4,46 @@ import { fail } from '../engine/errors.js'
 import { type GatewayRequest, type GatewayResponse, jsonResponse } from '../engine/http.js'
 import type { EngineModule } from '../engine/modules.js'
 import { declareControlRoute } from '../engine/pipeline.js'
+import { dropped, FAULT_HEADER, holdAnswer, proxyPage, waitOnClock } from './answers.js'
+import {
+  addFault,
+  clearFaults,
+  DEFAULT_HOLD_SECONDS,
+  type FaultMode,
+  type FaultRule,
+  listFaults,
+  takeFault,
+} from './rules.js'
 
 /**
  * Gateway faults (docs/conformance.md, Gateway faults): the next N requests that match a route
- * (method, path) or an S2S action time out, answer 5xx, lose their connection, or succeed while
- * their answer is lost. Real gateways do all four; a merchant recovers with the status lookup,
- * never by sending a payment again blindly.
+ * (method, path), an S2S action or a kind of request (every status lookup, every refund, ...)
+ * time out, answer 5xx, lose their connection, are done while their answer is lost (dropped, or
+ * replaced by a proxy's 502/503/504 page), or are done and answered late. Real gateways and the
+ * proxies in front of them do all of these; a merchant recovers with the status lookup, never by
+ * sending a payment, refund, capture or void again blindly.
  *
- * The rules live in memory beside the engine (they are test controls, not records: a reset or a
- * restart forgets them). The request lifecycle calls `withFaults` once (gateway.handle); an
- * adapter honours the one thing the engine cannot do itself: `fault: 'drop'` on the response,
- * which closes the connection without an answer.
+ * The request lifecycle calls `withFaults` once (gateway.handle); an adapter honours the one thing
+ * the engine cannot do itself: `fault: 'drop'` on the response, which closes the connection
+ * without an answer, and it tells the engine when its client goes away (`request.signal`), which
+ * ends a held answer.
  */
 
-export type FaultMode = SandboxFaultRequest['mode']
-
-export interface FaultRule {
-  id: string
-  mode: FaultMode
-  match: { method?: string; path?: string; action?: string }
-  /** Requests still to fail. */
-  remaining: number
-  seconds: number
-  status?: number
-  /** Requests this rule made fail so far. */
-  hits: number
-}
+export { FAULT_HEADER } from './answers.js'
+export {
+  addFault,
+  clearFaults,
+  DEFAULT_HOLD_SECONDS,
+  DONE_MODES,
+  type FaultKind,
+  type FaultMode,
+  type FaultRule,
+  kindOf,
+  listFaults,
+} from './rules.js'
 
 /** What a response carries when a fault took its answer away: adapters close the connection. */
 export type FaultEffect = 'drop'
-
-/** The header every injected answer carries, so logs and the kit never take a fault for the gateway's word. */
-export const FAULT_HEADER = 'sandbox-fault'
 
 /** Thrown by adapters that cannot close a connection (fetch): the caller sees a network error. */
 export class ConnectionDropped extends TypeError {
@@ -44,93 +52,15 @@ export class ConnectionDropped extends TypeError {
   }
 }
 
-interface FaultTable {
-  rules: FaultRule[]
-  next: number
-}
-
-const tables = new WeakMap<EngineContext, FaultTable>()
-const tableOf = (ctx: EngineContext): FaultTable => {
-  let table = tables.get(ctx)
-  if (!table) {
-    table = { rules: [], next: 1 }
-    tables.set(ctx, table)
-  }
-  return table
-}
-
-/** The rules in force, oldest first (a copy). */
-export const listFaults = (ctx: EngineContext): FaultRule[] => tableOf(ctx).rules.map((r) => ({ ...r }))
-
-/** Adds a rule; answers it. */
-export function addFault(ctx: EngineContext, request: SandboxFaultRequest): FaultRule {
-  const table = tableOf(ctx)
-  const rule: FaultRule = {
-    id: `fault-${table.next++}`,
-    mode: request.mode,
-    match: { ...(request.match ?? {}) },
-    remaining: request.count ?? 1,
-    seconds: request.seconds ?? 30,
-    ...(request.status !== undefined ? { status: request.status } : {}),
-    hits: 0,
-  }
-  table.rules.push(rule)
-  return { ...rule }
-}
-
-/** Removes one rule (by id) or all; answers how many were removed. */
-export function clearFaults(ctx: EngineContext, id?: string): number {
-  const table = tableOf(ctx)
-  const before = table.rules.length
-  table.rules = id === undefined ? [] : table.rules.filter((r) => r.id !== id)
-  return before - table.rules.length
-}
-
-function actionOf(body: unknown): string | undefined {
-  const action = body && typeof body === 'object' ? (body as Record<string, unknown>).action : undefined
-  return typeof action === 'string' ? action : undefined
-}
-
-function take(ctx: EngineContext, request: GatewayRequest, body: unknown): FaultRule | undefined {
-  const table = tables.get(ctx)
-  if (!table?.rules.length || request.path.startsWith('/sandbox/')) return undefined
-  const action = actionOf(body)
-  const rule = table.rules.find(
-    (r) =>
-      (!r.match.method || r.match.method === request.method) &&
-      (!r.match.path || r.match.path === request.path) &&
-      (!r.match.action || r.match.action === action),
-  )
-  if (!rule) return undefined
-  rule.remaining--
-  rule.hits++
-  if (rule.remaining <= 0) table.rules.splice(table.rules.indexOf(rule), 1)
-  return rule
-}
-
-/** A proxy's page in front of the gateway: what a merchant meets when the gateway is down. */
-const errorPage = (status: number, mode: FaultMode): GatewayResponse => ({
-  status,
-  headers: { 'content-type': 'text/html; charset=utf-8', [FAULT_HEADER]: mode },
-  body: `<html><head><title>${status} Service Unavailable</title></head><body><h1>${status} Service Unavailable</h1><p>The gateway did not answer in time.</p></body></html>`,
+const marked = (response: GatewayResponse, mode: FaultMode): GatewayResponse => ({
+  ...response,
+  headers: { ...response.headers, [FAULT_HEADER]: mode },
 })
-
-const dropped = (mode: FaultMode): GatewayResponse => ({
-  status: 504,
-  headers: { [FAULT_HEADER]: mode },
-  body: '',
-  fault: 'drop',
-})
-
-/** Time passes on the sandbox's clock: a virtual clock moves on, a system clock is waited for. */
-async function wait(ctx: EngineContext, seconds: number): Promise<void> {
-  if (ctx.clock.kind === 'virtual') await ctx.clock.advance(seconds * 1000)
-  else await new Promise((resolve) => setTimeout(resolve, seconds * 1000))
-}
 
 /**
  * The lifecycle's one hook: `run` is the request's normal handling. A matching rule answers
- * instead (timeout, error, drop: nothing done), or lets it run and loses the answer (lost).
+ * instead (timeout, error, drop: nothing done), or lets it run and loses the answer (lost), or
+ * lets it run and holds the answer until the client gave up (late).
  */
 export async function withFaults(
   ctx: EngineContext,
@@ -138,20 +68,29 @@ export async function withFaults(
   body: unknown,
   run: () => Promise<GatewayResponse>,
 ): Promise<GatewayResponse> {
-  const rule = take(ctx, request, body)
+  const rule = takeFault(ctx, request, body)
   if (!rule) return run()
   ctx.logger.warn('sandbox fault injected', { id: rule.id, mode: rule.mode, path: request.path })
   switch (rule.mode) {
     case 'error':
-      return errorPage(rule.status ?? 503, 'error')
+      return proxyPage(rule.status ?? 503, 'error')
     case 'drop':
       return dropped('drop')
     case 'timeout':
-      await wait(ctx, rule.seconds)
+      // With hold_seconds the merchant's own client times out for real; the clock moves on either way.
+      if (rule.hold_seconds !== undefined) {
+        await holdAnswer(request, rule.hold_seconds)
+        if (ctx.clock.kind === 'virtual') await ctx.clock.advance(rule.seconds * 1000)
+      } else await waitOnClock(ctx, rule.seconds)
       return dropped('timeout')
     case 'lost': {
       await run()
-      return rule.status !== undefined ? errorPage(rule.status, 'lost') : dropped('lost')
+      return rule.status !== undefined ? proxyPage(rule.status, 'lost') : dropped('lost')
+    }
+    case 'late': {
+      const answer = await run()
+      const gone = await holdAnswer(request, rule.hold_seconds ?? DEFAULT_HOLD_SECONDS)
+      return gone ? dropped('late') : marked(answer, 'late')
     }
   }
 }
@@ -163,6 +102,7 @@ const view = (rule: FaultRule) => ({
   remaining: rule.remaining,
   ...(rule.mode === 'timeout' ? { seconds: rule.seconds } : {}),
   ...(rule.status !== undefined ? { status: rule.status } : {}),
+  ...(rule.hold_seconds !== undefined ? { hold_seconds: rule.hold_seconds } : {}),
   hits: rule.hits,
 })
 
@@ -174,7 +114,7 @@ export const faultsModule: EngineModule = {
       method: 'POST',
       path: '/sandbox/faults',
       summary:
-        'Make the next N matching requests time out, answer 5xx, drop the connection, or lose their answer',
+        'Make the next N matching requests time out, answer 5xx, drop the connection, lose their answer after doing the work (dropped or a 502/503/504 page), or answer late',
       pipeline: { schema: 'sandbox/fault-request' },
       response: 'control/fault-response',
       status: 201,

@@ -263,10 +263,14 @@ export function payerStep(
   }
 }
 
+/** How long an exported late answer is held (docs/conformance.md, Gateway faults): the bundled scenarios' hold. */
+const LATE_HOLD_SECONDS = 15
+
 /** gateway.fault for a request a fault answered: the same mode, on the same route or action, once. */
 export function faultStep(r: RequestRecord): Step | undefined {
   const mode = r.fault
-  if (mode !== 'timeout' && mode !== 'error' && mode !== 'drop' && mode !== 'lost') return undefined
+  if (mode !== 'timeout' && mode !== 'error' && mode !== 'drop' && mode !== 'lost' && mode !== 'late')
+    return undefined
   const seconds = Math.round((r.answered_at - r.at) / 1000)
   return {
     step: 'gateway.fault',
@@ -274,6 +278,8 @@ export function faultStep(r: RequestRecord): Step | undefined {
     match: r.action ? { action: r.action } : { method: r.method, path: r.route ?? r.path },
     count: 1,
     ...(mode === 'timeout' && seconds >= 1 ? { seconds: Math.min(600, seconds) } : {}),
+    // A late answer was held in real time, which the log does not keep: as long as the bundle's.
+    ...(mode === 'late' ? { hold_seconds: LATE_HOLD_SECONDS } : {}),
     ...(r.response.status >= 500 ? { status: r.response.status } : {}),
     description: `The sandbox fault "${mode}" answered the merchant's ${r.method} ${r.path}${r.action ? ` ${r.action}` : ''} (${when(r)}).`,
   }

@@ -55,7 +55,7 @@ export interface RequestRecord {
   warnings: string[]
   /** docs/rules.md#rule-book: why the gateway refused it, when it did. */
   refusal?: Refusal
-  /** The gateway fault (src/core/faults) that answered it: `timeout`, `error`, `drop`, `lost`. */
+  /** The gateway fault (src/core/faults) that answered it: `timeout`, `error`, `drop`, `lost`, `late`. */
   fault?: string
 }
 
