@@ -99,19 +99,39 @@ export interface Browser {
  */
 const SLOTS = Math.max(1, Math.floor(availableParallelism() / 2))
 
-function alive(pid: number): boolean {
+/**
+ * When process `pid` started (Linux: /proc/PID/stat, field 22), so that a pid reused by another
+ * process after a run was killed (in a container pids repeat from one run to the next) is not taken
+ * for the slot's holder; '' where there is no /proc.
+ */
+function startOf(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? ''
+  } catch {
+    return ''
+  }
+}
+
+/** The holder as written in a slot: `pid start`. */
+const holder = () => `${process.pid} ${startOf(process.pid)}`
+
+function alive(owner: string): boolean {
+  const [pidText = '', start = ''] = owner.trim().split(' ')
+  const pid = Number(pidText)
+  if (!pid) return false
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
+  return !start || startOf(pid) === '' || startOf(pid) === start
 }
 
 /** This test file's slot, shared by every browser the file opens (a test may open a second one). */
 let mine: { users: number; release: () => void } | undefined
 
-async function takeSlot(): Promise<() => void> {
+export async function takeSlot(): Promise<() => void> {
   if (!mine) mine = { users: 0, release: await takeFreeSlot() }
   const slot = mine
   slot.users++
@@ -133,13 +153,13 @@ async function takeFreeSlot(): Promise<() => void> {
       try {
         mkdirSync(dir)
       } catch {
-        const owner = Number(readFileSync(join(dir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0)
-        // Being written (no pid yet) or held by a live process: try the next slot.
+        const owner = readFileSync(join(dir, 'pid'), { encoding: 'utf8', flag: 'a+' })
+        // Being written (no holder yet) or held by a live process: try the next slot.
         if (!owner || alive(owner)) continue
         rmSync(dir, { recursive: true, force: true })
         continue
       }
-      writeFileSync(join(dir, 'pid'), String(process.pid))
+      writeFileSync(join(dir, 'pid'), holder())
       return () => rmSync(dir, { recursive: true, force: true })
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
