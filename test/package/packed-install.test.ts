@@ -81,13 +81,15 @@ beforeAll(() => {
   // since the scripts were not run: the published package.json has no `prepare`.
   const unpacked = join(work, 'unpacked')
   mkdirSync(unpacked)
-  expect(run('tar', ['xzf', join(work, packed.filename), '-C', unpacked]).code).toBe(0)
+  expect(run('tar', ['xzf', join(work, packed.filename), '-C', unpacked], { cwd: work }).code).toBe(0)
   const manifest = join(unpacked, 'package', 'package.json')
   writeFileSync(
     manifest,
     `${JSON.stringify(publishedManifest(JSON.parse(readFileSync(manifest, 'utf8'))), null, 2)}\n`,
   )
-  expect(run('tar', ['czf', join(work, packed.filename), '-C', unpacked, 'package']).code).toBe(0)
+  expect(
+    run('tar', ['czf', join(work, packed.filename), '-C', unpacked, 'package'], { cwd: work }).code,
+  ).toBe(0)
   const paths = packed.files.map((f) => f.path)
   // "files": only what runs and what users read (of docs/, the rule book the messages cite).
   // The hosted pages' browser scripts are the one part of src/ that runs as written.
