@@ -7,12 +7,15 @@
 //   4. esbuild: the CLI from its sources into dist/cli/bundle (scripts/cli-bundle.mjs), the only
 //      form it runs in (bin/paysandbox.js).
 //   5. yargs: the --help texts cli/main.ts prints without loading yargs (dist/cli/bundle/help.json).
+//   6. the declarations for every TypeScript consumer: Node's types referenced, .d.cts twins for
+//      `require` (scripts/declarations.mjs).
 // The hosted pages' browser scripts are served from src/pages as written (package.json "files").
 import { spawnSync } from 'node:child_process'
 import { rmSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { bundleCli } from './cli-bundle.mjs'
+import { finishDeclarations } from './declarations.mjs'
 import { precompileValidators } from './precompile-validators.mjs'
 import { bundleConsole } from './tui-bundle.mjs'
 
@@ -32,6 +35,10 @@ if (tsc.status !== 0 && !emitAnyway) {
   process.exit(tsc.status ?? 1)
 }
 console.log(`build: compiled src/ into ${relative(root, dist)}/src`)
+const declarations = finishDeclarations(join(dist, 'src'))
+console.log(
+  `build: ${declarations.referencing} declaration files reference Node's types; ${declarations.twins} .d.cts twins for require`,
+)
 console.log(`build: bundled the console into ${relative(root, await bundleConsole(dist))}`)
 for (const file of await precompileValidators(dist)) console.log(`build: precompiled ${relative(root, file)}`)
 const cli = await bundleCli(root, dist)

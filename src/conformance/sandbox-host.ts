@@ -320,7 +320,7 @@ async function serveGateway(
       ...(parsed.ok ? { body: parsed.value } : {}),
       answer: {
         status: dropped ? 0 : response.status,
-        text: dropped ? noAnswer(fault, ms) : text,
+        text: dropped ? noAnswer(fault) : text,
         ...(json !== undefined ? { json } : {}),
         ...(response.warnings?.length ? { warnings: response.warnings } : {}),
         ...(response.refusal ? { refusal: response.refusal } : {}),
@@ -342,9 +342,9 @@ function record(requests: ObservedRequest[], request: ObservedRequest): void {
 }
 
 /** What the merchant got when a fault took the answer away. */
-const noAnswer = (fault: string | undefined, ms: number) =>
+const noAnswer = (fault: string | undefined) =>
   fault === 'late'
-    ? `(no answer: the gateway did it and held its answer; the merchant's client gave up after ${(ms / 1000).toFixed(1)} s, sandbox fault late)`
+    ? "(no answer: the gateway did it and held its answer until the merchant's client gave up, sandbox fault late)"
     : fault
       ? `(no answer: connection dropped, sandbox fault ${fault})`
       : "(no answer: the merchant's client had gone before its request was handled; nothing was done)"

@@ -21,7 +21,7 @@ beforeAll(async () => {
       else if (req.url === '/fail') res.writeHead(500).end('nope')
       else if (req.url === '/redirect') res.writeHead(302, { location: '/ok' }).end()
       else if (req.url === '/big') res.end('x'.repeat(MAX_ANSWER_BYTES * 3))
-      else if (req.url === '/slow') setTimeout(() => res.end('late'), 2_000)
+      // /slow never answers: only the transport's time-out ends the request (afterAll closes it).
     })
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
@@ -65,9 +65,8 @@ describe('fetch transport', () => {
   })
 
   it('rejects when the merchant does not answer in time', async () => {
-    const started = Date.now()
+    // The endpoint never answers: the send settles only because the time-out ends it (no stopwatch).
     await expect(createFetchTransport().send(post('/slow', 100))).rejects.toThrow()
-    expect(Date.now() - started).toBeLessThan(1_500)
   })
 
   it('rejects a refused connection', async () => {

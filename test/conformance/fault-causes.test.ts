@@ -134,7 +134,7 @@ describe('a money action sent again after a fault', () => {
     const found = causesOf(ctx)
     expect(found.map((f) => f.kind)).toEqual(['resent-action', 'refused-request'])
     expect(found[0]?.headline).toBe(
-      'the same capture was sent twice: the merchant sent POST /post CAPTURE again after its POST /post GET_TRANS_STATUS, which answered SETTLED, where its earlier one was done and its answer held until the merchant\'s client gave up after 5.0 s (sandbox fault "late") (one capture, done once: docs/conformance.md, Gateway faults): the gateway refused it (HTTP 400) (payment pay-2: 10.00 EUR charged, 0.00 refunded, by the gateway\'s ledger)',
+      'the same capture was sent twice: the merchant sent POST /post CAPTURE again after its POST /post GET_TRANS_STATUS, which answered SETTLED, where its earlier one was done and its answer held until the merchant\'s client gave up (sandbox fault "late") (one capture, done once: docs/conformance.md, Gateway faults): the gateway refused it (HTTP 400) (payment pay-2: 10.00 EUR charged, 0.00 refunded, by the gateway\'s ledger)',
     )
   })
 
@@ -187,7 +187,7 @@ describe('a money action sent again after a fault', () => {
     )
     expect(first?.kind).toBe('double-charge')
     expect(first?.headline).toMatch(
-      /^the merchant sent POST \/post SALE again for order o-9 without looking the order up first, where its earlier POST \/post SALE was done and its answer held until the merchant's client gave up after 5\.0 s \(sandbox fault "late"\) \(one order, one charge: [^)]*\): the gateway did the second too \(HTTP 200 SETTLED, trans_id t-2\), and the payer is charged twice for order o-9/,
+      /^the merchant sent POST \/post SALE again for order o-9 without looking the order up first, where its earlier POST \/post SALE was done and its answer held until the merchant's client gave up \(sandbox fault "late"\) \(one order, one charge: [^)]*\): the gateway did the second too \(HTTP 200 SETTLED, trans_id t-2\), and the payer is charged twice for order o-9/,
     )
   })
 })

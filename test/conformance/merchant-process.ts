@@ -54,7 +54,8 @@ export async function startMerchant(mistake = 'none'): Promise<MerchantProcess> 
     exited = true
   })
   const baseUrl = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 15_000
+  // Ready when its health answers; a merchant that exits first fails with what it printed. No
+  // deadline: on a loaded machine start-up takes what it takes (the test's timeout bounds it).
   for (;;) {
     if (exited) throw new Error(`merchant (${mistake}) exited: ${stderr}`)
     const ready = await fetch(`${baseUrl}/health`).then(
@@ -62,7 +63,6 @@ export async function startMerchant(mistake = 'none'): Promise<MerchantProcess> 
       () => false,
     )
     if (ready) break
-    if (Date.now() > deadline) throw new Error(`merchant (${mistake}) not ready: ${stderr}`)
     await new Promise((r) => setTimeout(r, 50))
   }
   return {

@@ -415,11 +415,11 @@ const CAUGHT_BY: Record<
       'merchant-fault-refund-late',
       'merchant-fault-s2s-capture-late',
     ],
-    says: /^\d+\. expect\.merchant_order: the merchant sent POST \/post SALE again for order [^\n]* without looking the order up first, where its earlier POST \/post SALE was done and its answer held until the merchant's client gave up after \d+\.\d s \(sandbox fault "late"\)[^\n]*: the gateway did the second too \(HTTP 200 SETTLED, trans_id [0-9a-f-]{36}\), and the payer is charged twice[\s\S]*fix: before sending a payment again, look the order up \(GET_TRANS_STATUS_BY_ORDER\)/,
+    says: /^\d+\. expect\.merchant_order: the merchant sent POST \/post SALE again for order [^\n]* without looking the order up first, where its earlier POST \/post SALE was done and its answer held until the merchant's client gave up \(sandbox fault "late"\)[^\n]*: the gateway did the second too \(HTTP 200 SETTLED, trans_id [0-9a-f-]{36}\), and the payer is charged twice[\s\S]*fix: before sending a payment again, look the order up \(GET_TRANS_STATUS_BY_ORDER\)/,
     section: /Gateway faults/,
     alsoSays: {
       'merchant-fault-refund-late':
-        /^\d+\. expect\.merchant_order: the same refund was sent twice: the merchant sent POST \/api\/v1\/payment\/refund \(amount 4\.00\) again [^\n]*, where its earlier one was done and its answer held until the merchant's client gave up after \d+\.\d s \(sandbox fault "late"\)[^\n]*: the gateway did that one too, 4\.00 refunded twice/,
+        /^\d+\. expect\.merchant_order: the same refund was sent twice: the merchant sent POST \/api\/v1\/payment\/refund \(amount 4\.00\) again [^\n]*, where its earlier one was done and its answer held until the merchant's client gave up \(sandbox fault "late"\)[^\n]*: the gateway did that one too, 4\.00 refunded twice/,
     },
   },
   'acks-before-lookup': {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2e, startE2e } from './harness.js'
+import { type E2e, startE2e, holdBrowserSlot } from './harness.js'
 
 // One method of each behaviour group (2.2.2, 2.2.3), end to end in chromium: a session offering it,
 // the hosted page, the method's simulator page (docs/rules.md#test-data (sandbox): "the payer ... chooses
@@ -7,6 +7,7 @@ import { type E2e, startE2e } from './harness.js'
 // ... always receive payment_id, trans_id, order_id, hash", Events) plus its callback, acknowledged
 // by the stand-in merchant server. One browser serves every case.
 let e2e: E2e
+holdBrowserSlot()
 beforeAll(async () => {
   e2e = await startE2e()
 }, 300_000)

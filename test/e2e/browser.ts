@@ -1,5 +1,14 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  symlinkSync,
+  unlinkSync,
+} from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { type BrowserContext, chromium } from 'playwright-core'
@@ -93,25 +102,45 @@ export interface Browser {
 
 /**
  * Test files running browsers at once, across every vitest worker: one per two CPUs (one on a
- * 2-core CI machine); the browsers of one file share its slot. A slot is a directory made atomically under the temporary directory, holding the pid
- * of the process that took it; a slot whose process is gone is taken over. Waiting for a slot
- * polls; nothing depends on how long it takes.
+ * 2-core CI machine); the browsers of one file share its slot. A slot is a symbolic link under the
+ * temporary directory naming the process that took it (pid and start time); a slot whose process
+ * is gone is taken over. Waiting for a slot polls; nothing depends on how long it takes.
  */
 const SLOTS = Math.max(1, Math.floor(availableParallelism() / 2))
 
-function alive(pid: number): boolean {
+/**
+ * When process `pid` started (Linux: /proc/PID/stat, field 22), so that a pid reused by another
+ * process after a run was killed (in a container pids repeat from one run to the next) is not taken
+ * for the slot's holder; '' where there is no /proc.
+ */
+function startOf(pid: number): string {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? ''
+  } catch {
+    return ''
+  }
+}
+
+/** The holder as written in a slot: `pid start`. */
+const holder = () => `${process.pid} ${startOf(process.pid)}`
+
+function alive(owner: string): boolean {
+  const [pidText = '', start = ''] = owner.trim().split(' ')
+  const pid = Number(pidText)
+  if (!pid) return false
   try {
     process.kill(pid, 0)
-    return true
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false
   }
+  return !start || startOf(pid) === '' || startOf(pid) === start
 }
 
 /** This test file's slot, shared by every browser the file opens (a test may open a second one). */
 let mine: { users: number; release: () => void } | undefined
 
-async function takeSlot(): Promise<() => void> {
+export async function takeSlot(): Promise<() => void> {
   if (!mine) mine = { users: 0, release: await takeFreeSlot() }
   const slot = mine
   slot.users++
@@ -129,18 +158,35 @@ async function takeSlot(): Promise<() => void> {
 async function takeFreeSlot(): Promise<() => void> {
   for (;;) {
     for (let n = 0; n < SLOTS; n++) {
-      const dir = join(tmpdir(), `paysandbox-browser-slot-${n}`)
+      // A slot is a symbolic link whose target names its holder: made and read in one step each, so
+      // a waiter never sees a slot half made, and never makes anything while it looks (an earlier
+      // directory-and-pid-file slot could be left empty forever when a waiter's read created the
+      // file the holder had just removed: every later run then waited on it).
+      const link = join(tmpdir(), `paysandbox-browser-slot-${n}.lock`)
       try {
-        mkdirSync(dir)
+        symlinkSync(holder(), link)
+        return () => {
+          try {
+            if (readlinkSync(link) === holder()) unlinkSync(link)
+          } catch {
+            // already gone (taken over)
+          }
+        }
       } catch {
-        const owner = Number(readFileSync(join(dir, 'pid'), { encoding: 'utf8', flag: 'a+' }) || 0)
-        // Being written (no pid yet) or held by a live process: try the next slot.
-        if (!owner || alive(owner)) continue
-        rmSync(dir, { recursive: true, force: true })
-        continue
+        let owner: string
+        try {
+          owner = readlinkSync(link)
+        } catch {
+          continue // released meanwhile: try again at once
+        }
+        if (alive(owner)) continue
+        // Its holder is gone (killed): take it over.
+        try {
+          unlinkSync(link)
+        } catch {
+          // another waiter took it over first
+        }
       }
-      writeFileSync(join(dir, 'pid'), String(process.pid))
-      return () => rmSync(dir, { recursive: true, force: true })
     }
     await new Promise((resolve) => setTimeout(resolve, 100))
   }

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2e, fillCard, startE2e } from './harness.js'
+import { type E2e, fillCard, startE2e, holdBrowserSlot } from './harness.js'
 
 // Browser tests: Debian's chromium through playwright-core against a served sandbox. They fail
 // (never skip) when no browser can be found or installed: see test/e2e/browser.ts.
 let e2e: E2e
+holdBrowserSlot()
 beforeAll(async () => {
   e2e = await startE2e()
 }, 300_000)

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
-import { type E2e, PASSWORD, startE2e } from './harness.js'
+import { type E2e, PASSWORD, startE2e, holdBrowserSlot } from './harness.js'
 
 // docs/rules.md#hosted-payment-fields: Hosted Payment Fields as the platform runs them, in a real browser (Debian's
 // chromium through playwright-core): /sdk/hosted-fields.js on a merchant page, one frame per
@@ -78,6 +78,7 @@ async function startShop(sandboxUrl: string): Promise<typeof shop> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, server, paymentBodies }
 }
 
+holdBrowserSlot()
 beforeAll(async () => {
   e2e = await startE2e()
   shop = await startShop(e2e.url)

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Browser, launchBrowser } from './browser.js'
-import { type E2e, fillCard, startE2e } from './harness.js'
+import { type E2e, fillCard, startE2e, holdBrowserSlot } from './harness.js'
 
 // Issue 25, requirement 2: choosing a method on the hosted payment page switches the form at once
 // with JavaScript (no card form left behind, the pay button names the chosen method); without
@@ -9,6 +9,7 @@ import { type E2e, fillCard, startE2e } from './harness.js'
 
 let e2e: E2e
 let noScript: Browser
+holdBrowserSlot()
 beforeAll(async () => {
   e2e = await startE2e()
   noScript = await launchBrowser({ javaScriptEnabled: false })

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { type E2e, fillCard, startE2e } from './harness.js'
+import { type E2e, fillCard, startE2e, holdBrowserSlot } from './harness.js'
 
 let e2e: E2e
+holdBrowserSlot()
 beforeAll(async () => {
   e2e = await startE2e({ protocol_mapping: { terms_and_conditions: { enabled: true } } })
 }, 300_000)

@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
-import { type E2e, fillCard, PASSWORD, startE2e } from './harness.js'
+import { type E2e, fillCard, PASSWORD, startE2e, holdBrowserSlot } from './harness.js'
 
 // Issue 17 in chromium, one browser for the whole file: axe-core finds no WCAG 2.2 AA or
 // best-practice violation on any page type; Arabic keeps card numbers, dates and masked cards
@@ -20,6 +20,7 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-
 let e2e: E2e
 /** Every response a page got that was a 404 (a missing favicon would show here). */
 const missing: string[] = []
+holdBrowserSlot()
 beforeAll(async () => {
   e2e = await startE2e({ protocol_mapping: { terms_and_conditions: { enabled: true } } })
   e2e.browser.context.on('response', (r) => {

@@ -69,14 +69,14 @@ describe('POST /sandbox/faults', () => {
     const s = await make()
     const before = s.clock.now()
     await s.faults.add({ mode: 'timeout', seconds: 45, match: { action: 'SALE' } })
-    const started = performance.now()
+    // No real wait: 45 s of real time would outlast this test's own bound (30 s, given below), so
+    // the drop shows on the virtual clock only; no stopwatch that a loaded machine could fail.
     await expect(post(s, sale('TO-1'))).rejects.toThrow(/sandbox fault: timeout/)
-    expect(performance.now() - started).toBeLessThan(5_000)
     expect(s.clock.now() - before).toBe(45_000)
     expect(s.gateway.ctx.store.list('payments')).toHaveLength(0)
     const status = await post(s, statusByOrder('TO-1'))
     expect(await status.json()).toMatchObject({ result: 'ERROR', error_code: 101000 })
-  })
+  }, 30_000)
 
   it('drop: nothing is done and the connection goes at once; a rule by action leaves other actions alone', async () => {
     const s = await make()

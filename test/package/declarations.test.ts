@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 
@@ -14,7 +14,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>
   peerDependencies: Record<string, string>
   peerDependenciesMeta: Record<string, { optional?: boolean }>
-  exports: Record<string, { types?: string } | string>
+  exports: Record<string, { import?: { types?: string }; require?: { types?: string } } | string>
 }
 
 /** The packages (bare specifiers) imported by the declaration files reachable from `entry`. */
@@ -48,7 +48,7 @@ function packagesImported(entry: string): { files: number; packages: Set<string>
 
 const typesOf = (entry: string) => {
   const target = pkg.exports[entry]
-  return join(root, typeof target === 'string' ? target : (target?.types ?? ''))
+  return join(root, typeof target === 'string' ? target : (target?.import?.types ?? ''))
 }
 
 describe('the declarations of each entry point', () => {
@@ -65,5 +65,44 @@ describe('the declarations of each entry point', () => {
     expect(pkg.peerDependencies.msw).toBeDefined()
     expect(pkg.peerDependenciesMeta.msw?.optional).toBe(true)
     expect([...packages].filter((p) => p !== 'msw' && !(p in pkg.dependencies))).toEqual([])
+  })
+})
+
+/** Every declaration file of the build. */
+const declarationFiles = (dir = join(root, 'dist', 'src')): string[] =>
+  readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory()
+      ? declarationFiles(join(dir, e.name))
+      : e.name.endsWith('.d.ts')
+        ? [join(dir, e.name)]
+        : [],
+  )
+
+describe('the declarations for every TypeScript consumer (issue 33, item 5)', () => {
+  it("reference Node's types wherever they name them, so an empty `types` (TypeScript 7's default) still finds them", () => {
+    const naming = declarationFiles().filter((f) =>
+      /['"]node:[a-z_/]+['"]|\bNodeJS\.|\bBuffer\b/.test(
+        readFileSync(f, 'utf8').replace(/\/\*[\s\S]*?\*\//g, ''),
+      ),
+    )
+    expect(naming.length).toBeGreaterThan(0)
+    expect(
+      naming.filter((f) => !readFileSync(f, 'utf8').startsWith('/// <reference types="node" />')),
+    ).toEqual([])
+  })
+
+  it('give `require` its own CommonJS declarations (.d.cts), whose relative imports stay CommonJS', () => {
+    for (const entry of ['.', './msw']) {
+      const target = pkg.exports[entry]
+      const types = typeof target === 'string' ? '' : (target?.require?.types ?? '')
+      expect(types, entry).toMatch(/\.d\.cts$/)
+      expect(existsSync(join(root, types)), types).toBe(true)
+    }
+    const twins = declarationFiles().map((f) => f.replace(/\.d\.ts$/, '.d.cts'))
+    expect(twins.filter((f) => !existsSync(f))).toEqual([])
+    const esmImports = twins.filter((f) =>
+      /(?:\bfrom|\bimport)\s*\(?\s*['"]\.{1,2}\/[^'"]*\.js['"]/.test(readFileSync(f, 'utf8')),
+    )
+    expect(esmImports).toEqual([])
   })
 })

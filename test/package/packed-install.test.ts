@@ -8,7 +8,9 @@
  * and one with `tsc --init`'s defaults, the README's vitest + msw example, a Jest suite, a second
  * project that did not install msw (strict TypeScript and plain Node), and the `paysandbox`
  * binary through npx (serve answers /sandbox/health and stops on SIGTERM with exit 0; validate;
- * test --help; tui --help; --version).
+ * test --help; tui --help; --version). Issue 33: no install warning naming paysandbox; strict
+ * consumers on TypeScript 7 and 5.x with `types` empty or absent; a CommonJS TypeScript consumer
+ * (`module: node16`) compiled and run.
  */
 import { type ChildProcess, spawn, spawnSync, type SpawnSyncReturns } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -16,6 +18,8 @@ import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// @ts-expect-error: a plain ES module of the build's, without declarations
+import { publishedManifest } from '../../scripts/publish-manifest.mjs'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
@@ -25,11 +29,16 @@ const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as {
 /** The consumer's tools, at the versions the repository itself uses (so npm's cache serves them). */
 const tool = (name: string) => `${name}@${pkg.devDependencies[name]}`
 const JEST = 'jest@30.5.2'
+/** TypeScript 5.x beside the repository's TypeScript 7, under another name (an npm alias). */
+const TS5 = 'ts5@npm:typescript@5.9.3'
 
 let work = ''
 let app = ''
 /** A project that installed paysandbox, TypeScript and @types/node, and not msw. */
 let bare = ''
+/** What npm printed installing each project. */
+let installOutput = ''
+let bareInstallOutput = ''
 const children: ChildProcess[] = []
 
 /** npm and node without the variables `npm test` exported to this process (npm_config_*, ...). */
@@ -68,6 +77,19 @@ beforeAll(() => {
   expect(pack.code, pack.all).toBe(0)
   const [packed] = JSON.parse(pack.out) as { filename: string; files: { path: string }[] }[]
   if (!packed) throw new Error(`npm pack printed no package: ${pack.all}`)
+  // What prepack does to the manifest (scripts/publish-manifest.mjs), done to the tarball here
+  // since the scripts were not run: the published package.json has no `prepare`.
+  const unpacked = join(work, 'unpacked')
+  mkdirSync(unpacked)
+  expect(run('tar', ['xzf', join(work, packed.filename), '-C', unpacked], { cwd: work }).code).toBe(0)
+  const manifest = join(unpacked, 'package', 'package.json')
+  writeFileSync(
+    manifest,
+    `${JSON.stringify(publishedManifest(JSON.parse(readFileSync(manifest, 'utf8'))), null, 2)}\n`,
+  )
+  expect(
+    run('tar', ['czf', join(work, packed.filename), '-C', unpacked, 'package'], { cwd: work }).code,
+  ).toBe(0)
   const paths = packed.files.map((f) => f.path)
   // "files": only what runs and what users read (of docs/, the rule book the messages cite).
   // The hosted pages' browser scripts are the one part of src/ that runs as written.
@@ -129,7 +151,7 @@ beforeAll(() => {
   // The project without msw: the same tarball, TypeScript and @types/node only.
   bare = join(work, 'app-without-msw')
   mkdirSync(bare)
-  for (const file of ['consumer.ts', 'esm.mjs']) cpSync(join(app, file), join(bare, file))
+  for (const file of ['consumer.ts', 'esm.mjs', 'cjs-consumer.cts']) cpSync(join(app, file), join(bare, file))
   const strict = JSON.parse(readFileSync(join(app, 'tsconfig.strict.json'), 'utf8'))
   writeFileSync(
     join(bare, 'tsconfig.strict.json'),
@@ -146,11 +168,14 @@ beforeAll(() => {
     '--prefer-offline',
     join(work, packed.filename),
     tool('typescript'),
+    TS5,
     tool('@types/node'),
   ]
   let bareInstall = run('npm', bareArgs, { cwd: bare, timeout: 240_000 })
   if (bareInstall.code !== 0) bareInstall = run('npm', bareArgs, { cwd: bare, timeout: 240_000 })
   expect(bareInstall.code, bareInstall.all).toBe(0)
+  bareInstallOutput = bareInstall.all
+  installOutput = install.all
   // Runtime dependencies are only what runs: no TypeScript runner came with paysandbox.
   const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'paysandbox', 'package.json'), 'utf8'))
   expect(Object.keys(installed.dependencies)).not.toContain('tsx')
@@ -208,6 +233,66 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
     const esm = run(process.execPath, ['esm.mjs'], { cwd: bare })
     expect(esm.all).toContain('esm: settled, 1 callback(s), hash ok')
     expect(esm.code).toBe(0)
+  })
+
+  // Issue 33, item 5: installing the package prints no warning (the published manifest has no
+  // install script: no `prepare`, which npm 11 names in an install-scripts warning).
+  it('installs without a warning', () => {
+    expect(bareInstallOutput).not.toMatch(/npm warn/i)
+    // The project with msw and jest: npm names their install scripts (the consumer's to decide), never paysandbox.
+    expect(installOutput).not.toMatch(/paysandbox@/)
+  })
+
+  /** tsc of TypeScript 7 (the repository's) and 5.x in the project without msw, on `config`. */
+  const compileBoth = (name: string, config: Record<string, unknown>, files: string[]) => {
+    writeFileSync(join(bare, name), JSON.stringify({ compilerOptions: config, files }, null, 2))
+    return ['typescript', 'ts5'].map((ts) => {
+      const r = run(process.execPath, [join(bare, 'node_modules', ts, 'bin', 'tsc'), '-p', name], {
+        cwd: bare,
+      })
+      return `${ts}: ${r.code} ${r.all.trim()}`
+    })
+  }
+
+  // Issue 33, item 5: the declarations reference Node's types themselves, so a consumer whose
+  // `types` is empty (TypeScript 7's default) compiles with @types/node installed.
+  it('type-checks clean on TypeScript 7 and 5.x with `types` empty and with no `types` at all', () => {
+    const strict = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      exactOptionalPropertyTypes: true,
+      noUncheckedIndexedAccess: true,
+      skipLibCheck: false,
+      noEmit: true,
+    }
+    expect(compileBoth('tsconfig.types-empty.json', { ...strict, types: [] }, ['consumer.ts'])).toEqual([
+      'typescript: 0 ',
+      'ts5: 0 ',
+    ])
+    expect(compileBoth('tsconfig.types-default.json', strict, ['consumer.ts'])).toEqual([
+      'typescript: 0 ',
+      'ts5: 0 ',
+    ])
+  })
+
+  // Issue 33, item 5: a CommonJS TypeScript consumer (`module: node16`) compiles against the
+  // `require` condition's .d.cts declarations, and what it compiled runs (require of the ES module).
+  it('compiles and runs a CommonJS TypeScript consumer (module node16) on TypeScript 7 and 5.x', () => {
+    const cjs = {
+      target: 'ES2022',
+      module: 'node16',
+      moduleResolution: 'node16',
+      strict: true,
+      skipLibCheck: false,
+      types: ['node'],
+      outDir: 'out',
+    }
+    expect(compileBoth('tsconfig.cjs.json', cjs, ['cjs-consumer.cts'])).toEqual(['typescript: 0 ', 'ts5: 0 '])
+    const r = run(process.execPath, [join('out', 'cjs-consumer.cjs')], { cwd: bare })
+    expect(r.all).toContain('cts: settled, 1 callback(s), hash ok')
+    expect(r.code).toBe(0)
   })
 
   it("type-checks clean with tsc --init's defaults", () => {

@@ -165,6 +165,23 @@ export const CONTROL_STEPS: Step[] = [
     status: 200,
     request: () => ({ method: 'GET', path: '/sandbox/events', stream: true }),
   },
+  // The request log (docs/rules.md#request-log): what both adapters handed the engine, read back alike.
+  {
+    name: 'request log: one order',
+    status: 200,
+    request: () => get('/sandbox/requests?merchant=demo-merchant&order_id=c-1&limit=5'),
+    capture: (s, b) => {
+      s.logged = String((b.requests as { id: string }[])[0]?.id)
+    },
+  },
+  { name: 'request log: bad limit', status: 400, request: () => get('/sandbox/requests?limit=x') },
+  { name: 'request log: one request', status: 200, request: (s) => get(`/sandbox/requests/${s.logged}`) },
+  { name: 'request log: unknown request', status: 404, request: () => get('/sandbox/requests/nope') },
+  {
+    name: 'order as a scenario',
+    status: 200,
+    request: () => get('/sandbox/orders/c-1/scenario?merchant=demo-merchant'),
+  },
   { name: 'reset', status: 200, request: () => post('/sandbox/reset', {}) },
   { name: 'import', status: 201, request: (s) => post('/sandbox/import', JSON.parse(s.export ?? '{}')) },
   { name: 'payments after reset and import', status: 200, request: () => get('/sandbox/payments') },
