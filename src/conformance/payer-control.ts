@@ -1,10 +1,6 @@
-import { payerSession } from '../core/checkout/session-access.js'
-import { applyApmOutcome } from '../core/apm/outcomes.js'
 import type { ApmOutcome } from '../core/apm/types.js'
 import { type Redirect, type RedirectOutcome, redirectFor } from '../core/callbacks/redirect.js'
-import { errorResponse, GatewayError } from '../core/engine/errors.js'
-import type { Payment } from '../core/engine/model.js'
-import { completeRedirect, completeThreeDs, payWithCard } from '../core/payments/payer.js'
+import { type PayerAction, sendPayerAction } from '../core/control/payer-door.js'
 import type { HostedGateway } from './sandbox-host.js'
 
 /**
@@ -38,23 +34,15 @@ export interface PayerControl {
   redirectFor(paymentId: string, outcome: RedirectOutcome): Redirect | undefined
 }
 
-const view = (p: Payment) => ({
-  payment_id: p.id,
-  status: p.status,
-  ...(p.decline_reason ? { reason: p.decline_reason } : {}),
-})
-
+/**
+ * The kit's payer on a kit-hosted gateway: every action is a request to `gateway.handle` (the
+ * in-process payer routes, control/payer-door.ts), so it runs in the gateway's unit of work like a
+ * request off the network, and answers as the Hosted Payment Fields endpoint does.
+ */
 export function inProcessPayer(hosted: HostedGateway): PayerControl {
   const { ctx } = hosted.gateway
-  const act = async (fn: () => Record<string, unknown>): Promise<PayerAnswer> => {
-    let answer: PayerAnswer
-    try {
-      answer = { status: 200, body: fn() }
-    } catch (error) {
-      if (!(error instanceof GatewayError)) throw error
-      const response = errorResponse(error, 'checkout')
-      answer = { status: response.status, body: JSON.parse(response.body) as Record<string, unknown> }
-    }
+  const act = async (action: PayerAction): Promise<PayerAnswer> => {
+    const answer = await sendPayerAction(hosted.gateway, action)
     // The payer's action is done when the callbacks it caused have been delivered.
     await hosted.idle()
     return answer
@@ -63,14 +51,10 @@ export function inProcessPayer(hosted: HostedGateway): PayerControl {
     [...items].sort((a, b) => a.created_at - b.created_at).at(-1)
   return {
     kind: 'in-process',
-    payCard: (token, body, operation) =>
-      act(() => {
-        const { payment, redirect_url } = payWithCard(ctx, payerSession(ctx, token), body, { operation })
-        return { ...view(payment), ...(redirect_url ? { redirect_url } : {}) }
-      }),
-    threeDs: (id, result) => act(() => view(completeThreeDs(ctx, id, result))),
-    redirect: (id) => act(() => view(completeRedirect(ctx, id))),
-    apm: (id, action) => act(() => view(applyApmOutcome(ctx, id, action))),
+    payCard: (token, body, operation) => act({ kind: 'card', token, body, operation }),
+    threeDs: (paymentId, result) => act({ kind: '3ds', paymentId, result }),
+    redirect: (paymentId) => act({ kind: 'redirect', paymentId }),
+    apm: (paymentId, outcome) => act({ kind: 'apm', paymentId, outcome }),
     latestSession: () => newest(ctx.store.list('sessions'))?.page_token,
     latestPayment(status) {
       const found = newest(ctx.store.list('payments').filter((p) => !status || p.status === status))

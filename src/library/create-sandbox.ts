@@ -165,7 +165,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
       listeners.add(listening)
       return listening
     },
-    payer: createPayer(ctx, settle),
+    payer: createPayer(gateway, settle),
     clock: {
       get kind() {
         return ctx.clock.kind

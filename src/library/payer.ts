@@ -1,10 +1,7 @@
-import { approveApm, declineApm, expireApm, leavePending } from '../core/apm/outcomes.js'
-import type { EngineContext } from '../core/engine/context.js'
-import type { Payment } from '../core/engine/model.js'
-import { payerSession } from '../core/checkout/session-access.js'
-import { completeRedirect, completeThreeDs, payWithCard } from '../core/payments/payer.js'
+import { type PayerAction, sendPayerAction } from '../core/control/payer-door.js'
+import type { Gateway } from '../core/engine/gateway.js'
 import type { CheckoutHpfCardPaymentResponse, CheckoutPaymentStatus } from '../generated/types.js'
-import { orSandboxError } from './errors.js'
+import { type GatewayErrorBody, SandboxError } from './errors.js'
 
 /** A test card (docs/rules.md#test-cards: the expiry month picks the outcome, any CVV). */
 export interface TestCard {
@@ -54,42 +51,40 @@ export interface Payer {
 }
 
 /**
- * The payer's side of a payment, through the engine's own payer operations (design rule: "the
- * payer's actions are engine operations too"). Each resolves once the store has the change and
- * the callbacks it caused have been delivered (or failed an attempt), so a test can assert on
- * what its merchant handler received right after.
+ * The payer's side of a payment, through the gateway's one door (design rule: "the payer's actions
+ * are engine operations too"): each action is a request to `gateway.handle` (an in-process route,
+ * control/payer-door.ts), so it runs in its own unit of work and commits whole or not at all. Each
+ * resolves once the store has the change and the callbacks it caused have been delivered (or
+ * failed an attempt), so a test can assert on what its merchant handler received right after.
  */
-export function createPayer(ctx: EngineContext, settle: () => Promise<void>): Payer {
-  const step = async (act: () => Payment): Promise<PayerStepResult> => {
-    const payment = orSandboxError('checkout', act)
+export function createPayer(gateway: Pick<Gateway, 'handle'>, settle: () => Promise<void>): Payer {
+  const send = async (action: PayerAction) => {
+    const answer = await sendPayerAction(gateway, action)
+    if (answer.status !== 200) throw new SandboxError(answer.status, answer.body as unknown as GatewayErrorBody)
     await settle()
-    return {
-      payment_id: payment.id,
-      status: payment.status,
-      ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
-    }
+    return answer.body
+  }
+  const step = async (action: PayerAction): Promise<PayerStepResult> => {
+    const { payment_id, status, reason } = (await send(action)) as unknown as PayerStepResult
+    return { payment_id, status, ...(reason ? { reason } : {}) }
   }
   return {
     async payCheckout(sessionUrlOrToken, card) {
       const token = sessionToken(sessionUrlOrToken)
-      const { payment, redirect_url } = orSandboxError('checkout', () =>
-        payWithCard(ctx, payerSession(ctx, token), card ? cardBody(card) : {}),
-      )
-      await settle()
-      return {
-        payment_id: payment.id,
-        status: payment.status,
-        ...(redirect_url ? { redirect_url } : {}),
-        ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
-      }
+      return (await send({
+        kind: 'card',
+        token,
+        body: card ? cardBody(card) : {},
+      })) as unknown as CheckoutHpfCardPaymentResponse
     },
-    passThreeDs: (paymentId) => step(() => completeThreeDs(ctx, paymentId, 'pass')),
-    failThreeDs: (paymentId) => step(() => completeThreeDs(ctx, paymentId, 'fail')),
-    completeRedirect: (paymentId) => step(() => completeRedirect(ctx, paymentId)),
-    approveApm: (paymentId) => step(() => approveApm(ctx, paymentId)),
-    declineApm: (paymentId, reason) => step(() => declineApm(ctx, paymentId, reason)),
-    leaveApmPending: (paymentId) => step(() => leavePending(ctx, paymentId)),
-    expireApm: (paymentId) => step(() => expireApm(ctx, paymentId)),
+    passThreeDs: (paymentId) => step({ kind: '3ds', paymentId, result: 'pass' }),
+    failThreeDs: (paymentId) => step({ kind: '3ds', paymentId, result: 'fail' }),
+    completeRedirect: (paymentId) => step({ kind: 'redirect', paymentId }),
+    approveApm: (paymentId) => step({ kind: 'apm', paymentId, outcome: 'approve' }),
+    declineApm: (paymentId, reason) =>
+      step({ kind: 'apm', paymentId, outcome: 'decline', ...(reason !== undefined ? { reason } : {}) }),
+    leaveApmPending: (paymentId) => step({ kind: 'apm', paymentId, outcome: 'pending' }),
+    expireApm: (paymentId) => step({ kind: 'apm', paymentId, outcome: 'expire' }),
   }
 }
 

@@ -5,6 +5,7 @@ import type { EngineModule } from '../engine/modules.js'
 import { declareControlRoute } from '../engine/pipeline.js'
 import { clockRoutes, rememberClock } from './clock.js'
 import { merchantRoutes } from './merchants.js'
+import { payerDoorRoutes } from './payer-door.js'
 import { recordRoutes } from './records.js'
 
 /**
@@ -13,6 +14,8 @@ import { recordRoutes } from './records.js'
  */
 export const controlModule: EngineModule = {
   name: 'control',
+  // The library's and the kit's payer actions: through gateway.handle, never as HTTP endpoints.
+  inProcessRoutes: (ctx) => payerDoorRoutes(ctx),
   routes: (ctx) => [
     ...clockRoutes(ctx),
     declareControlRoute<SandboxResetRequest>({

@@ -10,7 +10,7 @@ import type { EngineContext, GatewayDeps } from './context.js'
 import { createContext } from './context.js'
 import { errorPage, errorResponse, fail, GatewayError } from './errors.js'
 import { createEventBus } from './events.js'
-import type { BodyRead, GatewayRequest, GatewayResponse, IncomingRequest } from './http.js'
+import { type BodyRead, type GatewayRequest, type GatewayResponse, IN_PROCESS, type IncomingRequest } from './http.js'
 import type { EngineModule, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
 import { normalisePath, PATH_INVALID, PATH_OUTSIDE } from './path.js'
@@ -54,12 +54,14 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     units.events,
   )
   const router = createRouter<RouteDefinition>()
+  const inProcess = createRouter<RouteDefinition>()
   const names: string[] = []
   for (const module of modules) {
     for (const route of module.routes(ctx)) {
       router.add(route.method, route.path, route)
       names.push(`${route.method} ${route.path}`)
     }
+    for (const route of module.inProcessRoutes?.(ctx) ?? []) inProcess.add(route.method, route.path, route)
   }
   const bodyLimit = deps.config.limits?.body_bytes ?? DEFAULT_BODY_LIMIT
   const guards = new WeakMap<readonly string[], { baseUrl: string; options: ControlGuardOptions }>()
@@ -157,7 +159,9 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
         const refused = checkControlRequest(normal, guardFor(request.servedHosts))
         if (refused) return errorResponse(fail(refused), 'sandbox')
       }
-      const found = router.match(normal.method, path)
+      // An in-process caller (the payer helpers) reaches the in-process routes too; nobody else does.
+      const own = request.door === IN_PROCESS ? inProcess.match(normal.method, path) : undefined
+      const found = own !== undefined && own !== 'method' ? own : router.match(normal.method, path)
       // A path served for another method only answers as unknown too: the gateway has no other notion of it.
       if (found === undefined || found === 'method') return errorResponse(fail('ROUTE_NOT_FOUND'), 'sandbox')
       if (trace) {
@@ -234,7 +238,9 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       if (request.signal?.aborted) return CLIENT_GONE
       // ── Gateway faults hook (src/core/faults, issue 23): one call, once the body is read (a rule may
       // name an S2S action); without a fault rule it just runs. ──
-      return await withFaults(ctx, request, parsed.value, async () => {
+      // An in-process payer action crosses no network: no network fault applies to it.
+      const faulted = incoming.door === IN_PROCESS ? noFaults : withFaults
+      return await faulted(ctx, request, parsed.value, async () => {
         if (route.prepare) await route.prepare({ request, params, body: parsed.value, ctx })
         const { value, durable, ops } = units.run(() =>
           withWarnings((ctx.config as { strict?: boolean }).strict === true, () =>
@@ -322,6 +328,7 @@ export function internalErrorResponse(): GatewayResponse {
   }
 }
 
+const noFaults: typeof withFaults = (_ctx, _request, _body, run) => run()
 const NO_HOSTS: readonly string[] = Object.freeze([])
 const NO_BODY = new Uint8Array(0)
 /** No answer for a client that left before its request was handled: adapters close the connection. */

@@ -58,7 +58,16 @@ export interface IncomingRequest extends Omit<GatewayRequest, 'body'> {
    * reserve: the engine serves it only health, the control API and the payer pages.
    */
   onReserve?: boolean
+  /**
+   * `IN_PROCESS`: the caller holds the gateway object (the library's and the kit's payer), so the
+   * in-process routes (EngineModule `inProcessRoutes`) answer it too. No adapter can set it: a
+   * request off the network is a plain object with no symbol in it.
+   */
+  door?: typeof IN_PROCESS
 }
+
+/** Marks a request made in-process by code holding the gateway (IncomingRequest `door`). */
+export const IN_PROCESS: unique symbol = Symbol('paysandbox.in-process')
 
 /** What an adapter's `readBody` found: the bytes (inflated per Content-Encoding), or why there are none. */
 export type BodyRead =

@@ -70,6 +70,13 @@ export interface RouteDefinition {
 export interface EngineModule {
   name: string
   routes(ctx: EngineContext): RouteDefinition[]
+  /**
+   * Routes only an in-process caller reaches (a request whose `door` is `IN_PROCESS`): the
+   * library's and the kit's payer actions go through `gateway.handle` and its unit of work like
+   * any request, without being an HTTP endpoint (not listed in `routes()`, the OpenAPI document
+   * or the banner; a request off the network never matches them).
+   */
+  inProcessRoutes?(ctx: EngineContext): RouteDefinition[]
   /** Background work (the callback queue listening to events); returns its stop function. */
   start?(ctx: EngineContext): () => void
 }
