@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import { type ScenarioContext, StepFailed, StepSkipped } from './context.js'
 import { causesOf, findingLines, probeRefusedCallback, refusedSince } from './causes.js'
 import { toCurl } from './curl.js'
+import { redacting } from './reporters/redact.js'
 import { JsonPathError, selectAll, UnknownVariableError } from './interpolate.js'
 import { AdapterError, type MerchantClient, MerchantUnreachable } from './merchant.js'
 import { merchantStory, recordTimeline, warningsSince } from './observations.js'
@@ -72,7 +73,10 @@ export function filterScenarios(
   )
 }
 
-export async function runScenarios(options: RunOptions): Promise<RunSummary> {
+export async function runScenarios(given: RunOptions): Promise<RunSummary> {
+  // Every reporter (the built-in ones, the console's, a caller's) sees what a report may hold:
+  // card numbers masked, no security code (reporters/redact.ts).
+  const options: RunOptions = { ...given, reporters: given.reporters.map(redacting) }
   const started = options.startedAt ?? performance.now()
   const queue = [...options.scenarios]
   const results: ScenarioResult[] = []

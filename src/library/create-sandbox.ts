@@ -190,7 +190,7 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
           method: 'POST',
           path: '/sandbox/faults',
           query: {},
-          headers: { 'content-type': 'application/json' },
+          headers: controlHeaders,
           body: new TextEncoder().encode(JSON.stringify(rule)),
         })
         if (response.status !== 201)

@@ -34,13 +34,17 @@ export const hostedPagesModule: EngineModule = {
       'The payer cancels: redirect to cancel_url',
     ),
     route('GET', '/acs/:paymentId', (h) => h.showStep('acs'), 'Sandbox 3-D Secure ACS page'),
-    route('POST', '/acs/:paymentId', (h) => h.completeStep('acs'), '3-D Secure result: result=pass|fail'),
+    // docs/rules.md#page-guard: an S2S merchant's page posts the payer here (redirect_params): an arrival.
+    route('POST', '/acs/:paymentId', (h) => h.completeStep('acs'), '3-D Secure result: result=pass|fail', {
+      crossSite: 'arrival',
+    }),
     route('GET', '/redirect-sim/:paymentId', (h) => h.showStep('redirect'), 'Card redirect simulator page'),
     route(
       'POST',
       '/redirect-sim/:paymentId',
       (h) => h.completeStep('redirect'),
       'The payer returns from the redirect',
+      { crossSite: 'arrival' },
     ),
     // Before /hpf/:token, which would otherwise take `demo` for a token.
     route('GET', '/hpf/demo', (h) => h.showHpfDemo, 'Hosted Payment Fields demo page for merchants'),

@@ -151,6 +151,31 @@ describe('sandbox store, reset, listen and close', () => {
     expect(s.callbacks()).toEqual([])
   })
 
+  // docs/rules.md#control-guard: "when a control token is set, a missing or wrong
+  // `X-Sandbox-Control-Token` (401)": the library's own control calls carry the config's token.
+  it('faults.add works when the config has a control_token', async () => {
+    const token = 'library-token-0123456789abcdef'
+    const s = await make({
+      config: {
+        merchants: [
+          {
+            key: 'my-shop',
+            password: 'my-password',
+            notification_url: 'http://shop.test/cb',
+            mids: [{ id: 'mid-1' }],
+          },
+        ],
+        control_token: token,
+      },
+    })
+    const rule = await s.faults.add({ mode: 'lost', match: { action: 'SALE' } })
+    expect(rule).toMatchObject({ mode: 'lost', match: { action: 'SALE' } })
+    expect(s.faults.list().map((f) => f.id)).toEqual([rule.id])
+    // The guard still holds for a caller without the token.
+    const bare = await s.fetch('http://localhost:8080/sandbox/faults')
+    expect(bare.status).toBe(401)
+  })
+
   it('listen() serves over HTTP until close()', async () => {
     const s = await make()
     const { url, port } = await s.listen()

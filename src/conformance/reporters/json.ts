@@ -1,10 +1,11 @@
 import type { Reporter, RunSummary } from '../types.js'
 import type { Write } from './plain.js'
+import { redacting } from './redact.js'
 
 /** The whole run as one JSON document (written at the end): results, steps, failures, curl commands. */
 export function jsonReporter(write: Write): Reporter {
   let info: { total: number; target: string; mode: string } | undefined
-  return {
+  return redacting({
     start(i) {
       info = i
     },
@@ -29,5 +30,5 @@ export function jsonReporter(write: Write): Reporter {
         )}\n`,
       )
     },
-  }
+  })
 }

@@ -1,6 +1,7 @@
 import type { Reporter, RunSummary, ScenarioResult } from '../types.js'
 import { failedStep, failureLines, notRunLines } from './format.js'
 import type { Write } from './plain.js'
+import { redacting } from './redact.js'
 
 /** XML text and attribute escaping; characters XML 1.0 cannot hold at all are dropped. */
 export const xml = (s: string): string =>
@@ -42,7 +43,7 @@ function testcase(r: ScenarioResult): string {
 /** JUnit XML for CI (one testsuite, one testcase per scenario), written at the end. */
 export function junitReporter(write: Write): Reporter {
   let mode = 'conformance'
-  return {
+  return redacting({
     start(info) {
       mode = info.mode
     },
@@ -62,5 +63,5 @@ export function junitReporter(write: Write): Reporter {
       ]
       write(`${lines.join('\n')}\n`)
     },
-  }
+  })
 }

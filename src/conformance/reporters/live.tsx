@@ -1,6 +1,7 @@
 import { Box, render, Static, Text } from 'ink'
 import type { LoadedScenario, Reporter, RunSummary, ScenarioResult, StepResult } from '../types.js'
 import { failureLines, notRunLines, seconds, summaryLine } from './format.js'
+import { redacting } from './redact.js'
 
 /**
  * The terminal view while a run goes (ink): finished scenarios scroll above, the running ones and
@@ -93,7 +94,7 @@ export function liveReporter(stdout: NodeJS.WriteStream = process.stdout): Repor
     if (instance) instance.rerender(view)
     else instance = render(view, { stdout, patchConsole: false, exitOnCtrlC: true })
   }
-  return {
+  return redacting({
     start(info) {
       Object.assign(state, info)
       draw()
@@ -118,5 +119,5 @@ export function liveReporter(stdout: NodeJS.WriteStream = process.stdout): Repor
       instance?.unmount()
       await instance?.waitUntilExit()
     },
-  }
+  })
 }

@@ -1,5 +1,6 @@
 import type { Reporter, RunSummary, ScenarioResult } from '../types.js'
 import { failureLines, notRunLines, seconds, summaryLine } from './format.js'
+import { redacting } from './redact.js'
 
 export type Write = (text: string) => void
 
@@ -8,7 +9,7 @@ export function plainReporter(
   write: Write = (t) => process.stdout.write(t),
   options: { verbose?: boolean } = {},
 ): Reporter {
-  return {
+  return redacting({
     start({ total, target, mode, notes }) {
       write(`paysandbox test: ${total} scenario${total === 1 ? '' : 's'} in ${mode} mode against ${target}\n`)
       for (const note of notes ?? []) write(`note: ${note}\n`)
@@ -27,5 +28,5 @@ export function plainReporter(
       for (const line of notRunLines(summary)) write(`${line}\n`)
       write(`${summaryLine(summary)}\n`)
     },
-  }
+  })
 }

@@ -113,7 +113,15 @@ export function presentedToken(headers: Readonly<Record<string, string | undefin
   return bearer?.[1]
 }
 
-function crossOrigin(headers: ControlRequest['headers'], options: ControlGuardOptions): boolean {
+/**
+ * A browser request from another origin: `Sec-Fetch-Site` cross-site or same-site, or an `Origin`
+ * that is not this host and port (or names a host not served here). The one rule for the control
+ * API and for the hosted pages that change state (engine/page-guard.ts, docs/rules.md#page-guard).
+ */
+export function crossOrigin(
+  headers: ControlRequest['headers'],
+  options: Pick<ControlGuardOptions, 'hosts' | 'origins'>,
+): boolean {
   const site = headers['sec-fetch-site']?.trim().toLowerCase()
   if (site === 'cross-site' || site === 'same-site') return true
   const origin = headers.origin?.trim()

@@ -3,6 +3,7 @@ import { StoreUnavailableError } from '../ports/store.js'
 import {
   type ControlGuardOptions,
   checkControlRequest,
+  crossOrigin,
   guardOptions,
   isControlPath,
 } from '../control/guard.js'
@@ -13,6 +14,7 @@ import { createEventBus } from './events.js'
 import { type BodyRead, type GatewayRequest, type GatewayResponse, IN_PROCESS, type IncomingRequest } from './http.js'
 import type { EngineModule, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
+import { pageGuard } from './page-guard.js'
 import { normalisePath, PATH_INVALID, PATH_OUTSIDE } from './path.js'
 import { ruleHeader } from './refusal.js'
 import { servesOnReserve } from './reserve.js'
@@ -168,6 +170,10 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
         trace.route = found.value
         trace.params = found.params
       }
+      // docs/rules.md#page-guard: a page that changes state takes no cross-site request (the control guard's rule).
+      const crossSite = () => crossOrigin(normal.headers, guardFor(request.servedHosts))
+      const refusedPage = pageGuard(found.value, normal, crossSite, ctx.baseUrl)
+      if (refusedPage) return refusedPage
       // docs/rules.md#connections: a connection on the reserve is kept for health, control and payers.
       if (normal.onReserve && !servesOnReserve(found.value))
         return errorResponse(fail('SANDBOX_CONNECTIONS_FULL'), envelopeOf(found.value))

@@ -56,6 +56,12 @@ export interface RouteDefinition {
    * connection reserve, which it would hold for ever (docs/rules.md#connections).
    */
   longLived?: true
+  /**
+   * docs/rules.md#page-guard: a page route another site sends the payer to by a form post (the ACS
+   * page, the redirect simulator): such a post is answered 303 to the page, changing nothing. Any
+   * other page route that changes state refuses a cross-site request (engine/page-guard.ts).
+   */
+  crossSite?: 'arrival'
   /** HTTP status of a successful answer when it is not 200 (a control route that creates: 201; that accepts work for later: 202). */
   status?: 201 | 202
   /**

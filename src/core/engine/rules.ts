@@ -339,6 +339,12 @@ export const RULES = {
     says: 'the control API refuses cross-origin requests, form content types, a Host it does not serve and a missing or wrong control token, before reading anything',
     source: '(sandbox)',
   },
+  'page-guard': {
+    title: 'Hosted page guard',
+    section: '',
+    says: "a hosted page that changes state refuses a request from another site by the control API's cross-origin rule (a payer posted to the ACS page or the redirect simulator is shown the page instead); a page shows a payment's status only to its own merchant's page",
+    source: '(sandbox)',
+  },
   'store-unavailable': {
     title: 'Store unavailable',
     section: '',

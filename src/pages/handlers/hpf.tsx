@@ -123,8 +123,11 @@ export const showHpfDemo: OperationHandler = ({ ctx, request }) => {
   const page = pageContext(ctx, request)
   const token = request.query.token?.slice(0, 200)
   const paymentId = request.query.payment_id?.slice(0, 100)
-  // Reading only: the demo shows what the merchant's return_url receives and the payment's status.
-  const payment = paymentId ? ctx.store.get('payments', paymentId) : undefined
+  // Reading only: the demo shows what the merchant's return_url receives and the payment's status,
+  // the demo merchant's own payments only (docs/rules.md#page-guard): another merchant's payment
+  // reads as one that does not exist.
+  const found = paymentId ? ctx.store.get('payments', paymentId) : undefined
+  const payment = found?.merchant_key === DEMO_MERCHANT ? found : undefined
   const returned =
     paymentId !== undefined
       ? {
