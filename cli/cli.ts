@@ -1,6 +1,7 @@
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { replayCommand } from './commands/replay.js'
+import { reproCommand } from './commands/repro.js'
 import { scenarioCommand } from './commands/scenario.js'
 import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
@@ -23,6 +24,7 @@ function commandLine(argv: string[], width: number) {
     .command(scenariosCommand)
     .command(scenarioCommand)
     .command(replayCommand)
+    .command(reproCommand)
     .demandCommand(1, NO_COMMAND)
     .recommendCommands()
     .strict()
