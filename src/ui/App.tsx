@@ -63,7 +63,7 @@ export function App({ client, mode, colors, scenarios, size: fixed, reconnectDel
   const theme = useMemo(() => createTheme(colors), [colors])
 
   const width = size.columns
-  const banner = link.connection.kind === 'reconnecting' ? 1 : 0
+  const banner = link.connection.kind === 'reconnecting' || link.connection.kind === 'token' ? 1 : 0
   const body = Math.max(3, size.rows - 1 - 4 - banner)
   const dialogHeight = dialog ? dialogRows(dialog, body, width) : 0
   const notify = (text: string, tone: Tone = 'good') => setNotice({ text, tone })
