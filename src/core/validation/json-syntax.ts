@@ -99,8 +99,8 @@ export function jsonSyntaxError(text: string): JsonSyntaxError | undefined {
         fail(`expected ',' or ']' after an array element, found ${show(text[at])}`)
       }
     }
-    if (c === '"') return string()
-    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return number()
+    if (c === '"') return void string()
+    if (c === '-' || (c !== undefined && c >= '0' && c <= '9')) return void number()
     for (const word of ['true', 'false', 'null'])
       if (text.startsWith(word, at)) {
         at += word.length
