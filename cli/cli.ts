@@ -1,6 +1,7 @@
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { replayCommand } from './commands/replay.js'
+import { reproCommand } from './commands/repro.js'
 import { scenarioCommand } from './commands/scenario.js'
 import { scenariosCommand } from './commands/scenarios.js'
 import { serveCommand } from './commands/serve.js'
@@ -23,6 +24,7 @@ function commandLine(argv: string[], width: number) {
     .command(scenariosCommand)
     .command(scenarioCommand)
     .command(replayCommand)
+    .command(reproCommand)
     .demandCommand(1, NO_COMMAND)
     .recommendCommands()
     .strict()
@@ -63,6 +65,24 @@ export async function runCli(argv: string[] = hideBin(process.argv)): Promise<vo
         console.error(
           `Unknown argument${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}${near ? `\nDid you mean --${near}?` : ''}\nRun with --help for usage.`,
         )
+        process.exit(EXIT.USAGE)
+      }
+      // A misspelt option of a command (yargs' strict mode names it): the option meant, from the command's own.
+      const typos = (/^Unknown arguments?: (.+)$/.exec(message ?? '')?.[1]?.split(', ') ?? []).filter(
+        (typo) => !/[A-Z]/.test(typo), // yargs adds the camelCase twin of a dashed name
+      )
+      if (typos.length) {
+        // yargs hands its usage object over: its descriptions are those of every option the command declares.
+        const usage = y as unknown as { getDescriptions?: () => Record<string, unknown> }
+        const known = Object.keys(usage.getDescriptions?.() ?? {}).filter((k) => /^[a-z][a-z0-9-]+$/.test(k))
+        const hints = typos
+          .map((typo) => [typo, closest(typo, known)] as const)
+          .filter((pair): pair is readonly [string, string] => !!pair[1])
+          .map(([typo, near]) =>
+            typos.length === 1 ? `Did you mean --${near}?` : `--${typo}: did you mean --${near}?`,
+          )
+        const named = `Unknown argument${typos.length === 1 ? '' : 's'}: ${typos.join(', ')}`
+        console.error(`${named}${hints.length ? `\n${hints.join('\n')}` : ''}\nRun with --help for usage.`)
         process.exit(EXIT.USAGE)
       }
       // Bare `paysandbox`: the usage itself, then what is missing.

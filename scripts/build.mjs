@@ -49,7 +49,7 @@ const { renderHelp } = await import(pathToFileURL(join(cli, 'cli.js')).href)
 const help = {}
 for (const width of [100, 110]) {
   help[width] = {}
-  for (const command of ['', 'validate', 'serve', 'tui', 'test', 'scenarios', 'scenario', 'replay'])
+  for (const command of ['', 'validate', 'serve', 'tui', 'test', 'scenarios', 'scenario', 'replay', 'repro'])
     help[width][command] = (await renderHelp(command, width)).replace(/\n$/, '')
 }
 writeFileSync(join(cli, 'help.json'), `${JSON.stringify(help)}\n`)

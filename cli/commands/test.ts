@@ -128,6 +128,15 @@ export const testCommand: CommandModule<object, Args> = {
         startedAt: 0,
       })
       await reporters.close()
+      // The report outlives the run: each failure's sandbox can be started again from it (issue 33).
+      if (args.out && args.reporter?.includes('json') && summary.failed) {
+        const { reproCommands } = await import('../../src/conformance/reproduction.js')
+        const commands = reproCommands(summary, args.out)
+        if (commands.length)
+          process.stderr.write(
+            `reproduce a failure after the run:\n${commands.map((c) => `  ${c}\n`).join('')}`,
+          )
+      }
       process.exitCode = summary.infrastructure ? EXIT.INFRASTRUCTURE : summary.failed ? EXIT.FAILED : EXIT.OK
     } catch (error) {
       await reporters.close()

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { CommandModule } from 'yargs'
 import { EXIT, UsageError } from '../exit-codes.js'
+import { parseJson } from '../../src/core/validation/json-syntax.js'
 import { closest } from '../suggest.js'
 
 interface Args {
@@ -63,13 +64,14 @@ export async function runValidate(args: Args): Promise<void> {
   const text = readInput(args.file)
   let data: unknown
   try {
-    data = JSON.parse(text)
+    data = parseJson(text)
   } catch (error) {
     // Not a payload at all: a usage error (exit 2), like a file that cannot be read.
     report(args, {
       valid: false,
       schema: null,
-      problems: [`not valid JSON: ${(error as Error).message}`],
+      // Line and column, as an editor shows them (issue 33).
+      problems: [(error as Error).message],
     })
     process.exitCode = EXIT.USAGE
     return

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type { GatewayTarget } from './scenario-context.js'
+import { checkoutHash } from './signing.js'
 import type { LoadedScenario, Step } from './types.js'
 
 /** The external gateway cannot be reached at all: an infrastructure error (exit 3). */
@@ -273,5 +274,53 @@ export function provisionedReadiness(target: GatewayTarget): GatewayReadiness {
   return {
     notes: [],
     blocked: (loaded) => (needsOf(loaded).includes('clock') ? reason : undefined),
+  }
+}
+
+/**
+ * Issue 33: a wrong `--key` (or `--password`) is said before the run, plainly, instead of as every
+ * scenario's failure: one signed Checkout status lookup of a payment that does not exist. The
+ * gateway answers "Merchant not found." (AUTH_MERCHANT_UNKNOWN) for a key it does not know and
+ * "Hash is not valid." for a password that is not the key's; any other answer (the payment does
+ * not exist) means both were accepted. No answer within `timeoutMs` (the step time limit) says
+ * nothing: the run goes on and its steps report it.
+ */
+export async function checkCredentials(target: GatewayTarget, timeoutMs = 5000): Promise<void> {
+  const base = target.url ?? ''
+  const { merchant_key: key, password } = target.credentials
+  const path = '/api/v1/payment/status'
+  const body: Record<string, unknown> = { merchant_key: key, payment_id: 'paysandbox-credentials-check' }
+  body.hash = checkoutHash(path, body, password)
+  let status: number
+  let text: string
+  try {
+    const response = await fetch(`${base}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(timeoutMs),
+    })
+    status = response.status
+    text = await response.text()
+  } catch {
+    // No answer in time: the scenarios' own steps say what the gateway does (time-outs included).
+    return
+  }
+  if (/Merchant not found|merchant_key: This value is not correct/i.test(text))
+    throw new GatewayMisconfigured(
+      `the gateway at ${base} refused --key ${key}: it answered HTTP ${status} "${messageOf(text)}", so it has no merchant with that key; check --key (its merchant_key / client_key)`,
+    )
+  if (/Hash is not valid/i.test(text))
+    throw new GatewayMisconfigured(
+      `the gateway at ${base} knows --key ${key} but refused the signature made with --password: it answered HTTP ${status} "${messageOf(text)}"; check --password (that merchant's signing password)`,
+    )
+}
+
+const messageOf = (text: string): string => {
+  try {
+    const body = JSON.parse(text) as { error_message?: string; errors?: { error_message?: string }[] }
+    return body.errors?.[0]?.error_message ?? body.error_message ?? text.slice(0, 120)
+  } catch {
+    return text.slice(0, 120)
   }
 }

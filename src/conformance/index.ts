@@ -1,6 +1,7 @@
 import '../schema-files.js'
 import { availableParallelism } from 'node:os'
 import {
+  checkCredentials,
   GatewayMisconfigured,
   type GatewayReadiness,
   gatewayReadiness,
@@ -106,12 +107,17 @@ export async function runTest(options: TestOptions): Promise<RunSummary> {
           scenarioCredentials: provisioned.scenarioCredentials,
         }
         readiness = provisionedReadiness(gateway)
-      } else
+      } else {
         readiness = await gatewayReadiness(gateway, `${host.url}/callbacks`, refused).catch(
           (error: unknown) => {
             throw error instanceof GatewayMisconfigured ? new ConfigurationError(error.message) : error
           },
         )
+        // The run signs with --key and --password: a key or password the gateway refuses is said now, plainly.
+        await checkCredentials(gateway, options.stepTimeoutMs).catch((error: unknown) => {
+          throw error instanceof GatewayMisconfigured ? new ConfigurationError(error.message) : error
+        })
+      }
     }
     if (adapter)
       merchant = await startMerchant(adapter.adapter, adapter.dir, { gatewayUrl: `${host.url}/run/current` })

@@ -8,6 +8,7 @@ import { AdapterError, type MerchantClient, MerchantUnreachable } from './mercha
 import { merchantStory, recordTimeline, warningsSince } from './observations.js'
 import { LATEST_CONTRACT } from './contract.js'
 import { notRunFor } from './profile.js'
+import { reproductionOf, stepStart } from './reproduction.js'
 import type { SandboxHost } from './sandbox-host.js'
 import { type ContextOptions, type GatewayTarget, scenarioContext, unsupported } from './scenario-context.js'
 import { STEP_HANDLERS } from './steps/index.js'
@@ -214,14 +215,17 @@ async function runOne(
   let status: ScenarioResult['status'] = 'passed'
   let reason: string | undefined
   let infrastructure: string | undefined
+  let reproduction: ScenarioResult['reproduction']
   try {
     for (const [index, step] of loaded.scenario.steps.entries()) {
+      const start = stepStart(ctx)
       const outcome = await runStep(step, index, ctx, options.stepTimeoutMs ?? 30_000)
       steps.push(outcome.result)
       for (const r of options.reporters) r.stepFinished?.(loaded, outcome.result)
       if (outcome.infrastructure) infrastructure = outcome.infrastructure
       if (outcome.result.status === 'failed') {
         status = 'failed'
+        reproduction = reproductionOf(ctx, start)
         break
       }
       if (outcome.result.status === 'skipped' && outcome.blocking) {
@@ -239,6 +243,7 @@ async function runOne(
     ...(reason ? { reason } : {}),
     steps,
     ms: Math.round(performance.now() - started),
+    ...(reproduction ? { reproduction } : {}),
   }
   return infrastructure ? { result, infrastructure } : { result }
 }

@@ -1,4 +1,4 @@
-import type { Scenario1, ScenarioStep } from '../generated/types.js'
+import type { SandboxFaultRequest, Scenario1, ScenarioSetup, ScenarioStep } from '../generated/types.js'
 
 export type ScenarioData = Scenario1
 export type Step = ScenarioStep
@@ -82,6 +82,41 @@ export interface ScenarioResult {
   missing?: { need: string; reason: string; label: string }[]
   steps: StepResult[]
   ms: number
+  /** Failed on the kit's own sandbox: what `paysandbox repro` needs to start that sandbox again. */
+  reproduction?: Reproduction
+}
+
+/** A request the sandbox received, as a report keeps it (card numbers masked, test cards whole). */
+export interface ReproRequest {
+  method: string
+  /** Relative to the gateway's base URL (`/api/v1/payment/refund`). */
+  path: string
+  headers: Record<string, string>
+  body: string
+  /** On the scenario's clock (ms since the epoch). */
+  at?: number
+}
+
+/**
+ * The sandbox of a failed scenario as it was when the failing step began (issue 33): its
+ * configuration, the requests it had received (which, sent again to a sandbox seeded the same
+ * way, make the same payments with the same ids), its clock and its armed faults, and the request
+ * that failed. `paysandbox repro REPORT SCENARIO` starts it again.
+ */
+export interface Reproduction {
+  credentials: { merchant_key: string; password: string }
+  /** Merchant mode: the merchant's notification URL (gateway mode: the sandbox acknowledges its callbacks itself). */
+  notification_url?: string
+  setup?: ScenarioSetup
+  callbacks?: 'auto' | 'manual'
+  /** The scenario's clock when the failing step began (ms since the epoch). */
+  clock_ms: number
+  /** The fault rules armed when the failing step began, as POST /sandbox/faults takes them. */
+  faults: SandboxFaultRequest[]
+  /** What the sandbox had received before the failing step, in arrival order. */
+  before: ReproRequest[]
+  /** The request the failing step made or observed, if any. */
+  request?: ReproRequest
 }
 
 /** Skipped scenarios that share one reason (a need the adapter lacks, or the skip's own reason). */

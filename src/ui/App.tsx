@@ -5,6 +5,7 @@ import { CALLBACK_DETAIL_HINTS, CALLBACKS_HINTS } from './CallbacksView.js'
 import { askAdvance, CLOCK_HINTS } from './ClockView.js'
 import type { ControlClient } from './client.js'
 import { DialogView, dialogRows } from './DialogView.js'
+import { askFault } from './faults.js'
 import { importAction } from './file-actions.js'
 import type { PaymentFilter } from './filters.js'
 import { Footer } from './Footer.js'
@@ -63,7 +64,7 @@ export function App({ client, mode, colors, scenarios, size: fixed, reconnectDel
   const theme = useMemo(() => createTheme(colors), [colors])
 
   const width = size.columns
-  const banner = link.connection.kind === 'reconnecting' ? 1 : 0
+  const banner = link.connection.kind === 'reconnecting' || link.connection.kind === 'token' ? 1 : 0
   const body = Math.max(3, size.rows - 1 - 4 - banner)
   const dialogHeight = dialog ? dialogRows(dialog, body, width) : 0
   const notify = (text: string, tone: Tone = 'good') => setNotice({ text, tone })
@@ -136,6 +137,8 @@ export function App({ client, mode, colors, scenarios, size: fixed, reconnectDel
       } else if (input === 'r') link.refresh()
       else if (input === 't') askAdvance(ui)
       else if (input === 'i') importAction(ui)
+      // One key for a gateway fault in every view (`f` is refund in a payment): issue 33.
+      else if (input === 'F') askFault(ui)
     },
     { isActive: !dialog },
   )

@@ -1,13 +1,13 @@
 import { Box, Text, useInput } from 'ink'
 import type { ClockView as Clock } from './client-types.js'
-import { askFault, confirmClearFaults, describeFault } from './faults.js'
+import { confirmClearFaults, describeFault } from './faults.js'
 import { dateTime, describeDuration, parseDuration } from './format.js'
 import { useTheme } from './theme.js'
 import type { Ui } from './ui-context.js'
 import { useUi } from './ui-context.js'
 import { useRemote } from './use-remote.js'
 
-export const CLOCK_HINTS = 't advance  m +1 min  h +1 hour  d +1 day  f gateway fault  X forget faults'
+export const CLOCK_HINTS = 't advance  m +1 min  h +1 hour  d +1 day  F gateway fault  X forget faults'
 
 /** Asks for a duration, then confirms, then moves the sandbox clock ahead by it. */
 export function askAdvance(ui: Ui): void {
@@ -43,7 +43,6 @@ export function ClockView({ active, clock }: { active: boolean; clock?: Clock & 
       if (input === 'm') confirmAdvance(ui, 60)
       else if (input === 'h') confirmAdvance(ui, 3600)
       else if (input === 'd') confirmAdvance(ui, 86400)
-      else if (input === 'f') askFault(ui)
       else if (input === 'X') confirmClearFaults(ui)
     },
     { isActive: active },
@@ -72,7 +71,7 @@ export function ClockView({ active, clock }: { active: boolean; clock?: Clock & 
       <Text {...theme.tone('muted')}>Time never goes back; a reset keeps the clock.</Text>
       <Text> </Text>
       <Text {...theme.tone('muted')}>
-        gateway faults (f adds one, X forgets them)
+        gateway faults (F adds one, in any view; X forgets them)
         {faults.error ? `: could not be read (${faults.error})` : ''}
       </Text>
       {faults.data?.length ? (

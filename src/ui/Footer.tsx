@@ -24,7 +24,7 @@ export function Footer({
 
 /** The view's keys first; the global ones as far as they fit. */
 function withGlobalKeys(hints: string, width: number): string {
-  for (const tail of ['  ? help  q quit', '  ? help', ''])
+  for (const tail of ['  F fault  ? help  q quit', '  F fault  ? help', '  ? help', ''])
     if (hints.length + tail.length <= width) return hints + tail
   return hints
 }

@@ -16,7 +16,7 @@ interface Props {
   select: (id: string | undefined) => void
 }
 
-export const PAYMENTS_HINTS = '↑↓ move  Enter open  / filter  x clear filter  [ ] pages  ? keys'
+export const PAYMENTS_HINTS = '↑↓ move  Enter open  / filter  x clear  [ ] pages'
 
 /**
  * The live payments list, newest first, 100 at a time. The sandbox applies the whole filter

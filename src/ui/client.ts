@@ -40,6 +40,20 @@ export class ControlError extends Error {
 /** The sandbox could not be reached at all (refused, reset, timed out). */
 export class UnreachableError extends Error {}
 
+/**
+ * The sandbox is served with a control token (serve --control-token) and refused the console's:
+ * none was given (`given` false) or another one (SANDBOX_CONTROL_TOKEN_INVALID, HTTP 401).
+ */
+export class TokenRefusedError extends Error {
+  constructor(readonly given: boolean) {
+    super(
+      given
+        ? 'the sandbox refused the control token given (--control-token or $PAYSANDBOX_CONTROL_TOKEN): it is not the one it was served with'
+        : 'the sandbox needs a control token: start the console with --control-token TOKEN (or $PAYSANDBOX_CONTROL_TOKEN), the token it was served with',
+    )
+  }
+}
+
 export interface ControlClient {
   /** Where the sandbox is reached: shown in the header, the base of merchant requests sent. */
   readonly baseUrl: string
@@ -178,6 +192,7 @@ export function createControlClient(options: ClientOptions): ControlClient {
       } catch (error) {
         throw new UnreachableError(`${baseUrl} is not answering (${reason(error)})`)
       }
+      if (response.status === 401) throw new TokenRefusedError(Boolean(options.controlToken))
       if (!response.ok || !response.body)
         throw new ControlError(response.status, { error_message: 'no event stream' })
       onOpen?.()

@@ -1,4 +1,4 @@
-import type { ControlClient } from './client.js'
+import { type ControlClient, TokenRefusedError } from './client.js'
 import type { EngineEvent } from './client-types.js'
 
 /** What the header and the banner say about the link to the sandbox. */
@@ -6,6 +6,8 @@ export type ConnectionState =
   | { kind: 'connecting' }
   | { kind: 'connected'; since: number; reconnected: boolean }
   | { kind: 'reconnecting'; attempt: number; retryInMs: number; error: string; since: number }
+  /** The sandbox answers but refuses the console's control token (none given, or another one). */
+  | { kind: 'token'; given: boolean; error: string; since: number }
 
 export interface FollowOptions {
   onEvent(event: EngineEvent): void
@@ -35,6 +37,7 @@ export function followSandbox(client: ControlClient, options: FollowOptions): ()
     let everConnected = false
     while (!stopped) {
       let error = 'the event stream ended'
+      let token: TokenRefusedError | undefined
       try {
         const stream = client.events(controller.signal, () => {
           options.onState({ kind: 'connected', since: now(), reconnected: everConnected })
@@ -44,12 +47,15 @@ export function followSandbox(client: ControlClient, options: FollowOptions): ()
         for await (const event of stream) options.onEvent(event)
       } catch (caught) {
         error = (caught as Error)?.message ?? String(caught)
+        if (caught instanceof TokenRefusedError) token = caught
       }
       if (stopped) return
       if (attempt === 0) lostAt = now()
       const retryInMs = delays[Math.min(attempt, delays.length - 1)] ?? 1000
       attempt++
-      options.onState({ kind: 'reconnecting', attempt, retryInMs, error, since: lostAt })
+      // Not offline: the sandbox is there and says why it will not talk (it is asked again, in case it restarts).
+      if (token) options.onState({ kind: 'token', given: token.given, error, since: lostAt })
+      else options.onState({ kind: 'reconnecting', attempt, retryInMs, error, since: lostAt })
       await new Promise<void>((resolve) => {
         timer = setTimeout(resolve, retryInMs)
       })

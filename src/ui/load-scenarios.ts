@@ -22,8 +22,12 @@ export function loadScenarioSource(
     client.baseUrl,
     async (key) => {
       const chosen = key ? list.find((c) => c.merchant_key === key) : list[0]
-      if (chosen) return chosen
       const merchants = await client.merchants()
+      // A key the sandbox does not have is the key's fault, said as such (issue 33), not a
+      // notification_url "not set" on a merchant that does not exist.
+      if (chosen && !merchants.some((m) => m.key === chosen.merchant_key))
+        return `The sandbox at ${client.baseUrl} has no merchant "${chosen.merchant_key}" (--key): it has ${merchants.map((m) => m.key).join(', ') || 'none'}. Start the console with --key of one of them.`
+      if (chosen) return chosen
       const wanted = key ?? DEMO.merchant_key
       if (wanted === DEMO.merchant_key && merchants.some((m) => m.key === DEMO.merchant_key)) return DEMO
       if (key)

@@ -75,7 +75,7 @@ describe('loadConfig', () => {
       'config file /nonexistent/sandbox.json: no such file',
     )
     expect(problems(() => loadConfig(configFile(undefined, '{"merchants": [')))[0]).toMatch(
-      /^not valid JSON: /,
+      /^not valid JSON at line 1, column 16: the text ends where a value should be$/,
     )
   })
 

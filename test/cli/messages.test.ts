@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { closest } from '../../cli/suggest.js'
+import { jsonSyntaxError } from '../../src/core/validation/json-syntax.js'
+import { propertyNamesAt } from '../../src/core/validation/property-names.js'
 
 /**
  * What the CLI says when it is called wrongly or the merchant does not answer (issue 25, item 10):
@@ -72,6 +74,66 @@ describe('paysandbox: mistakes in the call (exit 2)', () => {
     expect(some.code).toBe(0)
     expect(some.out).toMatch(/\d+ scenarios?\n$/)
   }, 90_000)
+})
+
+// Issue 33 item 4: "did you mean" for a misspelt config key and CLI flag; JSON errors with line and column.
+describe('paysandbox: misspelt flags and config keys, JSON syntax errors', () => {
+  it('a misspelt flag of a command names the flag meant', async () => {
+    const one = await cli('test', '--merchnat', 'x')
+    expect(one.code).toBe(2)
+    expect(one.err).toBe('Unknown argument: merchnat\nDid you mean --merchant?\nRun with --help for usage.\n')
+    const two = await cli('test', '--step-timout', '3', '--gatway', 'http://x')
+    expect(two.err).toBe(
+      'Unknown arguments: step-timout, gatway\n--step-timout: did you mean --step-timeout?\n--gatway: did you mean --gateway?\nRun with --help for usage.\n',
+    )
+    const far = await cli('serve', '--zzzzzz')
+    expect(far.err).toBe('Unknown argument: zzzzzz\nRun with --help for usage.\n')
+  }, 60_000)
+
+  it('a misspelt config key names the key meant, from the schema at that place; a JSON error its line and column', async () => {
+    const d = dir({
+      'typo.json': {
+        merchants: [
+          {
+            key: 'shop',
+            password: 'shop-password-0123456789',
+            notification_ur: 'http://localhost:3000/cb',
+            mids: [{ id: 'm1', payment_mode: 'SMS/DMS', motto: true }],
+          },
+        ],
+        clok: { mode: 'virtual' },
+      },
+      'syntax.json': '{\n  "merchants": []\n  "clock": {}\n}\n',
+    })
+    const typo = await cli('serve', '--config', join(d, 'typo.json'), '--port', '0')
+    expect(typo.code).toBe(2)
+    expect(typo.err).toContain('clok: This field was not expected. Did you mean "clock"?')
+    expect(typo.err).toContain(
+      'merchants[0].notification_ur: This field was not expected. Did you mean "notification_url"?',
+    )
+    expect(typo.err).toContain(
+      'merchants[0].mids[0].motto: This field was not expected. Did you mean "moto"?',
+    )
+    const syntax = await cli('serve', '--config', join(d, 'syntax.json'), '--port', '0')
+    expect(syntax.code).toBe(2)
+    expect(syntax.err).toContain(
+      `not valid JSON at line 3, column 3: expected ',' or '}' after a property value, found '"' (a comma missing before it?)`,
+    )
+    expect(syntax.err).not.toContain('position')
+  }, 60_000)
+
+  it('locates JSON errors V8 gives no position for, and reads the names a schema allows at a path', () => {
+    expect(jsonSyntaxError('{"a": 1}')).toBeUndefined()
+    expect(jsonSyntaxError('{\n  "a": }')).toEqual({ line: 2, column: 8, reason: "unexpected '}'" })
+    expect(jsonSyntaxError('[1,]')).toMatchObject({
+      line: 1,
+      column: 4,
+      reason: expect.stringContaining('trailing comma'),
+    })
+    expect(jsonSyntaxError("{'a': 1}")?.reason).toContain('single quote (JSON takes double quotes)')
+    expect(propertyNamesAt('sandbox/config.schema.json', 'merchants[0]')).toContain('notification_url')
+    expect(propertyNamesAt('sandbox/config.schema.json', '')).toContain('clock')
+  })
 })
 
 // docs/conformance.md: the merchant adapter's process.ready_timeout_seconds and timeouts.hook_seconds.

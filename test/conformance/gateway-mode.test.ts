@@ -279,13 +279,35 @@ describe('gateway mode against a paysandbox that refuses to create merchants (--
     )
   })
 
-  it('a wrong password is a deviation on every signed request, reported with the row', async () => {
-    const { summary, text } = await test(
-      { url, key: KEY, password: 'not-the-password' },
-      { port, names: ['checkout-session-created'] },
+  // Issue 33 item 4: "`test --gateway` says when the key is refused" (before the run, not as every scenario's failure).
+  it('a wrong password stops the run before it starts, blamed on --password', async () => {
+    await expect(
+      test({ url, key: KEY, password: 'not-the-password' }, { port, names: ['checkout-session-created'] }),
+    ).rejects.toThrow(
+      `the gateway at ${url} knows --key ${KEY} but refused the signature made with --password: it answered HTTP 400 "hash: Hash is not valid."; check --password (that merchant's signing password)`,
     )
-    expect(summary.failed).toBe(1)
-    expect(text).toMatch(/expected a successful answer, got HTTP 400 .*"hash: Hash is not valid\."/)
+  })
+
+  it('a gateway that is not a paysandbox and refuses --key: the run stops, blamed on the key', async () => {
+    // The same gateway with its control API hidden: the kit cannot read its merchants, only sign with the key.
+    const hidden = await refusingCreation(url, (_method, path) => !!path?.startsWith('/sandbox/'))
+    const hiddenUrl = `http://127.0.0.1:${(hidden.address() as AddressInfo).port}`
+    try {
+      await expect(
+        test({ url: hiddenUrl, key: 'nobody', password: PASSWORD }, { names: ['checkout-session-created'] }),
+      ).rejects.toThrow(
+        `the gateway at ${hiddenUrl} refused --key nobody: it answered HTTP 400 "merchant_key: This value is not correct.", so it has no merchant with that key; check --key (its merchant_key / client_key)`,
+      )
+      // The right key and password pass the check and the run goes on.
+      const { summary, text } = await test(
+        { url: hiddenUrl, key: KEY, password: PASSWORD },
+        { port, names: ['checkout-session-created'] },
+      )
+      expect(summary.passed, text).toBe(1)
+    } finally {
+      hidden.closeAllConnections()
+      await new Promise<void>((r) => hidden.close(() => r()))
+    }
   })
 })
 
@@ -344,7 +366,8 @@ describe('gateway mode against a gateway that deviates', () => {
       req.on('data', (c: Buffer) => (body += c.toString()))
       req.on('end', () => {
         if (req.url?.startsWith('/sandbox/')) return void res.writeHead(404).end()
-        bodies.push(body)
+        // The kit's check of --key and --password (a Checkout status lookup) is not the scenario's.
+        if (req.url !== '/api/v1/payment/status') bodies.push(body)
         res.writeHead(400, { 'content-type': 'application/json' }).end('{"result":"ERROR"}')
       })
     })

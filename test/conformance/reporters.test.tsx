@@ -1,5 +1,6 @@
 import { render } from 'ink-testing-library'
 import { describe, expect, it } from 'vitest'
+import { failureMessage } from '../../src/conformance/reporters/format.js'
 import { jsonReporter } from '../../src/conformance/reporters/json.js'
 import { classname, junitReporter, xml } from '../../src/conformance/reporters/junit.js'
 import { LiveRun } from '../../src/conformance/reporters/live.js'
@@ -56,7 +57,7 @@ function wellFormed(text: string): boolean {
   const body = text.replace(/^<\?xml[^>]*\?>\s*/, '')
   const stack: string[] = []
   for (const m of body.matchAll(
-    /<(\/?)([A-Za-z]+)((?:\s+[a-z]+="[^"<&]*(?:&(?:amp|lt|gt|quot|apos);[^"<&]*)*")*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos);)/g,
+    /<(\/?)([A-Za-z][A-Za-z-]*)((?:\s+[a-z]+="[^"<&]*(?:&(?:amp|lt|gt|quot|apos);[^"<&]*)*")*)\s*(\/?)>|<|&(?!(?:amp|lt|gt|quot|apos);)/g,
   )) {
     if (!m[2]) return false
     if (m[1]) {
@@ -117,7 +118,7 @@ describe('reporters', () => {
     expect(classname({ tags: ['s2s-card', 'recurring'], slug: 'x' })).toBe('s2s_card_recurring')
     expect(classname({ tags: [], slug: 'errors-zero-amount' })).toBe('errors')
     expect(out).toMatch(
-      /<failure message="2\. refund: the answer to POST \/api\/v1\/payment\/refund: - expected error/,
+      /<failure message="the answer to POST \/api\/v1\/payment\/refund: \[step 2\. refund\] - expected error/,
     )
     expect(out).toContain('<skipped message="skipped: needs payer control"/>')
     expect(wellFormed('<a><b></a></b>')).toBe(false)
@@ -143,5 +144,74 @@ describe('reporters', () => {
     expect(lastFrame()).toContain('note: gateway g: merchant m has no MOTO MID')
     rerender(<LiveRun state={{ ...state, running: [], finished: [passed, failed, skipped], summary }} />)
     expect(lastFrame()).toContain('3 scenarios: 1 passed, 1 failed, 1 skipped in 1.23 s')
+  })
+
+  // Issue 33 item 3: "the JUnit message starts with the cause and keeps Expected and Fix whole".
+  it('junit: the failure message starts with the cause and keeps Expected and Fix whole, however long the middle', async () => {
+    const long: ScenarioResult = {
+      ...failed,
+      steps: [
+        {
+          index: 3,
+          kind: 'expect.merchant_request',
+          label: '4. expect.merchant_request',
+          status: 'failed',
+          message: [
+            'the merchant sent the refund twice: the gateway refused the second one (docs/rules.md#refunds)',
+            '',
+            'Causes observed, in the order the merchant made them (each reported before what it led to):',
+            `1. refused refund of payment 1234`,
+            `     request as sent: ${'x'.repeat(700)}`,
+            `     the gateway's answer: ${'y'.repeat(400)}`,
+            '     fix: ask the payment status before sending a refund again',
+            'Expected at this step: one refund of 5.00 EUR',
+            'What the merchant did:',
+            ...Array.from({ length: 30 }, (_, i) => `  ${i}. POST /api/v1/payment/refund -> 400`),
+          ].join('\n'),
+          ms: 1,
+        },
+      ],
+    }
+    const message = failureMessage(long)
+    expect(message.startsWith('the merchant sent the refund twice: the gateway refused the second one')).toBe(
+      true,
+    )
+    expect(message).toContain('[step 4. expect.merchant_request]')
+    expect(message).toContain('fix: ask the payment status before sending a refund again')
+    expect(message).toContain('Expected at this step: one refund of 5.00 EUR')
+    // The request, the answer and the merchant's story are what gives way, marked by an ellipsis.
+    expect(message).toContain('…')
+    expect(message).not.toContain('x'.repeat(700))
+    expect(message.length).toBeLessThanOrEqual(600)
+    let out = ''
+    const reporter = junitReporter((t) => (out += t))
+    reporter.start({ total: 1, target: 't', mode: 'merchant' })
+    await reporter.finish({ results: [long], passed: 0, failed: 1, skipped: 0, ms: 1 })
+    expect(out).toContain(`<failure message="${xml(message)}"`)
+  })
+
+  // Issue 33 item 3: "the summary lists the failed scenarios" (console, JSON and JUnit).
+  it('the summary lists the failed scenarios by id and name in the plain, live, JSON and JUnit reports', async () => {
+    let plain = ''
+    await drive(plainReporter((t) => (plain += t)))
+    expect(plain).toContain('failed (1):\n  bad-one  Fails <badly> & "loudly"\n3 scenarios: 1 passed')
+    let json = ''
+    await drive(jsonReporter((t) => (json += t)))
+    expect(JSON.parse(json).failed_scenarios).toEqual([{ id: 'bad-one', name: 'Fails <badly> & "loudly"' }])
+    let junit = ''
+    await drive(junitReporter((t) => (junit += t)))
+    expect(junit).toContain(
+      '<system-out>failed (1):\n  bad-one  Fails &lt;badly&gt; &amp; &quot;loudly&quot;</system-out>',
+    )
+    const state = {
+      total: 3,
+      target: 'sandbox',
+      mode: 'gateway',
+      running: [],
+      finished: summary.results,
+      summary,
+    }
+    const { lastFrame } = render(<LiveRun state={state} />)
+    expect(lastFrame()).toContain('  bad-one  Fails <badly> & "loudly"')
   })
 })

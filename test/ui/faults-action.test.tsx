@@ -11,16 +11,17 @@ afterEach(() => cleanup())
 const CLEAR = '\u0015'
 
 /**
- * Gateway faults from the console (docs/conformance.md, Gateway faults): `f` in the clock view,
- * which lists the rules still to happen; `X` there forgets them.
+ * Gateway faults from the console (docs/conformance.md, Gateway faults): `F` in any view (issue 33:
+ * `f` is refund in a payment, so one letter never means both); the clock view lists the rules
+ * still to happen, and `X` there forgets them.
  */
 describe('console: gateway faults', () => {
-  it('f sets a fault by kind; the clock view lists it; X forgets it', async () => {
+  it('F sets a fault by kind; the clock view lists it; X forgets it', async () => {
     const t = supportGateway()
     const ui = renderApp(inProcessClient(t))
     await ui.press('4')
     await ui.waitForText('none: every request is answered')
-    await ui.press('f')
+    await ui.press('F')
     await ui.waitForText('Fail the next gateway request')
     await ui.press(CLEAR, 'lost 503 refund x2', KEY.enter)
     await ui.waitForText('set a gateway fault: the next 2 refund requests will be done')
@@ -38,12 +39,12 @@ describe('console: gateway faults', () => {
     expect(listFaults(t.gateway.ctx)).toEqual([])
   })
 
-  it('f in the clock view sets a fault by S2S action, and an unknown mode sets nothing', async () => {
+  it('F in the clock view sets a fault by S2S action, and an unknown mode sets nothing', async () => {
     const t = supportGateway()
     const ui = renderApp(inProcessClient(t))
     await ui.press('4')
     await ui.waitForText('virtual: time moves only when advanced')
-    await ui.press('f')
+    await ui.press('F')
     await ui.waitForText('Fail the next gateway request')
     await ui.press(CLEAR, 'late SALE 3s', KEY.enter)
     await ui.press('y')
@@ -51,17 +52,41 @@ describe('console: gateway faults', () => {
     expect(listFaults(t.gateway.ctx).map((f) => [f.mode, f.match, f.hold_seconds])).toEqual([
       ['late', { action: 'SALE' }, 3],
     ])
-    await ui.press('f')
+    await ui.press('F')
     await ui.waitForText('Fail the next gateway request')
     await ui.press(CLEAR, 'explode', KEY.enter)
     await ui.waitForText('"explode" is not a fault')
     expect(listFaults(t.gateway.ctx)).toHaveLength(1)
   })
 
-  it('the help lists the fault keys', () => {
+  // Issue 33 item 4: "a fault key; make keys unambiguous and shown in the help line".
+  it('the help lists the fault keys, and f means refund only, F a fault only', () => {
     expect(BINDINGS.filter((b) => /fault/.test(b.does)).map((b) => `${b.keys} ${b.scope}`)).toEqual([
-      'f X clock',
+      'F everywhere',
+      'X clock',
     ])
+    const meanings = (key: string) =>
+      new Set(BINDINGS.filter((b) => b.keys.split(' ').includes(key)).map((b) => b.does))
+    expect([...meanings('f')]).toEqual(['refund'])
+    expect([...meanings('F')]).toEqual(['gateway fault'])
+  })
+
+  it('F opens the fault prompt from any view, the help line shows it at 80 columns, f in the clock view does nothing', async () => {
+    const t = supportGateway()
+    const ui = renderApp(inProcessClient(t))
+    const payments = await ui.waitForText('No payments yet.')
+    expect(payments.split('\n').at(-1)).toContain('x clear  [ ] pages  F fault  ? help  q quit')
+    await ui.press('F')
+    await ui.waitForText('Fail the next gateway request')
+    await ui.press(KEY.escape)
+    await ui.press('4')
+    const clock = await ui.waitForText('none: every request is answered')
+    expect(clock).toContain('F gateway fault  X forget faults')
+    await ui.press('f')
+    await ui.press('m')
+    // `f` opened nothing: the next key, m, is the clock's +1 minute.
+    await ui.waitForText('advance the clock by 1m?')
+    expect(ui.frame()).not.toContain('Fail the next gateway request')
   })
 })
 

@@ -71,6 +71,20 @@ describe('scenario runs view', () => {
       'Scenario runs sign as a merchant: start the console with --key KEY --password PASSWORD (the sandbox has shop-1).',
     )
   })
+
+  // Issue 33 item 4: "a wrong --key is blamed on the key" (it was blamed on the notification URL).
+  it('blames a --key the sandbox does not have on the key, naming the merchants it has', async () => {
+    const { client } = await embedded()
+    const source = loadScenarioSource(client, {
+      merchant_key: 'demo-merchnat',
+      password: 'whatever-0123456789',
+    })
+    const run = source.run({ ids: ['checkout-refund-full'] }, () => {})
+    await expect(run).rejects.toThrow(
+      `The sandbox at ${client.baseUrl} has no merchant "demo-merchnat" (--key): it has demo-merchant. Start the console with --key of one of them.`,
+    )
+    await expect(run).rejects.not.toThrow(/notification_url/)
+  })
 })
 
 // Issue 25, requirement 3: scenario runs from the console pass against the demo merchant as the

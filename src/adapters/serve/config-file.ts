@@ -5,6 +5,9 @@ import { formatFieldError, validate } from '../../core/validation/index.js'
 import { SCHEMAS_DIR } from '../../schema-files.js'
 import { withSchemaDefaults } from '../../core/validation/defaults.js'
 import { PACKAGE_ROOT } from '../../package-root.js'
+import { closest } from '../../core/validation/closest.js'
+import { parseJson } from '../../core/validation/json-syntax.js'
+import { propertyNamesAt } from '../../core/validation/property-names.js'
 
 /** docs/rules.md#configuration: "Without a file, a documented demo merchant is built in." */
 export const DEMO_CONFIG_FILE = join(PACKAGE_ROOT, 'fixtures', 'config', 'demo.json')
@@ -48,9 +51,10 @@ export function loadConfig(file?: string): LoadedConfig {
   }
   let data: unknown
   try {
-    data = JSON.parse(text)
+    data = parseJson(text)
   } catch (error) {
-    throw new ConfigError(`config file ${path}`, [`not valid JSON: ${(error as Error).message}`])
+    // Line and column, as an editor shows them (issue 33), never a character offset.
+    throw new ConfigError(`config file ${path}`, [(error as Error).message])
   }
   const config = checkConfig(data, `config file ${path}`)
   return {
@@ -71,11 +75,25 @@ export function checkConfig(data: unknown, source: string): SandboxConfig {
   if (!result.valid)
     throw new ConfigError(
       source,
-      result.errors.map((e) => formatFieldError({ ...e, path: e.path || '(the configuration)' })),
+      result.errors.map(
+        (e) => `${formatFieldError({ ...e, path: e.path || '(the configuration)' })}${didYouMean(e)}`,
+      ),
     )
   const problems = crossChecks(result.data)
   if (problems.length) throw new ConfigError(source, problems)
   return withSchemaDefaults(CONFIG_SCHEMA, result.data)
+}
+
+/**
+ * A misspelt field (issue 33): ` Did you mean "notification_url"?`, chosen from the names the
+ * schema allows at that place (so it follows the schema); nothing when none is close.
+ */
+function didYouMean(e: { path: string; keyword?: string }): string {
+  if (e.keyword !== 'additionalProperties') return ''
+  const at = /^(.*?)(?:\.)?([^.[\]]+)$/.exec(e.path)
+  if (!at) return ''
+  const near = closest(at[2] as string, propertyNamesAt(CONFIG_SCHEMA, at[1] as string))
+  return near ? ` Did you mean "${near}"?` : ''
 }
 
 /** The schema's description: "Merchant keys and MID ids must be unique; the loader checks that"; MID methods exist. */

@@ -39,3 +39,51 @@ export function notRunLines(summary: RunSummary): string[] {
     ...groups.map((g) => `  ${g.reason} (${g.scenarios.length}): ${g.scenarios.join(', ')}`),
   ]
 }
+
+/**
+ * The failed scenarios by id and name (issue 33: a CI reader sees at once which ones to open):
+ * `failed (2):` then `  merchant-refund  Partial refund, then a second one`.
+ */
+export function failedLines(summary: RunSummary): string[] {
+  const failed = summary.results.filter((r) => r.status === 'failed')
+  if (!failed.length) return []
+  return [`failed (${failed.length}):`, ...failed.map((r) => `  ${r.slug}  ${r.title}`)]
+}
+
+/** A line a CI reader must see whole: what the interface expects, or what to change. */
+const essential = (line: string) => /^(?:\d+\.\s+)?(?:expected\b|fix:)/i.test(line.trim())
+
+/**
+ * One failure in at most `limit` characters (JUnit's `message` attribute, shown on one line by
+ * CI viewers): the cause first, then the step, then every Expected and Fix line whole; the lines
+ * between (requests, answers, what the merchant did) fill what room is left, in order, and what
+ * does not fit is replaced by ` … ` (issue 33). The limit never cuts the cause, Expected or Fix.
+ */
+export function failureMessage(result: ScenarioResult, limit = 600): string {
+  const step = failedStep(result)
+  if (!step) return result.reason ?? result.status
+  const lines = (step.message ?? '')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+  const [cause = '(no message)', ...rest] = lines
+  const head = `${cause} [step ${step.label}]`
+  const kept = rest.filter(essential)
+  let room = limit - head.length - kept.reduce((n, l) => n + l.length + 1, 0)
+  const parts = [head]
+  let cut = false
+  for (const line of rest) {
+    if (essential(line)) {
+      parts.push(line)
+      continue
+    }
+    if (line.length + 1 <= room) {
+      room -= line.length + 1
+      parts.push(line)
+    } else if (!cut) {
+      cut = true
+      parts.push('…')
+    }
+  }
+  return parts.join(' ')
+}

@@ -20,6 +20,10 @@ export function jsonReporter(write: Write): Reporter {
             failed: summary.failed,
             skipped: summary.skipped,
             ms: summary.ms,
+            // The failed scenarios by id and name; each one's `reproduction` starts its sandbox again (paysandbox repro).
+            failed_scenarios: summary.results
+              .filter((r) => r.status === 'failed')
+              .map((r) => ({ id: r.slug, name: r.title })),
             ...(summary.infrastructure ? { infrastructure: summary.infrastructure } : {}),
             // What was not run and why, grouped by reason (the need the adapter lacks).
             not_run: summary.notRun ?? [],

@@ -1,5 +1,5 @@
 import type { Reporter, RunSummary, ScenarioResult } from '../types.js'
-import { failedStep, failureLines, notRunLines } from './format.js'
+import { failedLines, failedStep, failureLines, failureMessage, notRunLines } from './format.js'
 import type { Write } from './plain.js'
 import { redacting } from './redact.js'
 
@@ -36,7 +36,8 @@ function testcase(r: ScenarioResult): string {
   if (r.status === 'skipped')
     return `    <testcase ${attrs}>\n      <skipped message="${xml(r.reason ?? 'skipped')}"/>\n    </testcase>`
   const step = failedStep(r)
-  const message = `${step?.label ?? ''}: ${(step?.message ?? '').replace(/\s*\n\s*/g, ' ')}`.slice(0, 500)
+  // The cause first, Expected and Fix whole (issue 33): the full text is the element's body.
+  const message = failureMessage(r)
   return `    <testcase ${attrs}>\n      <failure message="${xml(message)}" type="${xml(step?.kind ?? 'failure')}">${xml(failureLines(r).join('\n'))}</failure>\n    </testcase>`
 }
 
@@ -54,9 +55,11 @@ export function junitReporter(write: Write): Reporter {
         `<testsuites name="paysandbox" tests="${summary.results.length}" failures="${summary.failed}" skipped="${summary.skipped}" time="${(summary.ms / 1000).toFixed(3)}">`,
         `  <testsuite name="paysandbox_${mode}_mode" tests="${summary.results.length}" failures="${summary.failed}" errors="0" skipped="${summary.skipped}" time="${(summary.ms / 1000).toFixed(3)}">`,
         ...summary.results.map(testcase),
-        // What was not run and why, as the plain report says it (each skipped case also carries its reason).
-        ...(summary.notRun?.length
-          ? [`    <system-out>${xml(notRunLines(summary).join('\n'))}</system-out>`]
+        // What was not run and why, and the failed scenarios by id and name, as the plain report says them.
+        ...(summary.failed || summary.notRun?.length
+          ? [
+              `    <system-out>${xml([...notRunLines(summary), ...failedLines(summary)].join('\n'))}</system-out>`,
+            ]
           : []),
         '  </testsuite>',
         '</testsuites>',

@@ -1,6 +1,6 @@
 import { Box, render, Static, Text } from 'ink'
 import type { LoadedScenario, Reporter, RunSummary, ScenarioResult, StepResult } from '../types.js'
-import { failureLines, notRunLines, seconds, summaryLine } from './format.js'
+import { failedLines, failureLines, notRunLines, seconds, summaryLine } from './format.js'
 import { redacting } from './redact.js'
 
 /**
@@ -64,7 +64,7 @@ export function LiveRun({ state }: { state: LiveState }) {
           </Text>
         ))}
       {state.summary &&
-        notRunLines(state.summary).map((line) => (
+        [...notRunLines(state.summary), ...failedLines(state.summary)].map((line) => (
           <Text key={line} dimColor>
             {line}
           </Text>

@@ -1,5 +1,5 @@
 import type { Reporter, RunSummary, ScenarioResult } from '../types.js'
-import { failureLines, notRunLines, seconds, summaryLine } from './format.js'
+import { failedLines, failureLines, notRunLines, seconds, summaryLine } from './format.js'
 import { redacting } from './redact.js'
 
 export type Write = (text: string) => void
@@ -25,7 +25,7 @@ export function plainReporter(
     },
     finish(summary: RunSummary) {
       if (summary.infrastructure) write(`stopped: ${summary.infrastructure}\n`)
-      for (const line of notRunLines(summary)) write(`${line}\n`)
+      for (const line of [...notRunLines(summary), ...failedLines(summary)]) write(`${line}\n`)
       write(`${summaryLine(summary)}\n`)
     },
   })

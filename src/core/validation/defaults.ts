@@ -44,7 +44,7 @@ function fill(node: AnySchemaObject, base: string, data: unknown, registry: Sche
       if (!(key in properties)) fill(extra as AnySchemaObject, base, record[key], registry, depth + 1)
 }
 
-function resolveRef(
+export function resolveRef(
   ref: string,
   base: string,
   registry: SchemaRegistry,
