@@ -119,3 +119,17 @@ describe('paysandbox repro REPORT SCENARIO', () => {
     expect(doc.failed_scenarios).toEqual([{ id: 'sale-then-status', name: 'sale-then-status' }])
   })
 })
+
+describe('a reproduction sends a redacted request again (docs/rules.md#test-cards, #request-log)', () => {
+  it('puts back the published test card its mask names and a security code the test cards accept', async () => {
+    const { restorePublished } = await import('../../src/conformance/reproduction.js')
+    expect(restorePublished('card_number=411111******1111&card_cvv2=[removed]&x=1')).toBe(
+      'card_number=4111111111111111&card_cvv2=123&x=1',
+    )
+    expect(restorePublished('{"payer_card_number":"460154******6519","payer_card_cvv2":"[removed]"}')).toBe(
+      '{"payer_card_number":"4601541833776519","payer_card_cvv2":"123"}',
+    )
+    // A card that is not a published one stays masked: the sandbox refuses it, as it would any unknown number.
+    expect(restorePublished('card_number=555555******4444')).toBe('card_number=555555******4444')
+  })
+})
