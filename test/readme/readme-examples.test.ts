@@ -15,11 +15,12 @@
  * listed in SKIPPED with the test that covers them.
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkoutSignatures, s2sCardSignatures } from '../../src/core/signatures/index.js'
+import { verifyCallback } from '../../src/library/signatures.js'
 
 const ROOT = join(import.meta.dirname, '..', '..')
 const BIN = join(ROOT, 'bin', 'paysandbox.js')
@@ -257,5 +258,49 @@ describe("the README's sign function", () => {
     const id = '02f7ced8-722e-4946-b678-4461bb5fbbbc'
     expect(sign(`${id}10.00${PASSWORD}`)).toBe(checkoutSignatures.amountOperation(id, '10.00', PASSWORD))
     expect(sign(`order-1001${PASSWORD}`)).toBe(checkoutSignatures.statusByOrder('order-1001', PASSWORD))
+  })
+})
+
+// README "Callbacks": the one-line Checkout check is the engine's callback formula
+// (docs/rules.md#signatures: sha1(md5(upper(id + order_number + order_amount + order_currency +
+// order_description + password)))): it accepts what the engine signs and refuses a changed field.
+describe("the README's callback check", () => {
+  const line = /^\$ (node -p 'const f = require\("\.\/callbacks\.json"\).*)$/m.exec(README)?.[1]
+  const dir = mkdtempSync(join(tmpdir(), 'readme-callback-'))
+  afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+  function check(fields: Record<string, string>): string {
+    writeFileSync(join(dir, 'callbacks.json'), JSON.stringify({ deliveries: [{ fields }] }))
+    const r = spawnSync('bash', ['-c', `PASSWORD=${PASSWORD}\n${line}`], { cwd: dir, encoding: 'utf8' })
+    expect(r.stderr).toBe('')
+    return r.stdout.trim()
+  }
+
+  it('is in the README', () => {
+    expect(line).toBeDefined()
+  })
+
+  it('accepts the hash the engine signs, non-ASCII descriptions included, and refuses a changed field', () => {
+    const id = '02f7ced8-722e-4946-b678-4461bb5fbbbc'
+    for (const order of [
+      { number: 'order-1001', amount: '25.00', currency: 'EUR', description: 'Tea for two' },
+      { number: 'ß-7', amount: '1.500', currency: 'KWD', description: 'Café für zwei' },
+    ]) {
+      const fields = {
+        id,
+        order_number: order.number,
+        order_amount: order.amount,
+        order_currency: order.currency,
+        order_description: order.description,
+        order_status: 'settled',
+        type: 'sale',
+        status: 'success',
+        hash: checkoutSignatures.notification(id, order, PASSWORD),
+      }
+      expect(verifyCallback(fields, PASSWORD, 'checkout')).toBe(true)
+      expect(check(fields)).toBe('true')
+      expect(check({ ...fields, order_amount: '2.00' })).toBe('false')
+      expect(check({ ...fields, id: id.replace('0', '1') })).toBe('false')
+    }
   })
 })
