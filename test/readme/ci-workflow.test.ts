@@ -93,7 +93,7 @@ describe('examples/ci/payments-conformance.yml', () => {
       join(scratch, adapterName),
       JSON.stringify({ ...reference, process: { ...reference.process, cwd: ROOT } }, null, 2),
     )
-    const command = `${(kit?.run as string).replace('npx paysandbox', `node ${BIN}`)} --name merchant-full-refund`
+    const command = `${String(kit?.run).replace('npx paysandbox', `node ${BIN}`)} --name merchant-full-refund`
     const r = spawnSync('bash', ['-c', command], {
       cwd: scratch,
       encoding: 'utf8',

@@ -38,7 +38,7 @@ describe('README: a newcomer path', () => {
   it('starts with the two commands: the sandbox, then the tests (which .ci/run runs)', () => {
     const first = /```sh\n([\s\S]*?)```/.exec(README)
     expect(first?.index).toBeLessThan(README.indexOf('\n## '))
-    const commands = (first?.[1] as string)
+    const commands = String(first?.[1])
       .trim()
       .split('\n')
       .map((l) => l.replace(/\s+#.*$/, ''))
@@ -63,7 +63,7 @@ describe('README: a newcomer path', () => {
     ]
     const found = headings(README)
     expect(found.length).toBe(order.length)
-    order.forEach((pattern, i) => expect(found[i]).toMatch(pattern))
+    for (const [i, pattern] of order.entries()) expect(found[i]).toMatch(pattern)
   })
 
   it('links only files that exist, and links every page the old README parts moved to', () => {
