@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run build`: the one build (README, "Build", gives each step's reason and figures).
+// `npm run build`: the one build (docs/internals.md, "Build", gives each step's reason and figures).
 //   1. tsc (tsconfig.build.json): src/ into dist/src, JavaScript and declarations: the library
 //      (`paysandbox`, `paysandbox/msw`) and the modules the console's bundle loads at run time.
 //   2. esbuild: the console with ink and react into one file (scripts/tui-bundle.mjs).

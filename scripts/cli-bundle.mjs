@@ -2,7 +2,7 @@
 // (cli/main.ts, and cli/cli.ts for the build's --help rendering), bundled with the engine it runs
 // into dist/cli/bundle/, the only form the CLI runs in (bin/paysandbox.js). Why: `serve` loaded
 // about 175 of the package's modules one by one, and resolving them cost about a quarter of its
-// start-up (README, "Build"). Packages stay in node_modules (packages: external), so the bundle
+// start-up (docs/internals.md, "Build"). Packages stay in node_modules (packages: external), so the bundle
 // holds only this package's own code once; `splitting` keeps what one command needs (express for
 // `serve`, the conformance kit for `test`) out of the others' start-up.
 //

@@ -130,7 +130,7 @@ beforeAll(() => {
     JSON.stringify({ name: 'merchant-app', version: '1.0.0', private: true, type: 'module' }, null, 2),
   )
   cpSync(join(ROOT, 'examples', 'order.json'), join(app, 'order.json'))
-  // The README's merchant test, as the README shows it.
+  // The merchant test of docs/library.md (the README's link for the library), as it shows it.
   writeFileSync(join(app, 'merchant.test.ts'), readmeMerchantExample())
   const installArgs = [
     'install',
@@ -188,12 +188,12 @@ afterAll(async () => {
   if (work) await rm(work, { recursive: true, force: true })
 }, 300_000)
 
-/** The ```ts block of the README's "In a merchant's own test suite" section. */
+/** The ```ts block of docs/library.md's "In a merchant's own test suite" section (the README links it). */
 function readmeMerchantExample(): string {
-  const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-  const section = readme.slice(readme.indexOf("## In a merchant's own test suite"))
+  const page = readFileSync(join(ROOT, 'docs', 'library.md'), 'utf8')
+  const section = page.slice(page.indexOf("## In a merchant's own test suite"))
   const block = /```ts\n([\s\S]*?)```/.exec(section)?.[1]
-  expect(block, "the README's merchant example").toBeDefined()
+  expect(block, "docs/library.md's merchant example").toBeDefined()
   return block as string
 }
 
