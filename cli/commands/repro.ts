@@ -71,7 +71,7 @@ export async function runRepro(
     `failed at step ${step?.label ?? '?'}: ${(step?.message ?? '').split('\n')[0]}`,
     `sandbox: ${started.baseUrl}`,
     `  merchant_key ${repro.credentials.merchant_key}, password ${repro.credentials.password}`,
-    `  clock ${new Date(repro.clock_ms).toISOString()} (virtual), ${repro.before.length} earlier request${repro.before.length === 1 ? '' : 's'} sent again, ${repro.faults.length} fault${repro.faults.length === 1 ? '' : 's'} armed${repro.faults.length ? `: ${repro.faults.map((f) => `${f.mode}${f.match?.path ? ` ${f.match.path}` : ''}`).join(', ')}` : ''}`,
+    `  clock ${new Date(repro.clock_ms).toISOString()} (virtual), ${sentAgain(repro.before)} sent again, ${repro.faults.length} fault${repro.faults.length === 1 ? '' : 's'} armed${repro.faults.length ? `: ${repro.faults.map((f) => `${f.mode}${f.match?.path ? ` ${f.match.path}` : ''}`).join(', ')}` : ''}`,
     ...(repro.notification_url ? [`  callbacks go to ${repro.notification_url}`] : []),
     started.curl
       ? `reproduce:\n  ${started.curl}`
@@ -99,4 +99,12 @@ export async function runRepro(
       await started.close()
     },
   }
+}
+
+/** `3 earlier requests`, `1 earlier request and 2 payer actions`: what a reproduction sent again. */
+function sentAgain(before: { door?: 'in-process' }[]): string {
+  const payer = before.filter((r) => r.door === 'in-process').length
+  const requests = before.length - payer
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`
+  return `${plural(requests, 'earlier request')}${payer ? ` and ${plural(payer, 'payer action')}` : ''}`
 }

@@ -42,6 +42,7 @@ export interface PayerControl {
 export function inProcessPayer(hosted: HostedGateway): PayerControl {
   const { ctx } = hosted.gateway
   const act = async (action: PayerAction): Promise<PayerAnswer> => {
+    hosted.payerActions.push({ after: hosted.arrived, at: hosted.clock.now(), action })
     const answer = await sendPayerAction(hosted.gateway, action)
     // The payer's action is done when the callbacks it caused have been delivered.
     await hosted.idle()

@@ -1,10 +1,17 @@
+import { payerActionRequest } from '../core/control/payer-door.js'
+import { IN_PROCESS } from '../core/engine/http.js'
 import { addFault, listFaults } from '../core/faults/index.js'
 import type { SandboxFaultRequest } from '../generated/types.js'
 import { fetchDeliver } from './callback-channel.js'
 import type { ScenarioContext } from './context.js'
 import { toCurl } from './curl.js'
 import { reportText } from './reporters/redact.js'
-import { type HostedGateway, type SandboxHost, startSandboxHost } from './sandbox-host.js'
+import {
+  type HostedGateway,
+  type PayerActionRecord,
+  type SandboxHost,
+  startSandboxHost,
+} from './sandbox-host.js'
 import type { ReproRequest, Reproduction, RunSummary, ScenarioResult } from './types.js'
 
 /**
@@ -19,6 +26,8 @@ import type { ReproRequest, Reproduction, RunSummary, ScenarioResult } from './t
 /** The sandbox's state when a step begins, so that a failure can report what it started from. */
 export interface StepStart {
   arrived: number
+  /** The kit's payer actions so far (HostedGateway.payerActions). */
+  payerActions: number
   clockMs: number
   faults: SandboxFaultRequest[]
 }
@@ -28,6 +37,7 @@ export function stepStart(ctx: ScenarioContext): StepStart | undefined {
   if (!hosted) return undefined
   return {
     arrived: hosted.arrived,
+    payerActions: hosted.payerActions.length,
     clockMs: hosted.clock.now(),
     faults: listFaults(hosted.gateway.ctx).map((r) => ({
       mode: r.mode,
@@ -68,15 +78,7 @@ export function reproductionOf(ctx: ScenarioContext, start: StepStart | undefine
     ...(scenario.callbacks ? { callbacks: scenario.callbacks } : {}),
     clock_ms: start.clockMs,
     faults: start.faults,
-    before: hosted.requests
-      .filter((r) => r.seq < start.arrived)
-      .map((r) => ({
-        method: r.method,
-        path: r.path,
-        headers: kept(r.headers),
-        body: reportText(r.text),
-        ...(r.at !== undefined ? { at: r.at } : {}),
-      })),
+    before: before(hosted, start),
     ...(request && path
       ? {
           request: {
@@ -88,6 +90,41 @@ export function reproductionOf(ctx: ScenarioContext, start: StepStart | undefine
         }
       : {}),
   }
+}
+
+/** The requests and the payer's actions before the failing step, in the order the sandbox had them. */
+function before(hosted: HostedGateway, start: StepStart): ReproRequest[] {
+  const requests = hosted.requests.filter((r) => r.seq < start.arrived)
+  const actions = hosted.payerActions.slice(0, start.payerActions)
+  const out: ReproRequest[] = []
+  let next = 0
+  const payerUpTo = (arrived: number) => {
+    while (next < actions.length && (actions[next] as PayerActionRecord).after <= arrived) {
+      const record = actions[next++] as PayerActionRecord
+      const { path, query, body } = payerActionRequest(record.action)
+      const search = new URLSearchParams(query).toString()
+      out.push({
+        method: 'POST',
+        path: search ? `${path}?${search}` : path,
+        headers: { 'content-type': 'application/json' },
+        body: reportText(JSON.stringify(body)),
+        at: record.at,
+        door: 'in-process',
+      })
+    }
+  }
+  for (const r of requests) {
+    payerUpTo(r.seq)
+    out.push({
+      method: r.method,
+      path: r.path,
+      headers: kept(r.headers),
+      body: reportText(r.text),
+      ...(r.at !== undefined ? { at: r.at } : {}),
+    })
+  }
+  payerUpTo(Number.POSITIVE_INFINITY)
+  return out
 }
 
 export class ReproError extends Error {}
@@ -156,6 +193,24 @@ export function restorePublished(text: string): string {
   )
 }
 
+/** Sends one earlier request again: over HTTP, or a payer action through the in-process door. */
+async function sendAgain(hosted: HostedGateway, r: ReproRequest): Promise<void> {
+  if (r.door !== 'in-process') {
+    await (await send(hosted.baseUrl, r)).text()
+    return
+  }
+  const url = new URL(r.path, 'http://in-process')
+  await hosted.gateway.handle({
+    method: r.method,
+    path: url.pathname,
+    query: Object.fromEntries(url.searchParams),
+    headers: r.headers,
+    body: new TextEncoder().encode(restorePublished(r.body)),
+    door: IN_PROCESS,
+  })
+  await hosted.idle()
+}
+
 const send = (baseUrl: string, r: ReproRequest) =>
   fetch(`${baseUrl}${r.path}`, {
     method: r.method,
@@ -183,7 +238,7 @@ export async function startReproduction(
   }
   for (const request of repro.before) {
     await moveTo(request.at)
-    await (await send(hosted.baseUrl, request)).text()
+    await sendAgain(hosted, request)
   }
   await moveTo(repro.clock_ms)
   await hosted.idle()

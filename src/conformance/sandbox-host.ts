@@ -15,6 +15,7 @@ import type { Refusal } from '../core/engine/refusal.js'
 import { assembleGateway } from '../assembly.js'
 import { toGatewayRequest, writeResponse } from '../adapters/express/node-request.js'
 import { answerClientError } from '../adapters/express/server.js'
+import type { PayerAction } from '../core/control/payer-door.js'
 import { silentLogger } from '../core/ports/logger.js'
 import { FAULT_HEADER } from '../core/faults/index.js'
 import type { ScenarioSetup } from '../generated/types.js'
@@ -72,8 +73,19 @@ export interface HostedGateway {
   /** Requests arrived so far: the `seq` of the next one. */
   arrived: number
   channel: CallbackChannel
+  /** The kit's in-process payer actions, in order (a reproduction sends them again in their place). */
+  payerActions: PayerActionRecord[]
   /** Resolves once no callback is being sent or waits to be sent. */
   idle(): Promise<void>
+}
+
+/** One in-process payer action (control/payer-door.ts), where it fell among the requests. */
+export interface PayerActionRecord {
+  /** Requests arrived before it (`arrived` when it was sent). */
+  after: number
+  /** On the scenario's clock (ms). */
+  at: number
+  action: PayerAction
 }
 
 export interface GatewayOptions {
@@ -265,6 +277,7 @@ function createHostedGateway(slug: string, baseUrl: string, options: GatewayOpti
     requests: [],
     arrived: 0,
     channel,
+    payerActions: [],
     idle: () => callbacksOf(engine.ctx).idle(),
   }
   arrived = () => hosted.arrived

@@ -95,6 +95,11 @@ export interface ReproRequest {
   body: string
   /** On the scenario's clock (ms since the epoch). */
   at?: number
+  /**
+   * `in-process`: the kit's payer acted (a card paid, 3DS passed, an APM approved) through the
+   * gateway's in-process door (control/payer-door.ts), not over HTTP; sent again the same way.
+   */
+  door?: 'in-process'
 }
 
 /**

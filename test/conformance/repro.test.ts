@@ -9,7 +9,7 @@ import { findFailure, reproCommands } from '../../src/conformance/reproduction.j
 import { runScenarios } from '../../src/conformance/runner.js'
 import { SCENARIO_START_MS, startSandboxHost } from '../../src/conformance/sandbox-host.js'
 import type { ScenarioResult } from '../../src/conformance/types.js'
-import { inline, ref, s2sSale } from './helpers.js'
+import { inline, ref, s2sSale, start } from './helpers.js'
 
 /**
  * Issue 33 item 3: "a failure's reproduction can be run after the run ended". The JSON report keeps
@@ -131,5 +131,39 @@ describe('a reproduction sends a redacted request again (docs/rules.md#test-card
     )
     // A card that is not a published one stays masked: the sandbox refuses it, as it would any unknown number.
     expect(restorePublished('card_number=555555******4444')).toBe('card_number=555555******4444')
+  })
+})
+
+describe('a reproduction replays the payer too (issue 33: the failing request gets the same answer)', () => {
+  it('sends the payer actions of the kit again through the in-process door, so a paid checkout payment is paid again', async () => {
+    // The payer pays by card in-process (no HTTP request the sandbox saw); the capture the step
+    // expects to be refused is accepted, so the scenario fails at the capture.
+    const paid = inline('checkout-paid-then-capture', {
+      steps: [
+        { ...start, fields: { auth: true } },
+        { step: 'payer.card', outcome: 'success' },
+        {
+          step: 'gateway.call',
+          api: 'checkout',
+          name: 'capture',
+          path: '/api/v1/payment/capture',
+          body: { payment_id: ref('payment_id') },
+          expect: { fields: { '$.result': 'ERROR' } },
+        },
+      ],
+    })
+    const { file, doc } = await reportOf([paid])
+    const result = doc.scenarios[0] as ScenarioResult
+    expect(result.status).toBe('failed')
+    const payer = result.reproduction?.before.filter((r) => r.door === 'in-process') ?? []
+    expect(payer).toHaveLength(1)
+    // The report holds the card masked and no security code (docs/rules.md#request-log).
+    expect(payer[0]?.body).not.toMatch(/4111111111111111/)
+    let out = ''
+    await runRepro({ report: file, scenario: 'checkout-paid-then-capture', run: true }, (t) => (out += t))
+    // Without the payer's card the capture would be refused (no authorised payment); with it, accepted.
+    expect(out).toMatch(/HTTP 200/)
+    expect(out).toContain('1 earlier request and 1 payer action sent again')
+    expect(out).toMatch(/answer: HTTP 200\n\{"payment_id":"[^"]+","status":"settled"/)
   })
 })

@@ -27,13 +27,17 @@ export const payerView = (payment: Payment, redirectUrl?: string) => ({
   ...(payment.decline_reason ? { reason: payment.decline_reason } : {}),
 })
 
-const WHY = 'in-process payer action: the caller holds the gateway; the engine operation checks the card and the payment'
+const WHY =
+  'in-process payer action: the caller holds the gateway; the engine operation checks the card and the payment'
 
 export function payerDoorRoutes(ctx: EngineContext): RouteDefinition[] {
-  const route = (
-    path: string,
-    handler: RouteDefinition['handler'],
-  ): RouteDefinition => ({ method: 'POST', path, api: 'checkout', declared: none(WHY), handler })
+  const route = (path: string, handler: RouteDefinition['handler']): RouteDefinition => ({
+    method: 'POST',
+    path,
+    api: 'checkout',
+    declared: none(WHY),
+    handler,
+  })
   return [
     // `?operation=purchase|debit`: the endpoint the payer uses, which must match the session's.
     route('/in-process/payer/sessions/:token/card', ({ params, body, request }) => {
@@ -73,6 +77,37 @@ export interface PayerActionAnswer {
   body: Record<string, unknown>
 }
 
+/** The in-process request of a payer action: its route's path, query and JSON body. */
+export function payerActionRequest(action: PayerAction): {
+  path: string
+  query: Record<string, string>
+  body: Record<string, unknown>
+} {
+  const id = (paymentId: string) => encodeURIComponent(paymentId)
+  switch (action.kind) {
+    case 'card':
+      return {
+        path: `/in-process/payer/sessions/${encodeURIComponent(action.token)}/card`,
+        query: action.operation ? { operation: action.operation } : {},
+        body: action.body,
+      }
+    case '3ds':
+      return {
+        path: `/in-process/payer/payments/${id(action.paymentId)}/3ds`,
+        query: {},
+        body: { result: action.result },
+      }
+    case 'redirect':
+      return { path: `/in-process/payer/payments/${id(action.paymentId)}/redirect`, query: {}, body: {} }
+    case 'apm':
+      return {
+        path: `/in-process/payer/payments/${id(action.paymentId)}/apm`,
+        query: {},
+        body: { outcome: action.outcome, ...(action.reason !== undefined ? { reason: action.reason } : {}) },
+      }
+  }
+}
+
 /**
  * Sends a payer action through the gateway's one door (`handle`, marked `IN_PROCESS`): the
  * in-process route above runs it in its own unit of work.
@@ -81,23 +116,7 @@ export async function sendPayerAction(
   gateway: { handle(request: IncomingRequest): Promise<GatewayResponse> },
   action: PayerAction,
 ): Promise<PayerActionAnswer> {
-  const id = (paymentId: string) => encodeURIComponent(paymentId)
-  const [path, body, query]: [string, Record<string, unknown>, Record<string, string>] =
-    action.kind === 'card'
-      ? [
-          `/in-process/payer/sessions/${encodeURIComponent(action.token)}/card`,
-          action.body,
-          action.operation ? { operation: action.operation } : {},
-        ]
-      : action.kind === '3ds'
-        ? [`/in-process/payer/payments/${id(action.paymentId)}/3ds`, { result: action.result }, {}]
-        : action.kind === 'redirect'
-          ? [`/in-process/payer/payments/${id(action.paymentId)}/redirect`, {}, {}]
-          : [
-              `/in-process/payer/payments/${id(action.paymentId)}/apm`,
-              { outcome: action.outcome, ...(action.reason !== undefined ? { reason: action.reason } : {}) },
-              {},
-            ]
+  const { path, query, body } = payerActionRequest(action)
   const response = await gateway.handle({
     method: 'POST',
     path,
