@@ -60,7 +60,8 @@ export interface Payer {
 export function createPayer(gateway: Pick<Gateway, 'handle'>, settle: () => Promise<void>): Payer {
   const send = async (action: PayerAction) => {
     const answer = await sendPayerAction(gateway, action)
-    if (answer.status !== 200) throw new SandboxError(answer.status, answer.body as unknown as GatewayErrorBody)
+    if (answer.status !== 200)
+      throw new SandboxError(answer.status, answer.body as unknown as GatewayErrorBody)
     await settle()
     return answer.body
   }

@@ -159,7 +159,11 @@ describe('every payer action goes through gateway.handle and its unit of work (i
     const before = snapshot(t)
     const refused = await kit.threeDs(String(paid.body.payment_id), 'pass')
     expect(refused.status).toBe(400)
-    expect(refused.body).toMatchObject({ http_code: 400, error_code: 0, error_message: 'Request data is invalid.' })
+    expect(refused.body).toMatchObject({
+      http_code: 400,
+      error_code: 0,
+      error_message: 'Request data is invalid.',
+    })
     expect(snapshot(t)).toBe(before)
     expect(bypasses).toEqual([])
   })
@@ -197,7 +201,9 @@ describe('a failed write during a payer action leaves no session pointing at a m
       const from = probe.faults.commits.length
       expect((await payWith(probe, probeToken)).status).toBe(200)
       // The session's payment_id and the payment land in the same commit.
-      const batch = probe.faults.commits.slice(from).find((ops) => ops.some((op) => op.collection === 'payments'))
+      const batch = probe.faults.commits
+        .slice(from)
+        .find((ops) => ops.some((op) => op.collection === 'payments'))
       expect(batch?.map((op) => op.collection)).toEqual(expect.arrayContaining(['sessions', 'payments']))
       const ops = batch?.length ?? 0
       for (const at of [...Array.from({ length: ops }, (_, i) => i), 'disk' as const]) {
@@ -244,7 +250,9 @@ describe('nothing outside the engine writes the store or calls a payer operation
     expect(outside.length).toBeGreaterThan(50)
     const found = outside.flatMap((file) => {
       const text = readFileSync(join(root, file), 'utf8')
-      return OFFENCES.filter(([, pattern]) => pattern.test(text)).map(([what]) => `${relative('.', file)}: ${what}`)
+      return OFFENCES.filter(([, pattern]) => pattern.test(text)).map(
+        ([what]) => `${relative('.', file)}: ${what}`,
+      )
     })
     expect(found).toEqual([])
   })

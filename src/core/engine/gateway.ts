@@ -11,7 +11,13 @@ import type { EngineContext, GatewayDeps } from './context.js'
 import { createContext } from './context.js'
 import { errorPage, errorResponse, fail, GatewayError } from './errors.js'
 import { createEventBus } from './events.js'
-import { type BodyRead, type GatewayRequest, type GatewayResponse, IN_PROCESS, type IncomingRequest } from './http.js'
+import {
+  type BodyRead,
+  type GatewayRequest,
+  type GatewayResponse,
+  IN_PROCESS,
+  type IncomingRequest,
+} from './http.js'
 import type { EngineModule, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
 import { pageGuard } from './page-guard.js'
