@@ -2,7 +2,7 @@ import qs from 'qs'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { validate } from '../../src/core/validation/index.js'
-import { sessionBody } from '../checkout/session-helpers.js'
+import { sessionBody, tokenBody } from '../checkout/session-helpers.js'
 import { createTestGateway, demoConfig } from '../helpers/engine.js'
 import { followUp, saleForm } from '../s2s-card/helpers.js'
 
@@ -155,5 +155,42 @@ describe('an order as a scenario (GET /sandbox/orders/{order_id}/scenario)', () 
     // A session nobody paid is not filed by its order number outside the log: nothing to export.
     await t.call('POST', '/api/v1/session', sessionBody({ order: { number: 'never-paid' } }))
     expect((await t.call('GET', '/sandbox/orders/never-paid/scenario')).status).toBe(404)
+  })
+
+  it("plays a Hosted Payment Fields order as the merchant start with its outcome: the card frame's collect is the payer's, not a merchant request (docs/rules.md#hosted-payment-fields)", async () => {
+    const { t, scenario } = sandbox()
+    const token = await t.call('POST', '/api/v1/session/token', tokenBody({ order: { number: 'hpf-9' } }))
+    expect(token.status).toBe(200)
+    const tok = String(token.body.token)
+    const collected = await t.call('POST', `/sdk/hosted-fields/${tok}/collect`, {
+      card_number: '4111111111111111',
+      card_exp_month: '02',
+      card_exp_year: '2030',
+      card_cvv2: '123',
+    })
+    expect(collected.status).toBe(200)
+    const paid = await t.call(
+      'POST',
+      '/api/v1/processing/purchase/card',
+      { with_hosted_fields: true, name: 'Jane Doe' },
+      { Token: tok },
+    )
+    expect(paid.body.result).toBe('decline')
+    const { status, body } = await scenario('hpf-9')
+    expect(status).toBe(200)
+    expect(validate('sandbox/scenario', body).valid).toBe(true)
+    const steps = stepsOf(body)
+    expect(steps[0]).toMatchObject({
+      step: 'merchant.start',
+      api: 'checkout',
+      hosted_fields: true,
+      outcome: 'decline',
+    })
+    const asked = steps
+      .filter((s) => s.step === 'expect.merchant_request')
+      .map((s) => (s.endpoint as { path?: string } | undefined)?.path)
+    expect(asked).not.toContain(`/sdk/hosted-fields/${tok}/collect`)
+    expect(asked.some((path) => path?.includes('/collect'))).toBe(false)
+    expect(asked).toContain('/api/v1/processing/purchase/card')
   })
 })

@@ -51,6 +51,10 @@ export function roleOf(r: RequestRecord): Role {
     if (route === '/api/v1/payment/card/credit')
       return { kind: 'start', api: 'checkout', operation: 'credit' }
     if (route === '/api/v1/payment/status') return { kind: 'lookup' }
+    // The payer's card frame sends the fields into the session (collectIframesData): the payer's
+    // browser, not the merchant's backend. The kit plays it within merchant.start `hosted_fields`,
+    // whose outcome the card's expiry gives (steps.ts), so it is no step of its own.
+    if (route === '/sdk/hosted-fields/:token/collect') return { kind: 'ignored' }
     const action = CHECKOUT_ACTIONS[route]
     return action ? { kind: 'action', action } : { kind: 'request' }
   }
