@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { GatewayTarget } from './scenario-context.js'
+import { errorEntry } from '../core/engine/errors.js'
+import { refusalOf } from './http.js'
 import { checkoutHash } from './signing.js'
 import type { LoadedScenario, Step } from './types.js'
 
@@ -293,6 +295,7 @@ export async function checkCredentials(target: GatewayTarget, timeoutMs = 5000):
   body.hash = checkoutHash(path, body, password)
   let status: number
   let text: string
+  let rule: string | undefined
   try {
     const response = await fetch(`${base}${path}`, {
       method: 'POST',
@@ -302,18 +305,53 @@ export async function checkCredentials(target: GatewayTarget, timeoutMs = 5000):
     })
     status = response.status
     text = await response.text()
+    rule = credentialRule(response.headers.get('sandbox-rule'), status, text)
   } catch {
     // No answer in time: the scenarios' own steps say what the gateway does (time-outs included).
     return
   }
-  if (/Merchant not found|merchant_key: This value is not correct/i.test(text))
+  if (rule === 'credentials')
     throw new GatewayMisconfigured(
       `the gateway at ${base} refused --key ${key}: it answered HTTP ${status} "${messageOf(text)}", so it has no merchant with that key; check --key (its merchant_key / client_key)`,
     )
-  if (/Hash is not valid/i.test(text))
+  if (rule === 'signatures' || rule === 'checkout-signatures')
     throw new GatewayMisconfigured(
       `the gateway at ${base} knows --key ${key} but refused the signature made with --password: it answered HTTP ${status} "${messageOf(text)}"; check --password (that merchant's signing password)`,
     )
+}
+
+/** The catalogue rows (schemas/catalogue/errors.json) that refuse a key or a signature. */
+const CREDENTIAL_ROWS = [
+  'AUTH_MERCHANT_UNKNOWN',
+  'CHECKOUT_MERCHANT_KEY_INVALID',
+  'AUTH_HASH_INVALID',
+  'CHECKOUT_HASH_INVALID',
+]
+
+/**
+ * The rule a credentials check was refused by: a paysandbox's `Sandbox-Rule` header (or the
+ * catalogue rule its codes name, http.ts `refusalOf`); another gateway's answer is matched to the
+ * catalogue's credential rows by their exact status and message (code 100000 names too many rules
+ * to tell by code alone).
+ */
+function credentialRule(header: string | null, status: number, text: string): string | undefined {
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(text)
+  } catch {
+    parsed = undefined
+  }
+  const refusal = refusalOf(header, status, parsed)
+  if (refusal) return refusal.rule
+  const b = (parsed && typeof parsed === 'object' ? parsed : {}) as {
+    error_message?: unknown
+    errors?: { error_message?: unknown }[]
+  }
+  const said = [b.error_message, ...(Array.isArray(b.errors) ? b.errors.map((e) => e.error_message) : [])]
+  const row = CREDENTIAL_ROWS.map((id) => errorEntry(id)).find(
+    (entry) => entry.http_code === status && said.includes(entry.error_message),
+  )
+  return row?.rule
 }
 
 const messageOf = (text: string): string => {

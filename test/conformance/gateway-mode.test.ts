@@ -154,6 +154,8 @@ function refusingCreation(
   refuses = (method: string | undefined, url: string | undefined) =>
     !!url?.startsWith('/sandbox/merchants') && method !== 'GET',
   status = 404,
+  /** A gateway that is not a paysandbox sends no `Sandbox-Rule` header: the kit reads the catalogue's rows. */
+  withoutRuleHeader = false,
 ): Promise<Server> {
   const server = createServer((req, res) => {
     const chunks: Buffer[] = []
@@ -176,6 +178,7 @@ function refusingCreation(
       const out: Record<string, string> = {}
       answer.headers.forEach((v, k) => {
         if (k !== 'content-length' && k !== 'content-encoding' && k !== 'transfer-encoding') out[k] = v
+        if (withoutRuleHeader) delete out['sandbox-rule']
       })
       res.writeHead(answer.status, out)
       res.end(Buffer.from(await answer.arrayBuffer()))
@@ -290,7 +293,7 @@ describe('gateway mode against a paysandbox that refuses to create merchants (--
 
   it('a gateway that is not a paysandbox and refuses --key: the run stops, blamed on the key', async () => {
     // The same gateway with its control API hidden: the kit cannot read its merchants, only sign with the key.
-    const hidden = await refusingCreation(url, (_method, path) => !!path?.startsWith('/sandbox/'))
+    const hidden = await refusingCreation(url, (_method, path) => !!path?.startsWith('/sandbox/'), 404, true)
     const hiddenUrl = `http://127.0.0.1:${(hidden.address() as AddressInfo).port}`
     try {
       await expect(
