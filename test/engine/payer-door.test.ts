@@ -72,7 +72,13 @@ function rig(): Rig {
     await t.gateway.ctx.store.flush()
     await idle()
   }
-  const hosted = { gateway: t.gateway, idle } as unknown as HostedGateway
+  const hosted = {
+    gateway: t.gateway,
+    idle,
+    arrived: 0,
+    payerActions: [],
+    clock: { now: () => t.gateway.ctx.clock.now() },
+  } as unknown as HostedGateway
   return {
     t,
     faults: faults as FaultInjectingStore<Collections>,
