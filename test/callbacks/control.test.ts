@@ -262,16 +262,20 @@ describe('control API: event stream', () => {
     const t = createTestGateway([callbacksModule], config)
     const response = await open(t)
     let closed = 0
+    let taken = 0
     const written: string[] = []
     response.stream?.subscribe((chunk) => void written.push(chunk), {
       ready: () => false,
-      progress: () => ({ waiting: 2048, taken: 0 }),
+      progress: () => ({ waiting: 2048, taken }),
       close: () => closed++,
     })
     for (let i = 0; i < 100; i++) emitPayment(t, `p-${i}`)
     flush(t)
     expect(written).toEqual([])
     const history = eventHistory(t.gateway.ctx)
+    // The client takes a last chunk at `now`: it is stalled from then on, whatever a sweep on the
+    // gateway's own timer saw before (the test's sweeps are the only ones from here: no await).
+    taken = 1
     const now = performance.now()
     history.sweep(now)
     history.sweep(now + 19_999)
