@@ -57,6 +57,6 @@ describe('the engine owns its rules once', () => {
 
   it('wallet approval is one engine operation: no page completes it on its own', () => {
     const callers = src.filter((f) => /completeWalletApproval\(/.test(f.text)).map((f) => rel(f.path))
-    expect(callers.sort()).toEqual(['core/apm/outcomes.ts', 'core/apm/wallets.ts'])
+    expect(callers.sort()).toEqual(['core/apm/outcomes.ts', 'core/payments/wallets.ts'])
   })
 })

@@ -9,7 +9,7 @@ import { payerDetails } from '../payments/payer-details.js'
 import { midMode } from '../payments/routing.js'
 import { type ApmStart, resolveApmMethod, startApmPayment } from './connector.js'
 import type { ApmPayment } from './types.js'
-import { decryptedWalletCard, isWallet, walletFlow } from './wallets.js'
+import { decryptedWalletCard, isWallet, walletFlow } from '../payments/wallets.js'
 
 /**
  * (Moved from src/pages: engine work the hosted page calls.) The payer chose a non-card method on the hosted page: a Checkout payment through the simulated

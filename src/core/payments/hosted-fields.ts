@@ -1,4 +1,4 @@
-import { apiSession } from '../checkout/session-access.js'
+import { apiSession } from '../engine/auth.js'
 import { requireMove } from '../checkout/session-lifecycle.js'
 import type { EngineContext } from '../engine/context.js'
 import type { Session, StoredCard } from '../engine/model.js'
