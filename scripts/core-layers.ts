@@ -17,13 +17,17 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['ports', 'signatures'],
   // The engine: the one request lifecycle, its model, errors, pipeline and request validation.
   ['engine', 'validation'],
+  // The Checkout session's state table and its access by token, under every feature that pays one.
+  ['sessions'],
   // Features: each registers its routes (and hooks) with the engine through EngineModule.
   ['faults'],
   ['payments'],
   ['request-log'],
-  ['checkout'],
   ['apm'],
+  // Callbacks build from the payment (and an APM payment's details); Checkout answers reuse their
+  // redirect and attributes.
   ['callbacks'],
+  ['checkout'],
   ['schedules'],
   // S2S APM's actions are served at S2S CARD's /post too: s2s-card/module.ts dispatches to them.
   ['s2s-apm'],

@@ -47,7 +47,7 @@ export function tokenHeader(request: GatewayRequest): string {
  * The session an API token names: only a token issued by `/api/v1/session/token` authorizes an
  * API call (docs/rules.md#sessions). The page token of a hosted page, or any unknown value, answers
  * TOKEN_INVALID alike, so tokens cannot be probed. What the session may still do is the session
- * table's to say (session-lifecycle.ts).
+ * table's to say (sessions/session-lifecycle.ts).
  */
 export function apiSession(ctx: EngineContext, token: string): Session {
   const session = token.length <= 200 ? ctx.store.findBy('sessions', 'token', token)[0] : undefined

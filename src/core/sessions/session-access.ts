@@ -1,7 +1,7 @@
 import type { EngineContext } from '../engine/context.js'
 import { apiSession } from '../engine/auth.js'
 import type { Session } from '../engine/model.js'
-import type { SessionRequest } from './session-rules.js'
+import type { SessionRequest } from '../checkout/session-rules.js'
 
 // Authentication 2 (the `Token` header and the session it names) is the engine's: pipeline.ts runs it.
 export { apiSession, tokenHeader } from '../engine/auth.js'
