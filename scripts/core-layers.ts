@@ -17,16 +17,21 @@ export const CORE_LAYERS: readonly (readonly string[])[] = [
   ['ports', 'signatures'],
   // The engine: the one request lifecycle, its model, errors, pipeline and request validation.
   ['engine', 'validation'],
+  // The Checkout session's state table and its access by token, under every feature that pays one.
+  ['sessions'],
   // Features: each registers its routes (and hooks) with the engine through EngineModule.
   ['faults'],
   ['payments'],
   ['request-log'],
-  ['checkout'],
   ['apm'],
+  // Callbacks build from the payment (and an APM payment's details); Checkout answers reuse their
+  // redirect and attributes.
   ['callbacks'],
+  ['checkout'],
   ['schedules'],
-  ['s2s-card'],
+  // S2S APM's actions are served at S2S CARD's /post too: s2s-card/module.ts dispatches to them.
   ['s2s-apm'],
+  ['s2s-card'],
   ['signing', 'order-scenario'],
   // The control API reads and writes every feature's records (export, import, support).
   ['control'],
@@ -72,10 +77,10 @@ export function runtimeImports(text: string): string[] {
   return out
 }
 
-const folderOf = (file: string) => relative(CORE, file).split(/[\\/]/)[0] as string
-
-export function coreLayerReport(): CoreLayerReport {
-  const all = files(CORE)
+/** The report for the tree under `core` (src/core; another tree, such as an older checkout, for comparison). */
+export function coreLayerReport(core: string = CORE): CoreLayerReport {
+  const folderOf = (file: string) => relative(core, file).split(/[\\/]/)[0] as string
+  const all = files(core)
   const layerOf = new Map<string, number>()
   CORE_LAYERS.forEach((folders, i) => {
     for (const f of folders) layerOf.set(f, i)
@@ -83,14 +88,14 @@ export function coreLayerReport(): CoreLayerReport {
   const imports: CoreImport[] = []
   const graph = new Map<string, string[]>()
   for (const file of all) {
-    const from = relative(CORE, file).split('\\').join('/')
+    const from = relative(core, file).split('\\').join('/')
     const targets: string[] = []
     for (const spec of runtimeImports(readFileSync(file, 'utf8'))) {
       if (!spec.startsWith('.')) continue
       const target = resolve(dirname(file), spec).replace(/\.js$/, '')
       const found = [`${target}.ts`, `${target}.tsx`, join(target, 'index.ts')].find((t) => all.includes(t))
       if (!found) continue
-      const to = relative(CORE, found).split('\\').join('/')
+      const to = relative(core, found).split('\\').join('/')
       imports.push({ from, to, spec })
       targets.push(to)
     }

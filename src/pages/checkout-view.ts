@@ -1,6 +1,6 @@
 import type { MethodCatalogueEntry } from '../generated/types.js'
-import { canonicalMethodId, findMethod } from '../core/checkout/methods.js'
-import { sessionRequest } from '../core/checkout/session-access.js'
+import { canonicalMethodId, findMethod } from '../core/payments/methods.js'
+import { sessionRequest } from '../core/sessions/session-access.js'
 import type { OrderData, Session } from '../core/engine/model.js'
 import { isMotoType } from '../core/payments/card.js'
 import { formatAmount } from './amount.js'

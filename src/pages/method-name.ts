@@ -1,4 +1,4 @@
-import { findMethod } from '../core/checkout/methods.js'
+import { findMethod } from '../core/payments/methods.js'
 import type { MethodCatalogueEntry } from '../generated/types.js'
 import type { MessageKey, Translate } from './i18n.js'
 

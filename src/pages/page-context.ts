@@ -1,5 +1,5 @@
-import { pageSession } from '../core/checkout/session-access.js'
-import { paymentOf, sessionStatus } from '../core/checkout/session-lifecycle.js'
+import { pageSession } from '../core/sessions/session-access.js'
+import { paymentOf, sessionStatus } from '../core/sessions/session-lifecycle.js'
 import type { EngineContext, SandboxMerchant } from '../core/engine/context.js'
 import type { GatewayRequest } from '../core/engine/http.js'
 import type { Session } from '../core/engine/model.js'

@@ -69,7 +69,7 @@ describe('control API: callbacks', () => {
   })
 
   // Issue 14 point 3 ("answering in under 10 ms at 100,000 payments"): the page goes out as the JSON texts the store
-  // keeps (src/core/control/listing.ts listingResponse), which must be the very bytes the parsed records serialise to.
+  // keeps (src/core/engine/control-listing.ts listingResponse), which must be the very bytes the parsed records serialise to.
   it('answers a listing with the same bytes as the records serialised, for callbacks and payments, on every store', async () => {
     const { t } = await seeded([callbacksModule, controlModule])
     for (const path of ['/sandbox/callbacks', '/sandbox/payments']) {

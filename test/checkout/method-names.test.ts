@@ -6,7 +6,7 @@ import {
   suggestMethods,
   unknownMethodHint,
   walletName,
-} from '../../src/core/checkout/methods.js'
+} from '../../src/core/payments/methods.js'
 
 // docs/rules.md#business-codes: "the catalogue's provider-named stand-ins carry their public identifiers as
 // aliases: `wallet1` = `applepay`, `wallet2` = `googlepay` ... A merchant's configuration may add

@@ -1,4 +1,4 @@
-import { apiSession } from '../../src/core/checkout/session-access.js'
+import { apiSession } from '../../src/core/sessions/session-access.js'
 import { describe, expect, it } from 'vitest'
 import { GatewayError } from '../../src/core/engine/errors.js'
 import { completeRedirect, completeThreeDs, payWithCard } from '../../src/core/payments/payer.js'

@@ -13,7 +13,7 @@ import { silentLogger } from '../../src/core/ports/logger.js'
 import { createSandbox, type Sandbox } from '../../src/library/create-sandbox.js'
 
 /**
- * Issue 21, requirement 3: one guard for every spelling. The control guard (core/control/guard.ts)
+ * Issue 21, requirement 3: one guard for every spelling. The control guard (core/engine/control-guard.ts)
  * runs inside gateway.handle on the normalised path (core/engine/path.ts), so each of its cases
  * (issue 11 point 4: cross-origin browser, foreign Host, missing or wrong control token, form and
  * text bodies) refuses every spelling of every control path, through every adapter: express over

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { SESSION_TABLE, STORED_SESSION_STATES } from '../../src/core/checkout/session-lifecycle.js'
+import { SESSION_TABLE, STORED_SESSION_STATES } from '../../src/core/sessions/session-lifecycle.js'
 
 /**
  * Issue 21 point 6: rules the engine owns once. Read from the sources, so a second copy fails here
@@ -34,13 +34,13 @@ describe('the engine owns its rules once', () => {
     expect(users.length).toBeGreaterThanOrEqual(7)
   })
 
-  it('session status is written only through the session table (checkout/session-lifecycle.ts)', () => {
+  it('session status is written only through the session table (sessions/session-lifecycle.ts)', () => {
     const writers = src.filter(
       (f) =>
         /put\(\s*'sessions',\s*\{[^}]*\bstatus\s*:/.test(f.text) ||
         /:\s*Session\s*=\s*\{[^}]*\bstatus\s*:/.test(f.text),
     )
-    expect(writers.map((f) => rel(f.path))).toEqual(['core/checkout/session-lifecycle.ts'])
+    expect(writers.map((f) => rel(f.path))).toEqual(['core/sessions/session-lifecycle.ts'])
     // Every stored state is a state the table moves a session to.
     const reachable = new Set(SESSION_TABLE.map((row) => row.to))
     for (const state of STORED_SESSION_STATES) expect(reachable.has(state), state).toBe(true)
@@ -57,6 +57,6 @@ describe('the engine owns its rules once', () => {
 
   it('wallet approval is one engine operation: no page completes it on its own', () => {
     const callers = src.filter((f) => /completeWalletApproval\(/.test(f.text)).map((f) => rel(f.path))
-    expect(callers.sort()).toEqual(['core/apm/outcomes.ts', 'core/apm/wallets.ts'])
+    expect(callers.sort()).toEqual(['core/apm/outcomes.ts', 'core/payments/wallets.ts'])
   })
 })

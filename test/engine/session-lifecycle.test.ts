@@ -4,13 +4,13 @@ import {
   type SessionStatus,
   sessionRow,
   sessionStatus,
-} from '../../src/core/checkout/session-lifecycle.js'
+} from '../../src/core/sessions/session-lifecycle.js'
 import { DEFAULT_MODULES } from '../../src/assembly.js'
 import { MINUTE } from '../../src/core/ports/clock.js'
 import { CARD, hpfSession, pay, sessionBody } from '../checkout/session-helpers.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'
 
-/** The session state table (src/core/checkout/session-lifecycle.ts, docs/architecture.md). */
+/** The session state table (src/core/sessions/session-lifecycle.ts, docs/architecture.md). */
 
 const pageTokenOf = (redirectUrl: unknown) => /\/auth\/([^/?#]+)/.exec(String(redirectUrl))?.[1] as string
 const statusOf = (t: TestGateway, field: 'token' | 'page_token', token: string): SessionStatus => {

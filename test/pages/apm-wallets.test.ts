@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { assertWalletAllows, walletFlow } from '../../src/core/apm/wallets.js'
+import { assertWalletAllows, walletFlow } from '../../src/core/payments/wallets.js'
 import type { SandboxMerchant } from '../../src/core/engine/context.js'
 import { answerForm, GatewayError } from '../../src/core/engine/errors.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'

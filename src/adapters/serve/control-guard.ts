@@ -1,9 +1,9 @@
-import { LOOPBACK_HOSTS, splitHost } from '../../core/control/guard.js'
+import { LOOPBACK_HOSTS, splitHost } from '../../core/engine/control-guard.js'
 
 /**
  * What serve and `sandbox.listen` know about the control API's protection before the engine
  * runs: which bound addresses stay on this machine, and the refusal to serve beyond them without
- * a control token. The guard itself is the engine's (core/control/guard.ts, in gateway.handle).
+ * a control token. The guard itself is the engine's (core/engine/control-guard.ts, in gateway.handle).
  */
 
 /** Something outside the sandbox stands in the way of starting it (port taken, no permission, no token). */

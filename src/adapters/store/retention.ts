@@ -1,4 +1,4 @@
-import { SESSION_TABLE, type SessionStatus } from '../../core/checkout/session-lifecycle.js'
+import { SESSION_TABLE, type SessionStatus } from '../../core/sessions/session-lifecycle.js'
 import type { Collections, Delivery, Payment, PaymentStatus, Session } from '../../core/engine/model.js'
 import { TRANSITIONS, type Trigger } from '../../core/payments/state-machine.js'
 import type { Logger } from '../../core/ports/logger.js'

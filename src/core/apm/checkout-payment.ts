@@ -1,7 +1,7 @@
-import { sessionRequest } from '../checkout/session-access.js'
+import { sessionRequest } from '../sessions/session-access.js'
 import { newPayment } from '../payments/new-payment.js'
-import { requireMove } from '../checkout/session-lifecycle.js'
-import { routeSession } from '../checkout/session-rules.js'
+import { requireMove } from '../sessions/session-lifecycle.js'
+import { routeSession } from '../payments/routing.js'
 import type { EngineContext } from '../engine/context.js'
 import type { Session } from '../engine/model.js'
 import { fail } from '../engine/errors.js'
@@ -9,7 +9,7 @@ import { payerDetails } from '../payments/payer-details.js'
 import { midMode } from '../payments/routing.js'
 import { type ApmStart, resolveApmMethod, startApmPayment } from './connector.js'
 import type { ApmPayment } from './types.js'
-import { decryptedWalletCard, isWallet, walletFlow } from './wallets.js'
+import { decryptedWalletCard, isWallet, walletFlow } from '../payments/wallets.js'
 
 /**
  * (Moved from src/pages: engine work the hosted page calls.) The payer chose a non-card method on the hosted page: a Checkout payment through the simulated

@@ -1,5 +1,5 @@
 import type { MethodCatalogueEntry } from '../../generated/types.js'
-import { canonicalMethodId, findMethod } from '../checkout/methods.js'
+import { canonicalMethodId, findMethod } from '../payments/methods.js'
 import type { EngineContext } from '../engine/context.js'
 import type { Payment, PaymentStatus, Transaction, TransactionType } from '../engine/model.js'
 import { chargeType, commit, markSettled, newTransaction } from '../payments/ledger.js'

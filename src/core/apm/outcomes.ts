@@ -4,7 +4,7 @@ import type { Transaction, TransactionStatus } from '../engine/model.js'
 import { commit, newTransaction } from '../payments/ledger.js'
 import { allowed, type Outcome, type Trigger, transition } from '../payments/state-machine.js'
 import { apmChargeType, applyFinal } from './connector.js'
-import { completeWalletApproval } from './wallets.js'
+import { completeWalletApproval } from '../payments/wallets.js'
 import { APM_DECLINE_REASONS, type ApmOutcome, type ApmPayment, isApmPayment } from './types.js'
 
 /**

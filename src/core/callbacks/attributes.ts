@@ -1,4 +1,4 @@
-import { findMethod } from '../checkout/methods.js'
+import { findMethod } from '../payments/methods.js'
 import type { Payment, StoredCard, Transaction } from '../engine/model.js'
 import { md5 } from '../signatures/index.js'
 import { isSecondary, obj, type PaymentFacts, paidWithToken, str } from './facts.js'

@@ -2,7 +2,7 @@ import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { declareTokenRoute } from '../engine/pipeline.js'
-import { hostedFieldsAnswer } from '../payments/hpf-answer.js'
+import { hostedFieldsAnswer } from './hpf-answer.js'
 import { payWithCard } from '../payments/payer.js'
 import { releaseOf } from '../validation/releases.js'
 

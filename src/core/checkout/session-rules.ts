@@ -1,22 +1,13 @@
 import type { CheckoutSessionTokenRequest } from '../../generated/types.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
-import { fail } from '../engine/errors.js'
-import { isZeroAmount } from '../engine/format.js'
-import { isMotoType } from '../payments/card.js'
 import { FieldProblems } from '../payments/field-errors.js'
-import { selectMid } from '../payments/routing.js'
+import { routeSession } from '../payments/routing.js'
 import { findSavedCard } from '../payments/tokens.js'
 import { validate } from '../validation/index.js'
-import { findMethod, type MethodAliases, resolveMethodId, unknownMethodHint } from './methods.js'
+import { findMethod, type MethodAliases, resolveMethodId, unknownMethodHint } from '../payments/methods.js'
 
 /** A session request as stored: the session and session-token shapes (the latter adds customer.ip). */
 export type SessionRequest = CheckoutSessionTokenRequest
-
-const ROUTING_ROWS = {
-  'moto-not-enabled': 'CHECKOUT_MOTO_NOT_ENABLED',
-  'no-mid': 'ROUTING_NO_MID',
-  'zero-amount-unsupported': 'CHECKOUT_PURCHASE_ZERO_AMOUNT',
-} as const
 
 /**
  * The rules a session must meet beyond its schema, checked at creation and again after an update:
@@ -41,30 +32,6 @@ export function checkSessionRules(
     request,
     (request.methods ?? []).map((id) => resolveMethodId(id, aliases)),
   )
-}
-
-/**
- * 2.1.1: a zero amount "is accepted only on an authorization-only request or on the request that
- * initializes a recurring chain, and only when the payment provider supports zero-value transactions".
- */
-export function routeSession(
-  merchant: SandboxMerchant,
-  request: SessionRequest,
-  methods: string[],
-): SandboxMid {
-  const zeroAmount = isZeroAmount(request.order.amount)
-  if (zeroAmount && request.auth !== true && request.recurring_init !== true) {
-    throw fail('CHECKOUT_PURCHASE_ZERO_AMOUNT')
-  }
-  const routed = selectMid(merchant, {
-    auth: request.auth === true,
-    moto: isMotoType(request.moto_type),
-    zeroAmount,
-    currency: request.order.currency,
-    methods,
-  })
-  if (!routed.ok) throw fail(ROUTING_ROWS[routed.reason])
-  return routed.mid
 }
 
 /**

@@ -6,7 +6,7 @@ import type { Session } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { declareRoute } from '../engine/pipeline.js'
 import { MINUTE } from '../ports/clock.js'
-import { findMethod, resolveMethodId } from './methods.js'
+import { findMethod, resolveMethodId } from '../payments/methods.js'
 import { checkSessionRules, type SessionRequest } from './session-rules.js'
 
 /** docs/rules.md#session-expiry: minutes, default 60 (configurable as sessions.default_expiry_minutes). */

@@ -1,5 +1,5 @@
 import type { SandboxMerchant } from '../../generated/types.js'
-import { findMethod } from '../checkout/methods.js'
+import { findMethod } from '../payments/methods.js'
 import type { EngineContext } from '../engine/context.js'
 import { fail, invalid } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'

@@ -1,7 +1,7 @@
 import type { SandboxApmOutcomeRequest, SandboxThreeDsRequest } from '../../generated/types.js'
 import type { ApmOutcome } from '../apm/types.js'
 import { applyApmOutcome } from '../apm/outcomes.js'
-import { payerSession } from '../checkout/session-access.js'
+import { payerSession } from '../sessions/session-access.js'
 import type { EngineContext } from '../engine/context.js'
 import { type GatewayResponse, IN_PROCESS, type IncomingRequest, jsonResponse } from '../engine/http.js'
 import type { Payment } from '../engine/model.js'

@@ -5,7 +5,7 @@ import type { RouteDefinition } from '../engine/modules.js'
 import { declareControlRoute } from '../engine/pipeline.js'
 import type { Payment } from '../engine/model.js'
 import { requirePayment } from './support-payer.js'
-import { listingResponse, listingWindow } from './listing.js'
+import { listingResponse, listingWindow } from '../engine/control-listing.js'
 
 /**
  * The payments as the store holds them (cards masked, never a full number), for the CLI and the

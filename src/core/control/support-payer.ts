@@ -10,7 +10,7 @@ import { jsonResponse } from '../engine/http.js'
 import type { Payment, Session } from '../engine/model.js'
 import type { RouteDefinition } from '../engine/modules.js'
 import { declareControlRoute } from '../engine/pipeline.js'
-import { payerSession } from '../checkout/session-access.js'
+import { payerSession } from '../sessions/session-access.js'
 import { completeRedirect, completeThreeDs, payWithCard } from '../payments/payer.js'
 
 /** Any payment, whatever its merchant: the control API is the operator's view (docs/rules.md#beyond-the-interface). */

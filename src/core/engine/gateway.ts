@@ -1,4 +1,3 @@
-import { FAULT_HEADER, withFaults } from '../faults/index.js'
 import { StoreUnavailableError } from '../ports/store.js'
 import {
   type ControlGuardOptions,
@@ -6,19 +5,20 @@ import {
   crossOrigin,
   guardOptions,
   isControlPath,
-} from '../control/guard.js'
+} from './control-guard.js'
 import type { EngineContext, GatewayDeps } from './context.js'
 import { createContext } from './context.js'
 import { errorPage, errorResponse, fail, GatewayError } from './errors.js'
 import { createEventBus } from './events.js'
 import {
   type BodyRead,
+  FAULT_HEADER,
   type GatewayRequest,
   type GatewayResponse,
   IN_PROCESS,
   type IncomingRequest,
 } from './http.js'
-import type { EngineModule, RouteDefinition } from './modules.js'
+import type { EngineModule, LifecycleHooks, RequestTrace, RouteDefinition } from './modules.js'
 import { parseBody } from './parse.js'
 import { pageGuard } from './page-guard.js'
 import { normalisePath, PATH_INVALID, PATH_OUTSIDE } from './path.js'
@@ -26,7 +26,6 @@ import { ruleHeader } from './refusal.js'
 import { servesOnReserve } from './reserve.js'
 import { checkResponse } from './response-check.js'
 import { createRouter } from './router.js'
-import { type RequestTrace, recordRequest, startTrace } from '../request-log/index.js'
 import { createUnits, type Units } from './unit-of-work.js'
 import type { Collections } from './model.js'
 import { type SandboxWarning, warningHeader, withWarnings } from './warnings.js'
@@ -72,6 +71,8 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     for (const route of module.inProcessRoutes?.(ctx) ?? []) inProcess.add(route.method, route.path, route)
   }
   const bodyLimit = deps.config.limits?.body_bytes ?? DEFAULT_BODY_LIMIT
+  const hooks = lifecycleHooks(modules)
+  const faults = hooks.faults ?? noFaults
   const guards = new WeakMap<readonly string[], { baseUrl: string; options: ControlGuardOptions }>()
   // Started once every route exists, so background work may serve requests as soon as it runs.
   const stops = modules.flatMap((module) => (module.start ? [module.start(ctx)] : []))
@@ -86,9 +87,9 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     async handle(request) {
       const seen: Seen = { path: request.path }
       // docs/rules.md#request-log: every request that passes the door is recorded once, answered.
-      const trace = startTrace(ctx)
+      const trace = hooks.startTrace?.(ctx)
       const response = dated(announced(request, await answer(request, seen, trace), seen))
-      if (trace) recordRequest(ctx, request, response, trace)
+      if (trace) hooks.recordRequest?.(ctx, request, response, trace)
       return response
     },
   }
@@ -251,7 +252,7 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
       // ── Gateway faults hook (src/core/faults, issue 23): one call, once the body is read (a rule may
       // name an S2S action); without a fault rule it just runs. ──
       // An in-process payer action crosses no network: no network fault applies to it.
-      const faulted = incoming.door === IN_PROCESS ? noFaults : withFaults
+      const faulted = incoming.door === IN_PROCESS ? noFaults : faults
       return await faulted(ctx, request, parsed.value, async () => {
         if (route.prepare) await route.prepare({ request, params, body: parsed.value, ctx })
         const { value, durable, ops } = units.run(() =>
@@ -340,7 +341,21 @@ export function internalErrorResponse(): GatewayResponse {
   }
 }
 
-const noFaults: typeof withFaults = (_ctx, _request, _body, run) => run()
+const noFaults: NonNullable<LifecycleHooks['faults']> = (_ctx, _request, _body, run) => run()
+
+/** The lifecycle steps the modules fill in (modules.ts `LifecycleHooks`), each by one module at most. */
+function lifecycleHooks(modules: readonly EngineModule[]): LifecycleHooks {
+  const hooks: Record<string, unknown> = {}
+  const by: Record<string, string> = {}
+  for (const module of modules)
+    for (const [step, hook] of Object.entries(module.hooks ?? {})) {
+      if (by[step])
+        throw new Error(`modules ${by[step]} and ${module.name} both fill the lifecycle step ${step}`)
+      by[step] = module.name
+      hooks[step] = hook
+    }
+  return hooks as LifecycleHooks
+}
 const NO_HOSTS: readonly string[] = Object.freeze([])
 const NO_BODY = new Uint8Array(0)
 /** No answer for a client that left before its request was handled: adapters close the connection. */

@@ -152,3 +152,9 @@ export interface StreamSink {
    */
   progress?(): { waiting: number; taken: number }
 }
+
+/**
+ * The header every injected answer carries (gateway faults, src/core/faults), so logs and the kit
+ * never take a fault for the gateway's word. The engine's, since `gateway.handle` reads it.
+ */
+export const FAULT_HEADER = 'sandbox-fault'

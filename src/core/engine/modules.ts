@@ -1,5 +1,6 @@
 import type { EngineContext } from './context.js'
-import type { GatewayRequest, GatewayResponse } from './http.js'
+import type { StoreOp } from '../ports/store.js'
+import type { GatewayRequest, GatewayResponse, IncomingRequest } from './http.js'
 import type { Api } from './model.js'
 import type { Pipeline } from './pipeline.js'
 import type { RouteParams } from './router.js'
@@ -85,4 +86,52 @@ export interface EngineModule {
   inProcessRoutes?(ctx: EngineContext): RouteDefinition[]
   /** Background work (the callback queue listening to events); returns its stop function. */
   start?(ctx: EngineContext): () => void
+  /** Steps of the request lifecycle the feature fills in (gateway faults, the request log). */
+  hooks?: LifecycleHooks
+}
+
+/**
+ * The steps of the one request lifecycle (`gateway.handle`) that a feature fills in: the engine
+ * calls each at its place and imports no feature (docs/architecture.md, "Layers"; src/core depends
+ * downward only, test/engine/core-layers.test.ts). At most one module of an assembly fills each
+ * hook (createGateway refuses two); an assembly without the feature runs without the step.
+ */
+export interface LifecycleHooks {
+  /**
+   * Gateway faults (src/core/faults, issue 23), once the body is read: `run` is the request's
+   * handling; a matching fault rule answers instead, or loses or holds its answer. Never called
+   * for an in-process request (it crosses no network).
+   */
+  faults?(
+    ctx: EngineContext,
+    request: GatewayRequest,
+    body: unknown,
+    run: () => Promise<GatewayResponse>,
+  ): Promise<GatewayResponse>
+  /** docs/rules.md#request-log: the trace of a request that passed the door, or undefined when the log is off. */
+  startTrace?(ctx: EngineContext): RequestTrace | undefined
+  /** Records a request once it is answered, whatever answered it; never throws. */
+  recordRequest?(
+    ctx: EngineContext,
+    request: IncomingRequest,
+    response: GatewayResponse,
+    trace: RequestTrace,
+  ): void
+}
+
+/**
+ * What the lifecycle learns about a request as it goes (gateway.ts fills it, the request log's
+ * hooks read it): the route, the parsed body and what its unit of work wrote. The record is built
+ * from it once the answer is known, so a request is recorded once, whatever answered it (a
+ * refusal, a fault, the operation).
+ */
+export interface RequestTrace {
+  at: number
+  /** The normalised path (path.ts), once known. */
+  path?: string
+  route?: RouteDefinition
+  params?: Record<string, string>
+  body?: Record<string, unknown>
+  bytes?: number
+  written?: readonly StoreOp[]
 }

@@ -7,7 +7,7 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS'])
 /**
  * docs/rules.md#page-guard: a hosted page that changes state (the payer's forms, the Hosted Payment
  * Fields demo) takes no request from another site, by the control API's own rule (`Origin`,
- * `Sec-Fetch-Site`: control/guard.ts `crossOrigin`, handed in as `crossSite`). `gateway.handle`
+ * `Sec-Fetch-Site`: control-guard.ts `crossOrigin`, handed in as `crossSite`). `gateway.handle`
  * calls this once the route is known, before the body is read, for every adapter. Reading a page
  * (GET) is never refused here. A refused request reaches no handler, so it changes nothing.
  *

@@ -1,11 +1,10 @@
 import { sameSignature } from '../signatures/index.js'
 import type { OriginalPayment, SigningFormula } from '../signatures/formulas.js'
 import type { PathStyle } from '../validation/index.js'
-import { apiSession, tokenHeader } from '../checkout/session-access.js'
+import { apiSession, requireHash, tokenHeader } from './auth.js'
 import type { EngineContext, SandboxMerchant } from './context.js'
 import type { Session } from './model.js'
 import { releaseOf, releaseProblems } from '../validation/releases.js'
-import { requireHash } from './auth.js'
 import { fail, invalid } from './errors.js'
 import type { GatewayRequest, GatewayResponse } from './http.js'
 import type { RouteDefinition, RouteDeclaration } from './modules.js'
@@ -210,7 +209,7 @@ export interface ControlPreparedInput<I, L> {
 
 /**
  * A control route (`/sandbox/...`) with its declared pipeline: the control guard has already run
- * (control/guard.ts); then the body or query is validated against its schema, then `load` runs,
+ * (control-guard.ts); then the body or query is validated against its schema, then `load` runs,
  * then the synchronous handler. `response` names the schema of its successful JSON answer
  * (schemas/control/, checked in the tests and under `serve --check-responses`), or says why it has
  * none (a stream). `status` is the status of its successful answer when not 200 (201 created, 202

@@ -2,8 +2,9 @@ import type { EngineContext } from '../engine/context.js'
 import type { GatewayRequest, GatewayResponse } from '../engine/http.js'
 import type { FaultMode } from './rules.js'
 
-/** The header every injected answer carries, so logs and the kit never take a fault for the gateway's word. */
-export const FAULT_HEADER = 'sandbox-fault'
+import { FAULT_HEADER } from '../engine/http.js'
+
+export { FAULT_HEADER }
 
 /** The reason phrases a proxy in front of the gateway (nginx) writes on its own error pages. */
 const REASONS: Record<number, string> = {

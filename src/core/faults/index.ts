@@ -109,6 +109,8 @@ const view = (rule: FaultRule) => ({
 /** POST /sandbox/faults, GET /sandbox/faults, DELETE /sandbox/faults[/:id] (plain envelope). */
 export const faultsModule: EngineModule = {
   name: 'faults',
+  // The lifecycle's faults step (engine/modules.ts LifecycleHooks): gateway.handle calls it.
+  hooks: { faults: withFaults },
   routes: (ctx) => [
     declareControlRoute<SandboxFaultRequest>({
       method: 'POST',

@@ -1,5 +1,5 @@
 import type { CheckoutHostedFieldsCardPayment } from '../../generated/types.js'
-import { sessionRequest } from '../checkout/session-access.js'
+import { sessionRequest } from '../sessions/session-access.js'
 import type { EngineContext } from '../engine/context.js'
 import type { SavedCard, Session, StoredCard } from '../engine/model.js'
 import { warn } from '../engine/warnings.js'

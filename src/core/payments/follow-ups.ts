@@ -4,7 +4,7 @@ import type { Api, Payment, Transaction } from '../engine/model.js'
 import { CAPTURE_DECLINED, DECLINE_REASONS } from './connector.js'
 import { authorizedMinor, commit, formatMinor, minorOf, newTransaction, refundableMinor } from './ledger.js'
 import { allowed, transition } from './state-machine.js'
-import { assertWalletAllows } from '../apm/wallets.js'
+import { assertWalletAllows } from './wallets.js'
 
 /**
  * Capture, refund (CREDITVOID) and void of a payment, as the state table allows them: the same

@@ -1,5 +1,5 @@
-import { apiSession } from '../checkout/session-access.js'
-import { requireMove } from '../checkout/session-lifecycle.js'
+import { apiSession } from '../engine/auth.js'
+import { requireMove } from '../sessions/session-lifecycle.js'
 import type { EngineContext } from '../engine/context.js'
 import type { Session, StoredCard } from '../engine/model.js'
 import { checkedCard } from './card-entry.js'

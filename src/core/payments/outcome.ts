@@ -1,4 +1,4 @@
-import { recordPaymentSucceeded } from '../checkout/session-lifecycle.js'
+import { recordPaymentSucceeded } from '../sessions/session-lifecycle.js'
 import type { EngineContext } from '../engine/context.js'
 import type { Payment, Transaction } from '../engine/model.js'
 import type { CardOutcome } from './connector.js'

@@ -1,6 +1,10 @@
 import { releaseOf } from '../validation/releases.js'
+import type { CheckoutSessionTokenRequest } from '../../generated/types.js'
 import type { SandboxMerchant, SandboxMid } from '../engine/context.js'
+import { fail } from '../engine/errors.js'
+import { isZeroAmount } from '../engine/format.js'
 import type { PaymentMode } from '../engine/model.js'
+import { isMotoType } from './card.js'
 
 export interface RoutingRequest {
   /** auth=true: an authorization (held funds); false: a sale. */
@@ -58,4 +62,36 @@ export function selectMid(merchant: SandboxMerchant, request: RoutingRequest): R
     if (!candidates.length) return { ok: false, reason: 'zero-amount-unsupported' }
   }
   return { ok: true, mid: candidates[0] as SandboxMid }
+}
+
+const ROUTING_ROWS = {
+  'moto-not-enabled': 'CHECKOUT_MOTO_NOT_ENABLED',
+  'no-mid': 'ROUTING_NO_MID',
+  'zero-amount-unsupported': 'CHECKOUT_PURCHASE_ZERO_AMOUNT',
+} as const
+
+/**
+ * The MID a Checkout session's payments use, for the session's request and the methods it may be
+ * paid with (checked at the session's creation, and again when the payer pays).
+ * 2.1.1: a zero amount "is accepted only on an authorization-only request or on the request that
+ * initializes a recurring chain, and only when the payment provider supports zero-value transactions".
+ */
+export function routeSession(
+  merchant: SandboxMerchant,
+  request: CheckoutSessionTokenRequest,
+  methods: string[],
+): SandboxMid {
+  const zeroAmount = isZeroAmount(request.order.amount)
+  if (zeroAmount && request.auth !== true && request.recurring_init !== true) {
+    throw fail('CHECKOUT_PURCHASE_ZERO_AMOUNT')
+  }
+  const routed = selectMid(merchant, {
+    auth: request.auth === true,
+    moto: isMotoType(request.moto_type),
+    zeroAmount,
+    currency: request.order.currency,
+    methods,
+  })
+  if (!routed.ok) throw fail(ROUTING_ROWS[routed.reason])
+  return routed.mid
 }

@@ -1,4 +1,4 @@
-import { sessionRequest } from '../checkout/session-access.js'
+import { sessionRequest } from '../sessions/session-access.js'
 import { newPayment } from './new-payment.js'
 import type { EngineContext, SandboxMid } from '../engine/context.js'
 import type { Payment, Session } from '../engine/model.js'

@@ -1,26 +1,11 @@
 import type { EngineContext } from '../engine/context.js'
 import type { GatewayResponse, IncomingRequest } from '../engine/http.js'
 import type { Payment, Session } from '../engine/model.js'
-import type { RouteDefinition } from '../engine/modules.js'
-import type { StoreOp } from '../ports/store.js'
+import type { RequestTrace, RouteDefinition } from '../engine/modules.js'
 import { REMOVED, redactText, redactValue, sensitiveKind } from './redact.js'
 import type { RequestRecord } from './types.js'
 
-/**
- * What the lifecycle learns about a request as it goes (gateway.ts fills it): the route, the
- * parsed body and what its unit of work wrote. The record is built from it once the answer is
- * known, so a request is recorded once, whatever answered it (a refusal, a fault, the operation).
- */
-export interface RequestTrace {
-  at: number
-  /** The normalised path (path.ts), once known. */
-  path?: string
-  route?: RouteDefinition
-  params?: Record<string, string>
-  body?: Record<string, unknown>
-  bytes?: number
-  written?: readonly StoreOp[]
-}
+export type { RequestTrace }
 
 /** The request headers worth keeping for support; the rest (cookies, proxies' own) are left out. */
 const REQUEST_HEADERS = [

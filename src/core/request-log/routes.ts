@@ -3,7 +3,7 @@ import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule } from '../engine/modules.js'
 import { declareControlRoute } from '../engine/pipeline.js'
-import { requestLogOf } from './index.js'
+import { recordRequest, requestLogOf, startTrace } from './index.js'
 import type { RequestRecord } from './types.js'
 
 /**
@@ -13,6 +13,8 @@ import type { RequestRecord } from './types.js'
  */
 export const requestLogModule: EngineModule = {
   name: 'request-log',
+  // The lifecycle's record step (engine/modules.ts LifecycleHooks): gateway.handle calls it once per request.
+  hooks: { startTrace, recordRequest },
   routes: (ctx) => [
     declareControlRoute<SandboxRequestsQuery>({
       method: 'GET',

@@ -1,7 +1,7 @@
 import { fail } from '../engine/errors.js'
 import { jsonResponse } from '../engine/http.js'
 import type { EngineModule, OperationHandler } from '../engine/modules.js'
-import { s2sForm } from '../s2s-card/platform-errors.js'
+import { s2sForm } from '../engine/platform-rows.js'
 import type { S2sApmAction } from './action.js'
 import { calcAction, completeAction } from './calc.js'
 import { followUpActions } from './follow-up-actions.js'

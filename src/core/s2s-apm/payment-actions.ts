@@ -1,7 +1,7 @@
 import { type ResolvedMethod, startApmPayment } from '../apm/connector.js'
 import { newPayment } from '../payments/new-payment.js'
 import type { ApmPayment } from '../apm/types.js'
-import { decryptedWalletCard, isWallet, walletFlow } from '../apm/wallets.js'
+import { decryptedWalletCard, isWallet, walletFlow } from '../payments/wallets.js'
 import type { EngineContext, SandboxMerchant, SandboxMid } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { validated } from '../engine/request-validation.js'

@@ -4,7 +4,7 @@ import type { EngineModule, OperationHandler } from '../engine/modules.js'
 import { APM_ACTIONS_AT_POST, dispatchApm, S2S_APM_ACTIONS } from '../s2s-apm/module.js'
 import type { S2sCardAction } from './action.js'
 import { paymentActions } from './payment-actions.js'
-import { withPlatformRows } from './platform-errors.js'
+import { withPlatformRows } from '../engine/platform-rows.js'
 import { scheduleActions } from './schedule-actions.js'
 
 const ACTIONS: Record<string, S2sCardAction> = { ...paymentActions, ...scheduleActions }

@@ -4,10 +4,10 @@ import type { EngineContext, SandboxMerchant } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import { declareAction } from '../engine/pipeline.js'
 import { originalOf } from './auth.js'
-import { chargeRecurring, type InitialPayment, isRecurringInitial } from './charge-recurring.js'
+import { chargeRecurring, type InitialPayment, isRecurringInitial } from '../schedules/charge-recurring.js'
 import { paymentAnswer } from './response.js'
 
-export { chargeRecurring, type RecurringCharge } from './charge-recurring.js'
+export { chargeRecurring, type RecurringCharge } from '../schedules/charge-recurring.js'
 
 type RecurringRequest = S2SCardRecurringSaleRequest | S2SCardRecurringDebitRequest
 

@@ -6,7 +6,7 @@ import { fail } from '../engine/errors.js'
 import type { Payment } from '../engine/model.js'
 import { declareAction } from '../engine/pipeline.js'
 import { originalOf } from './auth.js'
-import { SOFT_DECLINE } from './charge-recurring.js'
+import { SOFT_DECLINE } from '../schedules/charge-recurring.js'
 import { loadPayment } from './lookup.js'
 
 /**

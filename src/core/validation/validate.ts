@@ -2,21 +2,12 @@ import type { AnySchemaObject, ErrorObject } from 'ajv'
 import { isRuleId, type RuleId } from '../engine/rules.js'
 import { messageFor } from './messages.js'
 import { resolveSchemaId, type SchemaRegistry, schemaRegistry } from './schema-registry.js'
+import type { FieldError } from './field-error.js'
+
+export { type FieldError, formatFieldError } from './field-error.js'
 
 /** `dot`: Checkout JSON (`order.amount`, `cart.items[0].name`); `bracket`: S2S forms (`mpi_data[eci]`). */
 export type PathStyle = 'dot' | 'bracket'
-
-export interface FieldError {
-  /** Field path as the merchant wrote it. */
-  path: string
-  message: string
-  /** The interface section the rule comes from (for example `2.1.1`). */
-  section: string
-  /** The JSON Schema keyword that failed: useful to tools, never shown to payers. */
-  keyword: string
-  /** docs/rules.md#rule-book: the rule the refused keyword belongs to (the `Sandbox-Rule` of the answer). */
-  rule: RuleId
-}
 
 export interface ValidationResult<T> {
   valid: boolean
@@ -28,9 +19,6 @@ export interface ValidateOptions {
   pathStyle?: PathStyle
   registry?: SchemaRegistry
 }
-
-/** `order.amount: This value should be greater than 0.` — the interface's error form. */
-export const formatFieldError = (e: FieldError): string => (e.path ? `${e.path}: ${e.message}` : e.message)
 
 export function validate<T = unknown>(
   schema: string,

@@ -1,4 +1,4 @@
-import { cancelSession, recordExpiry } from '../../core/checkout/session-lifecycle.js'
+import { cancelSession, recordExpiry } from '../../core/sessions/session-lifecycle.js'
 import type { GatewayResponse } from '../../core/engine/http.js'
 import type { Session } from '../../core/engine/model.js'
 import type { OperationHandler } from '../../core/engine/modules.js'

@@ -1,6 +1,6 @@
 import { script } from './static.js'
 import { sessionRoute } from '../../core/checkout/session.js'
-import { sessionRequest } from '../../core/checkout/session-access.js'
+import { sessionRequest } from '../../core/sessions/session-access.js'
 import { GatewayError } from '../../core/engine/errors.js'
 import { type GatewayResponse, jsonResponse } from '../../core/engine/http.js'
 import type { Session } from '../../core/engine/model.js'

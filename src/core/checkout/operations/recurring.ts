@@ -10,7 +10,7 @@ import { declareRoute } from '../../engine/pipeline.js'
 import { applyCharge } from './charge.js'
 import { chargeOutcome } from './charge-outcome.js'
 import { now, orderRecord } from './common.js'
-import { assertWalletAllows } from '../../apm/wallets.js'
+import { assertWalletAllows } from '../../payments/wallets.js'
 import { recurringTestDecline, SOFT_DECLINE } from '../../payments/recurring-test-amounts.js'
 
 /**

@@ -1,5 +1,5 @@
 import { cardExpiration, checkoutPaymentMethod } from '../../callbacks/attributes.js'
-import { walletName } from '../methods.js'
+import { walletName } from '../../payments/methods.js'
 import type {
   CheckoutDateTime,
   CheckoutOrderRecord,

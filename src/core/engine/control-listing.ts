@@ -1,6 +1,6 @@
-import type { EngineContext } from '../engine/context.js'
-import { type GatewayResponse, jsonResponse } from '../engine/http.js'
-import type { Collections } from '../engine/model.js'
+import type { EngineContext } from './context.js'
+import { type GatewayResponse, jsonResponse } from './http.js'
+import type { Collections } from './model.js'
 import type { StoreQuery } from '../ports/store.js'
 
 type Listed = 'payments' | 'deliveries'

@@ -2,7 +2,7 @@ import type { SandboxMerchant } from '../engine/context.js'
 import type { EngineContext } from '../engine/context.js'
 import { fail } from '../engine/errors.js'
 import type { Payment, StoredCard } from '../engine/model.js'
-import { issueRecurringToken } from '../payments/tokens.js'
+import { issueRecurringToken } from './tokens.js'
 
 /**
  * The device wallets' two flows (2.2.3 "Flow rules for both wallets"):

@@ -1,4 +1,4 @@
-import { fail, GatewayError } from '../engine/errors.js'
+import { fail, GatewayError } from './errors.js'
 
 /**
  * docs/rules.md#business-codes: "Business codes from the platform's catalogue ... 208001–208010 ... each with

@@ -8,7 +8,7 @@ import { CAPTURE_DECLINED, type CardOutcome, DECLINE_REASONS } from '../payments
 import { commit, checkedAmount } from '../payments/ledger.js'
 import { applyOutcome } from '../payments/outcome.js'
 
-import { assertWalletAllows } from '../apm/wallets.js'
+import { assertWalletAllows } from '../payments/wallets.js'
 
 export interface RecurringCharge {
   /** Amount of this secondary payment, in the initial payment's currency. */
