@@ -11,6 +11,7 @@ import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
 import type { Store } from '../../src/core/ports/store.js'
 import { checkoutSignatures, s2sCardSignatures } from '../../src/core/signatures/index.js'
 import { createTestGateway, demoConfig, type TestGateway } from '../helpers/engine.js'
+import { createFaultInjectingStore, type FaultInjectingStore } from '../helpers/fault-store.js'
 import { fixture } from '../s2s-card/helpers.js'
 
 /**
@@ -159,6 +160,38 @@ describe('retention per merchant (docs/rules.md#retention)', () => {
     }
     expectIntact(t, a.slice(3))
     for (const id of b) expect(storeOf(t).get('payments', id)?.merchant_key).toBe(SHOP_B.key)
+  })
+})
+
+describe('retention in the unit of work (docs/rules.md#retention, docs/rules.md#store-unavailable)', () => {
+  it('a batch the store refuses forgets nothing; the next request forgets the same oldest unit', async () => {
+    let faults: FaultInjectingStore<Collections> | undefined
+    const t = createTestGateway(DEFAULT_MODULES, config({ retain: 2 }), {
+      wrapStore: (store) => {
+        faults = createFaultInjectingStore(store)
+        return faults.store
+      },
+    })
+    const [first, second] = [await sale(t, SHOP_A, 0), await sale(t, SHOP_A, 1)]
+    // The third sale's batch (its payment and the first one's deletion) fails as a full disk.
+    faults?.failAt(0, { unavailable: true })
+    const body: Record<string, unknown> = {
+      ...fixture('sale-request.basic'),
+      client_key: SHOP_A.key,
+      order_id: 'refused',
+    }
+    const hash = s2sCardSignatures.payment(String(body.payer_email), SHOP_A.password, {
+      cardNumber: String(body.card_number),
+    })
+    const refused = await t.call('POST', '/post', qs.stringify({ ...body, hash }))
+    expect(refused.status).toBe(503)
+    expect(faults?.injected()).toBe(true)
+    expectIntact(t, [first as string, second as string])
+    expect(paymentsOf(t, SHOP_A.key)).toHaveLength(2)
+    const third = await sale(t, SHOP_A, 2)
+    expect(storeOf(t).get('payments', first as string)).toBeUndefined()
+    expectIntact(t, [second as string, third])
+    expect(storeOf(t).retention?.stats()).toMatchObject({ kept: 2, forgotten: 1 })
   })
 })
 

@@ -1,6 +1,7 @@
 import type { Logger } from '../ports/logger.js'
 import type { RetentionStats, Store, StoreOp, StoreRetention } from '../ports/store.js'
 import type { Collections, Delivery, Payment, Session } from './model.js'
+import { BloomFilter, KeyQueue } from './retention-structures.js'
 
 /** `serve --retain N` / config `limits.retain` in memory mode: units each merchant keeps. */
 export const DEFAULT_RETAIN = 10_000
@@ -217,6 +218,17 @@ export function withRetention(inner: Store<Collections>, options: RetentionOptio
     return out
   }
 
+  /** A data file that could not persist a batch rolled it back: the units it restored are kept again. */
+  function restore(units: Forgetting[]) {
+    for (let i = units.length - 1; i >= 0; i--) {
+      const unit = units[i] as Forgetting
+      if (!held(unit.key)) continue
+      unit.lane.queue.unshift(unit.key)
+      if (unit.lane.demo) forgottenDemo--
+      else forgotten--
+    }
+  }
+
   /** Applies `ops` (a batch, or one put as `single`) with the forgetting its new units call for. */
   function write(ops: readonly StoreOp[], single?: () => void): Promise<void> {
     const units = newUnits(ops)
@@ -243,7 +255,7 @@ export function withRetention(inner: Store<Collections>, options: RetentionOptio
     for (const { key, lane } of units) if (held(key)) lane.queue.push(key)
     const forgot = settle(gone)
     // A data file that could not persist the batch rolled it back: what it restored goes back in line.
-    if (forgot.length) done.catch(() => settle(forgot.filter((u) => held(u.key))))
+    if (forgot.length) done.catch(() => restore(forgot))
     return done
   }
 
@@ -352,56 +364,3 @@ function unitsOfExisting(inner: Store<Collections>): { key: string; lane: string
 const del = (collection: keyof Collections, id: string): StoreOp => ({ collection, kind: 'delete', id })
 const DONE = Promise.resolve()
 const NOTHING: ReadonlySet<string> = new Set()
-
-/** A FIFO of keys that does not copy on every shift; a key taken can be put back in front. */
-class KeyQueue {
-  private items: string[] = []
-  private head = 0
-  get size(): number {
-    return this.items.length - this.head
-  }
-  push(key: string) {
-    this.items.push(key)
-  }
-  unshift(key: string) {
-    if (this.head > 0) this.items[--this.head] = key
-    else this.items.unshift(key)
-  }
-  shift(): string | undefined {
-    if (this.head >= this.items.length) return undefined
-    const key = this.items[this.head++]
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head)
-      this.head = 0
-    }
-    return key
-  }
-}
-
-/** A Bloom filter of `bits` bits, 4 probes (FNV-1a, double hashing): no false negatives. */
-class BloomFilter {
-  private readonly bytes: Uint8Array
-  private readonly mask: number
-  constructor(bits: number) {
-    this.bytes = new Uint8Array(bits >>> 3)
-    this.mask = bits - 1
-  }
-  private probes(value: string): number[] {
-    let h1 = 0x811c9dc5
-    let h2 = 0x01000193
-    for (let i = 0; i < value.length; i++) {
-      const c = value.charCodeAt(i)
-      h1 = Math.imul(h1 ^ c, 0x01000193)
-      h2 = Math.imul(h2 ^ c, 0x5bd1e995) ^ (h2 >>> 15)
-    }
-    h2 |= 1
-    return [0, 1, 2, 3].map((k) => (h1 + Math.imul(k, h2)) & this.mask)
-  }
-  add(value: string) {
-    for (const bit of this.probes(value))
-      this.bytes[bit >>> 3] = (this.bytes[bit >>> 3] as number) | (1 << (bit & 7))
-  }
-  has(value: string): boolean {
-    return this.probes(value).every((bit) => ((this.bytes[bit >>> 3] as number) & (1 << (bit & 7))) !== 0)
-  }
-}
