@@ -41,7 +41,7 @@ export const SERVE_OPTIONS = {
   retain: {
     type: 'number',
     describe:
-      'Memory mode: keep at most N payments and sessions, the oldest forgotten first whatever their state (default 10000)',
+      "Each merchant keeps at most N payments and sessions, its oldest forgotten first whatever their state (default 10000 in memory; with --data no bound unless given); the demo page's are bounded apart (limits.retain_demo)",
   },
   'base-path': {
     type: 'string',

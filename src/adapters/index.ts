@@ -10,5 +10,5 @@ export {
 } from './store/lowdb-store.js'
 export { createMemoryStore } from './store/memory-store.js'
 export { type AppendHandle, nodeStoreFiles, type StoreFiles } from './store/files.js'
-export { DEFAULT_RETAIN, type RetainingStore, withRetention } from './store/retention.js'
+export { DEFAULT_RETAIN, DEFAULT_RETAIN_DEMO, type RetainingStore, withRetention } from './store/retention.js'
 export { StoreFileError } from './store/snapshot.js'

@@ -20,7 +20,7 @@ import { createConsoleLogger } from './serve/console-logger.js'
 import { boundHost, checkControlToken, ServeError } from './serve/control-guard.js'
 import { createLowdbStore } from './store/lowdb-store.js'
 import { createMemoryStore } from './store/memory-store.js'
-import { DEFAULT_RETAIN, withRetention } from './store/retention.js'
+import { DEFAULT_RETAIN } from './store/retention.js'
 import { createFetchTransport } from './transport/fetch-transport.js'
 
 export { ConfigError, type LoadedConfig, loadConfig } from './serve/config-file.js'
@@ -52,8 +52,8 @@ export interface ServeOptions extends HttpLimits {
   /** Host names, besides the served ones, under which the control API answers (DNS rebinding guard). */
   allowHosts?: string[]
   /**
-   * Memory store only: payments and sessions kept (oldest forgotten first). Default: the
-   * config's `limits.retain`, else DEFAULT_RETAIN (10000).
+   * docs/rules.md#retention: units (payments and sessions) each merchant keeps, oldest forgotten
+   * first. Default: the config's `limits.retain`, else DEFAULT_RETAIN (10000) in memory and no bound with a data file.
    */
   retain?: number
   /** docs/rules.md#endpoints: every route under this prefix (`/payment`), the {base_url} included. */
@@ -95,13 +95,13 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
   // A flag beats the config file's `limits` keys (docs/rules.md#request-limits).
   const limits = httpLimits(loaded.config.limits, options)
   const server = createHttpServer((req, res) => (app ? app(req, res) : void res.destroy()), limits)
-  // Memory mode forgets the oldest payments and sessions beyond `retain`, as it writes (retention.ts).
   const store: Store<Collections> = options.dataFile
     ? await createLowdbStore<Collections>({ file: options.dataFile, indexes: STORE_INDEXES })
-    : withRetention(createMemoryStore<Collections>(STORE_INDEXES), {
-        retain: options.retain ?? loaded.config.limits?.retain ?? DEFAULT_RETAIN,
-        logger,
-      })
+    : createMemoryStore<Collections>(STORE_INDEXES)
+  // docs/rules.md#retention: the engine keeps up to `retain` units per merchant (memory mode: 10000
+  // unless told; a data file keeps everything unless told) and the demo page's in a small lane of their own.
+  const retain =
+    options.retain ?? loaded.config.limits?.retain ?? (options.dataFile ? undefined : DEFAULT_RETAIN)
   try {
     await listen(server, options.port ?? DEFAULT_PORT, host)
   } catch (error) {
@@ -128,7 +128,10 @@ export async function serve(options: ServeOptions = {}): Promise<RunningSandbox>
         ...loaded.config,
         ...(options.strict !== undefined ? { strict: options.strict } : {}),
         ...(options.checkResponses !== undefined ? { check_responses: options.checkResponses } : {}),
-        limits: streamLimitsConfig(loaded.config.limits, options),
+        limits: {
+          ...streamLimitsConfig(loaded.config.limits, options),
+          ...(retain !== undefined ? { retain } : {}),
+        },
         ...(controlToken !== undefined ? { control_token: controlToken } : {}),
         ...(options.allowHosts?.length
           ? { allowed_hosts: [...(loaded.config.allowed_hosts ?? []), ...options.allowHosts] }

@@ -3454,7 +3454,7 @@ export interface SandboxFaultsResponse {
   }[]
 }
 /**
- * (sandbox) Answer of GET /sandbox/health: ready check; `status` degraded while the store refuses writes; `responses` counts the run-time response checks under serve --check-responses; `retention` says what a memory store with `--retain` holds and has forgotten, undelivered callbacks included; `connections` and `event_streams` show the HTTP server's connections and the event streams with their limits.
+ * (sandbox) Answer of GET /sandbox/health: ready check; `status` degraded while the store refuses writes; `responses` counts the run-time response checks under serve --check-responses; `retention` says what the store keeps per merchant and for the demo page (docs/rules.md#retention) and what it has forgotten, undelivered callbacks included; `connections` and `event_streams` show the HTTP server's connections and the event streams with their limits.
  */
 export interface SandboxHealthResponse {
   status: 'ok' | 'degraded'
@@ -3468,19 +3468,34 @@ export interface SandboxHealthResponse {
     checked: number
     mismatches: number
   }
+  /**
+   * docs/rules.md#retention: what the store keeps per merchant and for the demo page, and what it has forgotten.
+   */
   retention?: {
     /**
-     * Units (a session with its payments, or a payment without a session) kept at most.
+     * Units (a session with its payments, or a payment without a session) each merchant keeps at most (limits.retain, serve --retain); absent: no bound (a data file without one).
      */
-    retain: number
+    retain?: number
     /**
-     * Units held now.
+     * Units of the demo page (POST /hpf/demo) kept at most (limits.retain_demo), apart from every merchant's.
+     */
+    retain_demo: number
+    /**
+     * Merchants' units held now.
      */
     kept: number
     /**
-     * Units forgotten since the start.
+     * Demo page units held now.
+     */
+    kept_demo: number
+    /**
+     * Merchants' units forgotten since the start.
      */
     forgotten: number
+    /**
+     * Demo page units forgotten since the start.
+     */
+    forgotten_demo: number
     /**
      * Callbacks forgotten with their payment while still queued, being sent or waiting for a retry.
      */
@@ -7975,9 +7990,13 @@ export interface SandboxLimitsConfig {
    */
   request_log_body_bytes?: number
   /**
-   * Memory store only (no --data): how many payments and sessions are kept (a session with its payments counts once), with their transactions and callbacks; past it the oldest are forgotten first, whatever their state: open sessions, payments in progress, callbacks still retrying (counted in GET /sandbox/health). The initial payment of a recurring series stays while such payments are at most half of it (serve --retain N).
+   * (sandbox) docs/rules.md#retention: how many payments and sessions each merchant keeps (a session with its payments counts once), with their transactions and callbacks; past it that merchant's oldest are forgotten first, whatever their state: open sessions, payments in progress, callbacks still retrying (counted in GET /sandbox/health). One merchant's traffic never forgets another's data. The initial payment of a recurring series stays while such payments are at most half of it. Default: 10000 in memory, no bound with a data file (serve --retain N).
    */
   retain?: number
+  /**
+   * (sandbox) docs/rules.md#retention: sessions (with their payments) of the Hosted Payment Fields demo page (POST /hpf/demo) kept, in a bound of their own, the oldest forgotten first; demo data never takes a merchant's place, in memory and in a data file alike.
+   */
+  retain_demo?: number
   /**
    * Seconds a client has to send a request head; after it, 408 REQUEST_TIMEOUT and the connection closed (docs/rules.md#request-limits; default 10; serve --headers-timeout S overrides it). Not longer than request_timeout.
    */

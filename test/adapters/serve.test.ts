@@ -46,11 +46,12 @@ describe('loadConfig', () => {
       retry_schedule_seconds: [60, 300, 900, 3600, 21600, 86400],
       timeout_seconds: 10,
     })
-    // retain: issue 11 point 5, the memory store's documented default; request_log and its body bytes:
+    // retain_demo: docs/rules.md#retention, the demo page's own bound (retain itself is filled by
+    // serve: 10000 in memory, none with a data file); request_log and its body bytes:
     // docs/rules.md#request-log (1,000 records per merchant, 16 KiB of each body).
     expect(config.limits).toEqual({
       body_bytes: 1048576,
-      retain: 10000,
+      retain_demo: 50,
       request_log: 1000,
       request_log_body_bytes: 16384,
     })

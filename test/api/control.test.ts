@@ -24,6 +24,15 @@ describe('control API: health and clock', () => {
       status: 'ok',
       now: '2026-11-02 10:00:00',
       clock: 'virtual',
+      // docs/rules.md#retention: no merchant bound configured here, the demo page's default one.
+      retention: {
+        retain_demo: 50,
+        kept: 0,
+        kept_demo: 0,
+        forgotten: 0,
+        forgotten_demo: 0,
+        forgotten_undelivered_callbacks: 0,
+      },
       event_streams: {
         open: 0,
         max: 128,

@@ -62,6 +62,7 @@ const NOT_REFUSAL_RULES: Record<string, string> = {
   start: 'how the sandbox starts',
   configuration: "the sandbox's configuration",
   's2s-card-actions': 'the actions served beyond the interface',
+  retention: 'what the store keeps per merchant and for the demo page, not a refusal',
 }
 
 describe('the rule table and the rule book (docs/rules.md#rule-book)', () => {

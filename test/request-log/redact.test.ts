@@ -41,6 +41,30 @@ describe('redaction of what the request log, the order scenario and the replay k
     expect(redactBody('{"cvv2":"737","password":"x","b":2}', 'application/json')).toBe('{"b":2}')
   })
 
+  it('leaves out the CARD2CARD payer card security code and masks its card number (S2S CARD 5.6.2 field names)', () => {
+    const body = {
+      payer_card_number: '4111111111111111',
+      payer_card_cvv2: '737',
+      payee_card_number: '5555555555554444',
+    }
+    expect(redactValue(body)).toEqual({
+      payer_card_number: '411111******1111',
+      payee_card_number: '555555******4444',
+    })
+    expect(
+      redactBody(
+        'payer_card_number=4111111111111111&payer_card_cvv2=737&a=1',
+        'application/x-www-form-urlencoded',
+      ),
+    ).toBe('payer_card_number=411111******1111&a=1')
+    expect(redactBody('{"payer_card_cvv2":"737","b":2}', 'application/json')).toBe('{"b":2}')
+    // In free text (a URL, a JSON answer kept as text) the value goes, the key stays.
+    expect(redactText('https://shop.example/?x=1&payer_card_cvv2=737')).toBe(
+      'https://shop.example/?x=1&payer_card_cvv2=[removed]',
+    )
+    expect(redactText('{"payer_card_cvv2":"737"}')).toBe('{"payer_card_cvv2":"[removed]"}')
+  })
+
   it('replaces tokens, keeps flags named like tokens and role placeholders', () => {
     expect(
       redactValue({ card_token: 'a'.repeat(32), req_token: true, recurring_token: 'N', token: '[token-2]' }),

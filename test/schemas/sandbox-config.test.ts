@@ -85,11 +85,12 @@ describe('defaults', () => {
     })
     expect(filled.sessions).toEqual({ default_expiry_minutes: 60 })
     expect(filled.clock).toEqual({ mode: 'system' })
-    // retain: memory mode keeps at most 10,000 finished payments and sessions (serve --retain).
+    // retain_demo: the demo page keeps 50 sessions apart (docs/rules.md#retention; retain has no schema
+    // default: serve fills 10,000 in memory, none with a data file).
     // request_log: the request log keeps 1,000 requests per merchant, 16 KiB of each body (docs/rules.md#request-log).
     expect(filled.limits).toEqual({
       body_bytes: 1048576,
-      retain: 10000,
+      retain_demo: 50,
       request_log: 1000,
       request_log_body_bytes: 16384,
     })

@@ -27,6 +27,7 @@ import { servesOnReserve } from './reserve.js'
 import { checkResponse } from './response-check.js'
 import { createRouter } from './router.js'
 import { createUnits, type Units } from './unit-of-work.js'
+import { withRetention } from './retention.js'
 import type { Collections } from './model.js'
 import { type SandboxWarning, warningHeader, withWarnings } from './warnings.js'
 
@@ -55,7 +56,9 @@ export interface Gateway {
  * write the GatewayResponse back unchanged.
  */
 export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gateway {
-  const units = createUnits(deps.store, createEventBus())
+  // docs/rules.md#retention: below the unit of work, so a unit's batch forgets, in the same commit,
+  // the oldest unit of a merchant (or of the demo page) it takes past its bound.
+  const units = createUnits(retained(deps), createEventBus())
   const ctx = createContext(
     { ...deps, clock: unitClock(deps.clock, units), store: units.store },
     units.events,
@@ -295,6 +298,17 @@ export function createGateway(deps: GatewayDeps, modules: EngineModule[]): Gatew
     ctx.events.emit({ type: 'warning', warnings: list, at: ctx.clock.now() })
     return { ...response, warnings: list.map(warningHeader) }
   }
+}
+
+/** The store with the engine's retention, unless it has its own (a test's, a store already wrapped). */
+function retained(deps: GatewayDeps): GatewayDeps['store'] {
+  if (deps.store.retention) return deps.store
+  const limits = deps.config.limits as { retain?: number; retain_demo?: number } | undefined
+  return withRetention(deps.store, {
+    retain: limits?.retain,
+    retainDemo: limits?.retain_demo,
+    logger: deps.logger,
+  })
 }
 
 /** The envelope a route's refusals use (a page's refusals outside its form: the control API's). */

@@ -67,18 +67,27 @@ export interface Store<C extends { [K in keyof C]: Identified }> {
    * these texts); undefined when there is none. Reads the base store, like `query`.
    */
   getText?<K extends keyof C>(collection: K, id: string): string | undefined
-  /** Present when the store forgets its oldest payments and sessions (memory mode, `--retain`). */
+  /** Present when the store forgets its oldest payments and sessions (the engine's retention, docs/rules.md#retention). */
   readonly retention?: StoreRetention
 }
 
-/** What a store that forgets its oldest units (`serve --retain N`) has done so far. */
+/**
+ * What the engine's retention (docs/rules.md#retention) has done so far: each merchant keeps up to
+ * `retain` units, the demo page's units up to `retain_demo`, in a lane of their own.
+ */
 export interface RetentionStats {
-  /** Units kept at most: a session with its payments, or a payment without a session. */
-  retain: number
-  /** Units held now. */
+  /** Units (a session with its payments, or a payment without a session) each merchant keeps at most; absent: no bound. */
+  retain?: number
+  /** Units of the demo page (POST /hpf/demo) kept at most. */
+  retain_demo: number
+  /** Merchants' units held now. */
   kept: number
-  /** Units forgotten since the start. */
+  /** Demo page units held now. */
+  kept_demo: number
+  /** Merchants' units forgotten since the start. */
   forgotten: number
+  /** Demo page units forgotten since the start. */
+  forgotten_demo: number
   /** Callbacks forgotten with their payment while still queued, being sent or waiting for a retry. */
   forgotten_undelivered_callbacks: number
 }

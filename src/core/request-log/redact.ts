@@ -32,6 +32,8 @@ const CVV_KEYS = new Set([
   'cid',
   'card_cvv',
   'card_cvv2',
+  // S2S CARD CARD2CARD names the payer's card with a `payer_` prefix (payer_card_number is a card key above).
+  'payer_card_cvv2',
   'card_cvc',
   'security_code',
 ])
@@ -100,10 +102,10 @@ export function sensitiveKind(key: string, parent = ''): Kind {
 /** The page token in a hosted page's path (`/auth/<token>`, `/hpf/<token>`, the fields SDK's). */
 const PAGE_TOKEN = /(\/(?:auth|hpf|sdk\/hosted-fields|sandbox\/sessions)\/)([A-Za-z0-9_-]{8,})/g
 /** A token in a query string or a form (`token=…`, `card_token=…`). */
-const QUERY_TOKEN = /([?&](?:[a-z_]*token|password|cvv2?|card_cvv2)=)[^&#\s"']*/gi
+const QUERY_TOKEN = /([?&](?:[a-z_]*token|password|cvv2?|(?:payer_)?card_cvv2)=)[^&#\s"']*/gi
 /** A token or a secret as a JSON member, in a text that is (or holds) JSON. */
 const JSON_SECRET =
-  /("(?:[A-Za-z_]*_token|token|password|merchant_pass|card_cvv2|cvv2?|cvc)"\s*:\s*)"(?:[^"\\]|\\.)*"/g
+  /("(?:[A-Za-z_]*_token|token|password|merchant_pass|(?:payer_)?card_cvv2|cvv2?|cvc)"\s*:\s*)"(?:[^"\\]|\\.)*"/g
 /**
  * A run of 12 to 19 digits (spaces, dashes or a form's `+` between groups allowed) not inside a longer word, nor
  * a JSON number (`"now_ms":1793613600000`: after a colon or a dot); cards travel as strings.

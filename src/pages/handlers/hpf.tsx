@@ -5,6 +5,7 @@ import { GatewayError } from '../../core/engine/errors.js'
 import { type GatewayResponse, jsonResponse } from '../../core/engine/http.js'
 import type { Session } from '../../core/engine/model.js'
 import type { OperationHandler } from '../../core/engine/modules.js'
+import { DEMO_MERCHANT, DEMO_ORDER_PREFIX } from '../../core/engine/retention.js'
 import { isMotoType } from '../../core/payments/card.js'
 import { collectHostedFields } from '../../core/payments/hosted-fields.js'
 import { payWithCard } from '../../core/payments/payer.js'
@@ -116,8 +117,6 @@ export const payHpf: OperationHandler = ({ ctx, request, params, body }) => {
   }
 }
 
-const DEMO_MERCHANT = 'demo-merchant'
-
 /** GET /hpf/demo: with `?token=` the fields live; with `?payment_id=` the payer back from 3DS at return_url. */
 export const showHpfDemo: OperationHandler = ({ ctx, request }) => {
   const page = pageContext(ctx, request)
@@ -175,7 +174,8 @@ export const createHpfDemo: OperationHandler = ({ ctx, request }) => {
   const merchant = ctx.merchant(DEMO_MERCHANT)
   if (!merchant) return notFound(page)
   const order = {
-    number: `hpf-demo-${ctx.ids.token(4)}`,
+    // docs/rules.md#retention: the prefix puts the demo's sessions in their own small bound.
+    number: `${DEMO_ORDER_PREFIX}${ctx.ids.token(4)}`,
     amount: '10.00',
     currency: 'EUR',
     description: 'Hosted Payment Fields demo',
