@@ -65,7 +65,38 @@ function run(
   return { code: r.status, out: r.stdout ?? '', err: r.stderr ?? '', all: `${r.stdout}\n${r.stderr}` }
 }
 
-beforeAll(() => {
+/** `run`, without blocking: the two projects' installs go side by side (npm's cache takes both). */
+function runAsync(
+  command: string,
+  args: string[],
+  options: { cwd: string; timeout: number },
+): Promise<{ code: number | null; all: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: cleanEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let out = ''
+    let err = ''
+    child.stdout?.on('data', (c) => (out += c))
+    child.stderr?.on('data', (c) => (err += c))
+    // npm keeps running after SIGTERM while a fetch hangs.
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeout)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      resolve({ code, all: `${out}\n${err}` })
+    })
+  })
+}
+
+/** One more try when the registry stalls (a fetch that hangs is killed after 4 minutes). */
+async function install(args: string[], cwd: string) {
+  const first = await runAsync('npm', args, { cwd, timeout: 240_000 })
+  return first.code === 0 ? first : runAsync('npm', args, { cwd, timeout: 240_000 })
+}
+
+beforeAll(async () => {
   // `npm test` builds before vitest runs; a lone run of this file builds if dist/ is missing.
   if (!existsSync(join(ROOT, 'dist', 'cli', 'bundle', 'main.js'))) {
     const build = run(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { cwd: ROOT })
@@ -144,10 +175,6 @@ beforeAll(() => {
     tool('@types/node'),
     JEST,
   ]
-  // One more try when the registry stalls (a fetch that hangs is killed after 4 minutes).
-  let install = run('npm', installArgs, { timeout: 240_000 })
-  if (install.code !== 0) install = run('npm', installArgs, { timeout: 240_000 })
-  expect(install.code, install.all).toBe(0)
   // The project without msw: the same tarball, TypeScript and @types/node only.
   bare = join(work, 'app-without-msw')
   mkdirSync(bare)
@@ -171,11 +198,11 @@ beforeAll(() => {
     TS5,
     tool('@types/node'),
   ]
-  let bareInstall = run('npm', bareArgs, { cwd: bare, timeout: 240_000 })
-  if (bareInstall.code !== 0) bareInstall = run('npm', bareArgs, { cwd: bare, timeout: 240_000 })
+  const [appInstall, bareInstall] = await Promise.all([install(installArgs, app), install(bareArgs, bare)])
+  expect(appInstall.code, appInstall.all).toBe(0)
   expect(bareInstall.code, bareInstall.all).toBe(0)
   bareInstallOutput = bareInstall.all
-  installOutput = install.all
+  installOutput = appInstall.all
   // Runtime dependencies are only what runs: no TypeScript runner came with paysandbox.
   const installed = JSON.parse(readFileSync(join(app, 'node_modules', 'paysandbox', 'package.json'), 'utf8'))
   expect(Object.keys(installed.dependencies)).not.toContain('tsx')
