@@ -6,6 +6,7 @@ import { checkoutSignatures } from '../../src/core/signatures/index.js'
 import { CARD, DEMO, hpfSession, pay, sessionBody } from '../checkout/session-helpers.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'
 import { createFaultInjectingStore, type FaultInjectingStore } from '../helpers/fault-store.js'
+import { PAYMENT_COLLECTIONS } from '../helpers/collections.js'
 
 /**
  * Issue 11, point 3 (docs/architecture.md, "One commit per operation"): the payment, its
@@ -15,16 +16,7 @@ import { createFaultInjectingStore, type FaultInjectingStore } from '../helpers/
  * callback goes out, and the same request sent again afterwards counts once.
  */
 
-const COLLECTIONS: (keyof Collections)[] = [
-  'sessions',
-  'payments',
-  'transactions',
-  'cards',
-  'schedules',
-  'chains',
-  'deliveries',
-  'meta',
-]
+const COLLECTIONS = PAYMENT_COLLECTIONS
 
 interface Rig {
   t: TestGateway

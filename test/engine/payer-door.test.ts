@@ -13,6 +13,7 @@ import { s2sApmSignatures } from '../../src/core/signatures/index.js'
 import { DEMO, sessionBody } from '../checkout/session-helpers.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'
 import { createFaultInjectingStore, type FaultInjectingStore } from '../helpers/fault-store.js'
+import { PAYMENT_COLLECTIONS } from '../helpers/collections.js'
 
 /**
  * Issue 32 point 6 (docs/architecture.md, "One commit per operation"; docs/rules.md#control-api,
@@ -22,16 +23,7 @@ import { createFaultInjectingStore, type FaultInjectingStore } from '../helpers/
  * any other way fails here.
  */
 
-const COLLECTIONS: (keyof Collections)[] = [
-  'sessions',
-  'payments',
-  'transactions',
-  'cards',
-  'schedules',
-  'chains',
-  'deliveries',
-  'meta',
-]
+const COLLECTIONS = PAYMENT_COLLECTIONS
 
 interface Rig {
   t: TestGateway
