@@ -1,4 +1,5 @@
 import { payerActionRequest } from '../core/control/payer-door.js'
+import { numberForMasked } from '../core/order-scenario/cards.js'
 import { IN_PROCESS } from '../core/engine/http.js'
 import { addFault, listFaults } from '../core/faults/index.js'
 import type { SandboxFaultRequest } from '../generated/types.js'
@@ -172,21 +173,21 @@ export interface StartedReproduction {
 }
 
 /**
- * The platform's published test cards (docs/rules.md#test-cards). A report holds every card number
- * masked and no security code (reporters/redact.ts), so a reproduction sends a request again with
- * the published card its mask names and a security code of its own: the sandbox's outcome of a
- * test card depends on its expiry, never on its CVV, and the expiry is kept.
+ * A report holds every card number masked and no security code (reporters/redact.ts), so a
+ * reproduction sends a request again with the number its mask names (the published test card
+ * with those first 6 and last 4 digits, else a Luhn-valid one with them: order-scenario/cards.ts
+ * `numberForMasked`, as the replay does) and a security code of its own: the sandbox's outcome of
+ * a test card depends on its expiry (docs/rules.md#test-cards), never on its CVV, and the expiry
+ * is kept.
  */
-const PUBLISHED_CARDS = ['4111111111111111', '4601541833776519', '1111222233334444']
 const CVV_SENT_AGAIN = '123'
 
-/** A masked published card back to its number, a removed security code to one the test cards accept. */
-export function restorePublished(text: string): string {
-  let out = text
-  for (const card of PUBLISHED_CARDS) {
-    const masked = `${card.slice(0, 6)}${'*'.repeat(card.length - 10)}${card.slice(-4)}`
-    out = out.split(masked).join(card).split(encodeURIComponent(masked)).join(card)
-  }
+/** Masked card numbers back to numbers, a removed security code to one the test cards accept. */
+export function restoreRedacted(text: string): string {
+  const out = text.replace(
+    /(?<![\d*])\d{6}\*{2,9}\d{4}(?![\d*])/g,
+    (masked) => numberForMasked(masked) ?? masked,
+  )
   return out.replace(
     /((?:^|[&?"{,\s])[\w.[\]%-]*(?:cvv2?|cvc2?|csc|security_code)(?:%5D|\])?\\?["']?\s*[:=]\s*\\?["']?)(?:\[removed\]|%5Bremoved%5D)/gi,
     `$1${CVV_SENT_AGAIN}`,
@@ -205,7 +206,7 @@ async function sendAgain(hosted: HostedGateway, r: ReproRequest): Promise<void> 
     path: url.pathname,
     query: Object.fromEntries(url.searchParams),
     headers: r.headers,
-    body: new TextEncoder().encode(restorePublished(r.body)),
+    body: new TextEncoder().encode(restoreRedacted(r.body)),
     door: IN_PROCESS,
   })
   await hosted.idle()
@@ -215,7 +216,7 @@ const send = (baseUrl: string, r: ReproRequest) =>
   fetch(`${baseUrl}${r.path}`, {
     method: r.method,
     headers: r.headers,
-    ...(r.body && r.method !== 'GET' && r.method !== 'HEAD' ? { body: restorePublished(r.body) } : {}),
+    ...(r.body && r.method !== 'GET' && r.method !== 'HEAD' ? { body: restoreRedacted(r.body) } : {}),
   })
 
 /** Starts the failed scenario's sandbox on `port` (0: any free one), in the state the failing step began from. */
