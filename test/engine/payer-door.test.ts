@@ -1,3 +1,4 @@
+import qs from 'qs'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -9,11 +10,11 @@ import { inProcessPayer, type PayerControl } from '../../src/conformance/payer-c
 import type { HostedGateway } from '../../src/conformance/sandbox-host.js'
 import { SandboxError } from '../../src/library/errors.js'
 import { createPayer, type Payer } from '../../src/library/payer.js'
-import { s2sApmSignatures } from '../../src/core/signatures/index.js'
-import { DEMO, sessionBody } from '../checkout/session-helpers.js'
+import { sessionBody } from '../checkout/session-helpers.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'
 import { createFaultInjectingStore, type FaultInjectingStore } from '../helpers/fault-store.js'
 import { PAYMENT_COLLECTIONS } from '../helpers/collections.js'
+import { saleForm } from '../s2s-apm/helpers.js'
 
 /**
  * Issue 32 point 6 (docs/architecture.md, "One commit per operation"; docs/rules.md#control-api,
@@ -96,19 +97,8 @@ const hpf = (month: string, year = '2030') => ({
 
 /** An S2S APM SALE waiting on its simulator page (docs/rules.md#simulated-connectors (sandbox)). */
 async function apmPayment(t: TestGateway, orderId: string): Promise<string> {
-  const body = new URLSearchParams({
-    action: 'SALE',
-    client_key: DEMO.key,
-    brand: 'sepa',
-    order_id: orderId,
-    order_amount: '15.00',
-    order_currency: 'USD',
-    order_description: 'APM',
-    identifier: 'payer-1',
-    payer_ip: '203.0.113.20',
-    return_url: 'https://shop.test/return',
-    hash: s2sApmSignatures.payment('payer-1', orderId, '15.00', 'USD', DEMO.password),
-  }).toString()
+  // The S2S APM tests' signed SALE (fixtures/payloads/s2s-apm), on a method whose payer is sent away.
+  const body = qs.stringify(saleForm({ order_id: orderId, brand: 'sepa', identifier: 'payer-1' }))
   const r = await t.call('POST', '/post-va', body)
   if (r.body.result !== 'REDIRECT') throw new Error(`APM SALE answered ${r.status}: ${r.raw}`)
   return r.body.trans_id as string
