@@ -271,10 +271,10 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
   })
 
   /** tsc of TypeScript 7 (the repository's) and 5.x in the project without msw, on `config`. */
-  const compileBoth = (name: string, config: Record<string, unknown>, files: string[]) => {
+  const compileBoth = (name: string, config: Record<string, unknown>, files: string[], extra: string[] = []) => {
     writeFileSync(join(bare, name), JSON.stringify({ compilerOptions: config, files }, null, 2))
     return ['typescript', 'ts5'].map((ts) => {
-      const r = run(process.execPath, [join(bare, 'node_modules', ts, 'bin', 'tsc'), '-p', name], {
+      const r = run(process.execPath, [join(bare, 'node_modules', ts, 'bin', 'tsc'), '-p', name, ...extra], {
         cwd: bare,
       })
       return `${ts}: ${r.code} ${r.all.trim()}`
@@ -294,14 +294,25 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
       skipLibCheck: false,
       noEmit: true,
     }
-    expect(compileBoth('tsconfig.types-empty.json', { ...strict, types: [] }, ['consumer.ts'])).toEqual([
-      'typescript: 0 ',
-      'ts5: 0 ',
-    ])
-    expect(compileBoth('tsconfig.types-default.json', strict, ['consumer.ts'])).toEqual([
-      'typescript: 0 ',
-      'ts5: 0 ',
-    ])
+    const empty = compileBoth('tsconfig.types-empty.json', { ...strict, types: [] }, ['consumer.ts'])
+    expect(empty).toEqual(['typescript: 0 ', 'ts5: 0 '])
+    // Without `types`, each compiler takes its own default (TypeScript 7: none; 5.x: every
+    // node_modules/@types package, here @types/node alone). `types` decides only which files
+    // the program holds: the same files as the program checked above, under otherwise the same
+    // options, give the same diagnostics, so listing them is the check (a full second check of
+    // @types/node costs 5.x about 6 s of CPU).
+    const listed = (name: string) =>
+      compileBoth(name, name.includes('empty') ? { ...strict, types: [] } : strict, ['consumer.ts'], [
+        '--listFilesOnly',
+      ]).map((files) => files.split('\n').sort().join('\n'))
+    const withEmpty = listed('tsconfig.types-empty.json')
+    const withDefault = listed('tsconfig.types-default.json')
+    expect(withDefault).toEqual(withEmpty)
+    // The programs hold @types/node and the package's declarations, which reference it.
+    for (const files of withDefault) {
+      expect(files).toMatch(/node_modules\/@types\/node\/index\.d\.ts/)
+      expect(files).toMatch(/node_modules\/paysandbox\/dist\/src\/index\.d\.ts/)
+    }
   })
 
   // Issue 33, item 5: a CommonJS TypeScript consumer (`module: node16`) compiles against the
