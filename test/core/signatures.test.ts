@@ -15,6 +15,9 @@ const sha1 = (s: string) => createHash('sha1').update(s).digest('hex')
 describe('primitives (docs/rules.md#signatures)', () => {
   it('upper() changes ASCII a-z only', () => {
     expect(upper('abc-xyz_é1ß')).toBe('ABC-XYZ_é1ß')
+    // An all-ASCII string (the fast path) and letters whose Unicode upper case differs in length.
+    expect(upper('order-1001 25.00eur\t~')).toBe('ORDER-1001 25.00EUR\t~')
+    expect(upper('ﬀ ı straße ǆ abc')).toBe('ﬀ ı STRAßE ǆ ABC')
   })
   it('rev() reverses by code point', () => {
     expect(rev('abc😀d')).toBe('d😀cba')

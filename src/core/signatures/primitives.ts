@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto'
 
+const ASCII = /^[\x00-\x7f]*$/
+
 /** Upper-cases ASCII a-z only (docs/rules.md#signatures): other characters are left as they are. */
 export const upper = (s: string): string =>
-  s.replace(/[a-z]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 32))
+  // A run of a-z is ASCII, which toUpperCase maps letter for letter; the rest is kept as it is.
+  ASCII.test(s) ? s.toUpperCase() : s.replace(/[a-z]+/g, (run) => run.toUpperCase())
 
 /** Reverses a string by code point. */
 export const rev = (s: string): string => Array.from(s).reverse().join('')
