@@ -114,13 +114,25 @@ describe('loading a scenario file', () => {
 })
 
 describe('the bundled scenarios', () => {
-  const { scenarios, errors } = loadScenarios([BUNDLED_SCENARIOS])
+  // Every check, as for a merchant's own files: the kit loads these unchecked at run time.
+  const { scenarios, errors } = loadScenarios([BUNDLED_SCENARIOS], { checked: true })
   const gatewayFacing = scenarios.filter((s) => s.scenario.mode !== 'merchant')
 
   it('all load, and there are at least 60 (at least 40 gateway-facing)', () => {
     expect(errors.map((e) => e.message)).toEqual([])
     expect(scenarios.length).toBeGreaterThanOrEqual(60)
     expect(gatewayFacing.length).toBeGreaterThanOrEqual(40)
+  })
+
+  it('load the same unchecked at run time; a file elsewhere is always checked', () => {
+    const unchecked = loadScenarios()
+    expect(unchecked.errors).toEqual([])
+    expect(unchecked.scenarios).toEqual(scenarios)
+    // The same broken file outside the bundled directory is refused, even when asked unchecked.
+    const dir = scenarioDir({ 'b.json': { ...base } })
+    expect(loadScenarios([dir], { checked: false }).errors.map((e) => e.file)).toEqual([
+      expect.stringMatching(/b\.json$/),
+    ])
   })
 
   it('each has a title, a section, tags and a description: they read as documentation', () => {
