@@ -74,17 +74,21 @@ export function merchantRuns(options: { process?: (proc: Process, file: string) 
     /**
      * Runs every merchant over `scenarios` (each its `only`), in batches. A run with a held answer
      * (docs/conformance.md#gateway-faults: `late`, or `hold_seconds`) spends most of its time
-     * waiting for the merchant's own HTTP client to give up: those start first, each with a place
-     * of its own beside the CPUs' (at most as many again), so that their waits overlap the others' work.
+     * waiting for the merchant's own HTTP client to give up: those run in places of their own (as
+     * many as the CPUs) beside the others' batches, so that their waits overlap the others' work.
      */
-    runAll: (scenarios: LoadedScenario[], runs: MerchantRun[]) => {
+    runAll: async (scenarios: LoadedScenario[], runs: MerchantRun[]) => {
       const waits = (r: MerchantRun) =>
         scenarios.some((s) => (!r.only || r.only.includes(s.slug)) && holdsAnswer(s))
       const cpus = Math.max(2, availableParallelism())
-      const held = runs.filter(waits)
-      return inBatches([...held, ...runs.filter((r) => !waits(r))], cpus + Math.min(held.length, cpus), (r) =>
-        run(scenarios, r),
-      )
+      await Promise.all([
+        inBatches(runs.filter(waits), cpus, (r) => run(scenarios, r)),
+        inBatches(
+          runs.filter((r) => !waits(r)),
+          cpus,
+          (r) => run(scenarios, r),
+        ),
+      ])
     },
     /** Stops every merchant and host started. */
     close: () =>
@@ -97,6 +101,7 @@ export function holdsAnswer({ scenario }: LoadedScenario): boolean {
   return scenario.steps.some(
     (step) =>
       step.step === 'gateway.fault' &&
-      ((step as { mode?: string }).mode === 'late' || (step as { hold_seconds?: number }).hold_seconds !== undefined),
+      ((step as { mode?: string }).mode === 'late' ||
+        (step as { hold_seconds?: number }).hold_seconds !== undefined),
   )
 }
