@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto'
 
-const ASCII = /^[\x00-\x7f]*$/
+/** Any character outside ASCII (a surrogate half of an astral one included). */
+const NON_ASCII = /[\u0080-\uffff]/
 
 /** Upper-cases ASCII a-z only (docs/rules.md#signatures): other characters are left as they are. */
 export const upper = (s: string): string =>
   // A run of a-z is ASCII, which toUpperCase maps letter for letter; the rest is kept as it is.
-  ASCII.test(s) ? s.toUpperCase() : s.replace(/[a-z]+/g, (run) => run.toUpperCase())
+  !NON_ASCII.test(s) ? s.toUpperCase() : s.replace(/[a-z]+/g, (run) => run.toUpperCase())
 
 /** Reverses a string by code point. */
 export const rev = (s: string): string => Array.from(s).reverse().join('')
