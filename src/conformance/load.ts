@@ -45,7 +45,10 @@ const stepLabel = (steps: unknown[], i: number) => {
  * loads with every check (test/conformance/load.test.ts); checking them again at every start cost
  * the kit about half a second (compiling and running the scenario schema over 200 files).
  */
-export function loadScenarioFile(file: string, { checked = true }: { checked?: boolean } = {}): LoadedScenario {
+export function loadScenarioFile(
+  file: string,
+  { checked = true }: { checked?: boolean } = {},
+): LoadedScenario {
   const shown = relative(process.cwd(), file) || file
   let data: unknown
   try {

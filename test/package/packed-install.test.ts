@@ -271,7 +271,12 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
   })
 
   /** tsc of TypeScript 7 (the repository's) and 5.x in the project without msw, on `config`. */
-  const compileBoth = (name: string, config: Record<string, unknown>, files: string[], extra: string[] = []) => {
+  const compileBoth = (
+    name: string,
+    config: Record<string, unknown>,
+    files: string[],
+    extra: string[] = [],
+  ) => {
     writeFileSync(join(bare, name), JSON.stringify({ compilerOptions: config, files }, null, 2))
     return ['typescript', 'ts5'].map((ts) => {
       const r = run(process.execPath, [join(bare, 'node_modules', ts, 'bin', 'tsc'), '-p', name, ...extra], {
@@ -302,9 +307,12 @@ describe('the packed package in a fresh project', { timeout: 120_000 }, () => {
     // options, give the same diagnostics, so listing them is the check (a full second check of
     // @types/node costs 5.x about 6 s of CPU).
     const listed = (name: string) =>
-      compileBoth(name, name.includes('empty') ? { ...strict, types: [] } : strict, ['consumer.ts'], [
-        '--listFilesOnly',
-      ]).map((files) => files.split('\n').sort().join('\n'))
+      compileBoth(
+        name,
+        name.includes('empty') ? { ...strict, types: [] } : strict,
+        ['consumer.ts'],
+        ['--listFilesOnly'],
+      ).map((files) => files.split('\n').sort().join('\n'))
     const withEmpty = listed('tsconfig.types-empty.json')
     const withDefault = listed('tsconfig.types-default.json')
     expect(withDefault).toEqual(withEmpty)
