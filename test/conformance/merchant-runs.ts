@@ -31,8 +31,9 @@ type Process = NonNullable<SandboxMerchantAdapter['process']>
  * Merchant processes run through the kit's runner, as the reference, the Python shop and their
  * twins tests do: each merchant gets its own sandbox host (scenario slugs are its URL prefixes)
  * and runs its scenarios in parallel; at most as many merchants run at once as there are CPUs
- * (two at least), plus those waiting on a held answer (`runAll`); readiness is polled, and each hook answer waited for, up to 60 s on a loaded machine. `process` may change
- * how an adapter's process starts (the compiled reference merchant).
+ * (two at least), and as many more waiting on held answers (`runAll`); readiness is polled, and
+ * each hook answer waited for, up to 60 s on a loaded machine. `process` may change how an
+ * adapter's process starts (the compiled reference merchant).
  */
 export function merchantRuns(options: { process?: (proc: Process, file: string) => Process } = {}) {
   const started: { host: SandboxHost; merchant?: MerchantClient }[] = []
@@ -78,17 +79,12 @@ export function merchantRuns(options: { process?: (proc: Process, file: string) 
      * many as the CPUs) beside the others' batches, so that their waits overlap the others' work.
      */
     runAll: async (scenarios: LoadedScenario[], runs: MerchantRun[]) => {
-      const waits = (r: MerchantRun) =>
-        scenarios.some((s) => (!r.only || r.only.includes(s.slug)) && holdsAnswer(s))
+      const held = runs.filter((r) =>
+        scenarios.some((s) => (!r.only || r.only.includes(s.slug)) && holdsAnswer(s)),
+      )
+      const rest = runs.filter((r) => !held.includes(r))
       const cpus = Math.max(2, availableParallelism())
-      await Promise.all([
-        inBatches(runs.filter(waits), cpus, (r) => run(scenarios, r)),
-        inBatches(
-          runs.filter((r) => !waits(r)),
-          cpus,
-          (r) => run(scenarios, r),
-        ),
-      ])
+      await Promise.all([held, rest].map((batch) => inBatches(batch, cpus, (r) => run(scenarios, r))))
     },
     /** Stops every merchant and host started. */
     close: () =>
@@ -97,7 +93,7 @@ export function merchantRuns(options: { process?: (proc: Process, file: string) 
 }
 
 /** A scenario whose gateway holds an answer in real time until the merchant's client gives up. */
-export function holdsAnswer({ scenario }: LoadedScenario): boolean {
+function holdsAnswer({ scenario }: LoadedScenario): boolean {
   return scenario.steps.some(
     (step) =>
       step.step === 'gateway.fault' &&
