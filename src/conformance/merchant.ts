@@ -80,41 +80,45 @@ export function freePort(): Promise<number> {
   })
 }
 
+/** How often the kit starts the merchant's process again when the port it chose was taken meanwhile. */
+const PORT_ATTEMPTS = 3
+
 export async function startMerchant(
   adapter: SandboxMerchantAdapter,
   dir: string,
   options: { gatewayUrl?: string } = {},
 ): Promise<MerchantClient> {
-  const port = adapter.process ? await freePort() : undefined
-  const baseUrl = adapter.base_url.replace(/\$\{port\}/g, String(port ?? '')).replace(/\/+$/, '')
   const hookMs = (adapter.timeouts?.hook_seconds ?? 10) * 1000
-  let child: ChildProcess | undefined
   const output: string[] = []
-  if (adapter.process) {
-    const p = adapter.process
-    const env = { ...process.env, ...(p.env ?? {}) } as Record<string, string>
-    if (p.port_env) env[p.port_env] = String(port)
-    if (p.gateway_url_env && options.gatewayUrl) env[p.gateway_url_env] = options.gatewayUrl
-    const [command, ...args] = p.command as [string, ...string[]]
-    child = spawn(command, args, { cwd: resolve(dir, p.cwd ?? '.'), env, stdio: ['ignore', 'pipe', 'pipe'] })
-    const keep = (chunk: Buffer) => {
-      output.push(...chunk.toString('utf8').split('\n').filter(Boolean))
-      output.splice(0, Math.max(0, output.length - 20))
+  let baseUrl = ''
+  let child: ChildProcess | undefined
+  // A free port is found, closed, then handed to the process (port_env): another program on the
+  // machine can take it in between (parallel CI jobs do), and the merchant then exits at start
+  // with EADDRINUSE. The kit starts it again on another port, a few times, before giving up.
+  for (let attempt = 1; ; attempt++) {
+    const port = adapter.process ? await freePort() : undefined
+    baseUrl = adapter.base_url.replace(/\$\{port\}/g, String(port ?? '')).replace(/\/+$/, '')
+    output.length = 0
+    child = adapter.process
+      ? spawnMerchant(adapter.process, dir, port, options.gatewayUrl, output)
+      : undefined
+    try {
+      await waitReady(
+        baseUrl + (adapter.process?.ready_path ?? '/'),
+        (adapter.process?.ready_timeout_seconds ?? 20) * 1000,
+        child,
+        output,
+        !adapter.process,
+      )
+      break
+    } catch (error) {
+      await stopChild(child)
+      const portTaken =
+        error instanceof MerchantUnreachable &&
+        adapter.process?.port_env !== undefined &&
+        output.some((line) => /EADDRINUSE|address already in use/i.test(line))
+      if (!portTaken || attempt >= PORT_ATTEMPTS) throw error
     }
-    child.stdout?.on('data', keep)
-    child.stderr?.on('data', keep)
-  }
-  try {
-    await waitReady(
-      baseUrl + (adapter.process?.ready_path ?? '/'),
-      (adapter.process?.ready_timeout_seconds ?? 20) * 1000,
-      child,
-      output,
-      !adapter.process,
-    )
-  } catch (error) {
-    await stopChild(child)
-    throw error
   }
 
   const http = async (
@@ -188,6 +192,32 @@ const parseJson = (text: string): unknown => {
 
 const tail = (lines: string[]) =>
   lines.length ? `\n  merchant output:\n    ${lines.slice(-8).join('\n    ')}` : ''
+
+/** Starts the adapter's process on `port`, keeping the last 20 lines it prints in `output`. */
+function spawnMerchant(
+  p: NonNullable<SandboxMerchantAdapter['process']>,
+  dir: string,
+  port: number | undefined,
+  gatewayUrl: string | undefined,
+  output: string[],
+): ChildProcess {
+  const env = { ...process.env, ...(p.env ?? {}) } as Record<string, string>
+  if (p.port_env) env[p.port_env] = String(port)
+  if (p.gateway_url_env && gatewayUrl) env[p.gateway_url_env] = gatewayUrl
+  const [command, ...args] = p.command as [string, ...string[]]
+  const child = spawn(command, args, {
+    cwd: resolve(dir, p.cwd ?? '.'),
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  })
+  const keep = (chunk: Buffer) => {
+    output.push(...chunk.toString('utf8').split('\n').filter(Boolean))
+    output.splice(0, Math.max(0, output.length - 20))
+  }
+  child.stdout?.on('data', keep)
+  child.stderr?.on('data', keep)
+  return child
+}
 
 async function waitReady(
   url: string,

@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
@@ -13,7 +13,12 @@ import { scenarioDir, ref } from './helpers.js'
 /** A merchant process for the adapter's own tests: it answers with what it was started with and sent. */
 const SERVER = `
 import { createServer } from 'node:http'
+import { appendFileSync, readFileSync } from 'node:fs'
+appendFileSync('starts.txt', 'x')
 if (process.env.FAIL_AT_START) { console.error('cannot open the database'); process.exit(4) }
+// Another program took the port the kit chose (the first PORT_TAKEN_TIMES starts): listen fails, EADDRINUSE.
+if (readFileSync('starts.txt', 'utf8').length <= Number(process.env.PORT_TAKEN_TIMES ?? 0))
+  createServer().listen(Number(process.env.PORT), '127.0.0.1')
 createServer((req, res) => {
   let body = ''
   req.on('data', (c) => (body += c))
@@ -86,6 +91,31 @@ describe('the merchant adapter', () => {
     expect((failure as Error).message).toMatch(
       /the merchant process exited with code 4\n {2}merchant output:\n {4}cannot open the database/,
     )
+    // Started once: only a port taken meanwhile is worth another start.
+    expect(readFileSync(join(dir, 'starts.txt'), 'utf8')).toBe('x')
+  })
+
+  it('starts the process again on another port when the one it chose was taken meanwhile (EADDRINUSE)', async () => {
+    const dir = scenarioDir({})
+    const a = adapter(dir)
+    if (a.process) a.process.env = { PORT_TAKEN_TIMES: '2' }
+    const merchant = await startMerchant(a, dir)
+    try {
+      expect(readFileSync(join(dir, 'starts.txt'), 'utf8')).toBe('xxx')
+      expect((await merchant.inspect('o-1')).body).toMatchObject({ path: '/orders/o-1' })
+    } finally {
+      await merchant.stop()
+    }
+  })
+
+  it('gives up after three starts whose port was taken, quoting the last one', async () => {
+    const dir = scenarioDir({})
+    const a = adapter(dir)
+    if (a.process) a.process.env = { PORT_TAKEN_TIMES: '9' }
+    const failure = await startMerchant(a, dir).catch((e: unknown) => e)
+    expect(failure).toBeInstanceOf(MerchantUnreachable)
+    expect((failure as Error).message).toMatch(/the merchant process exited with code 1[\s\S]*EADDRINUSE/)
+    expect(readFileSync(join(dir, 'starts.txt'), 'utf8')).toBe('xxx')
   })
 
   it('is unreachable when nothing listens at base_url and no process is given', async () => {
