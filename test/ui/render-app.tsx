@@ -44,20 +44,23 @@ export function renderApp(
    * One key at a time, as a person types (ink reads a chunk of several characters as one input).
    * Each waits first until the console has settled: a frame is drawn before the effects that
    * listen for keys run, so a key sent while it is still drawing can be lost. Settled: at least
-   * 100 ms since the last key and the same frame for 80 ms (longer on a loaded machine, where
-   * drawing takes longer; at most 3 s).
+   * 100 ms since the last key and the same frame for 80 ms and for 4 looks in a row (each a turn
+   * of the event loop, in which the console's own scheduled work runs: on a starved machine one
+   * late look can span 80 ms while the console has not yet had a turn; at most 3 s).
    */
   const settle = async () => {
     const start = Date.now()
     let last = frame()
     let since = Date.now()
+    let looks = 0
     while (Date.now() - start < 3000) {
       await new Promise((r) => setTimeout(r, 20))
       const now = frame()
       if (now !== last) {
         last = now
         since = Date.now()
-      } else if (Date.now() - since >= 80 && Date.now() - start >= 100) return
+        looks = 0
+      } else if (++looks >= 4 && Date.now() - since >= 80 && Date.now() - start >= 100) return
     }
   }
   const press = async (...keys: string[]) => {
