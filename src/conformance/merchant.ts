@@ -82,6 +82,11 @@ export function freePort(): Promise<number> {
 
 /** How often the kit starts the merchant's process again when the port it chose was taken meanwhile. */
 const PORT_ATTEMPTS = 3
+/**
+ * How a merchant's own process says the port is taken (its output, not the gateway's): Node's
+ * error code, or the system's words for errno EADDRINUSE that Python, Go or Java print.
+ */
+const PORT_TAKEN = /EADDRINUSE|address already in use/i
 
 export async function startMerchant(
   adapter: SandboxMerchantAdapter,
@@ -116,7 +121,7 @@ export async function startMerchant(
       const portTaken =
         error instanceof MerchantUnreachable &&
         adapter.process?.port_env !== undefined &&
-        output.some((line) => /EADDRINUSE|address already in use/i.test(line))
+        output.some((line) => PORT_TAKEN.test(line))
       if (!portTaken || attempt >= PORT_ATTEMPTS) throw error
     }
   }
