@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import {
   AdapterError,
   loadAdapter,
+  type MerchantClient,
   MerchantUnreachable,
   startMerchant,
 } from '../../src/conformance/merchant.js'
@@ -57,6 +58,15 @@ function adapter(dir: string, extra: Partial<SandboxMerchantAdapter> = {}): Sand
   }
 }
 
+/** The adapter's process started with `env`: the merchant, or why it could not start; and its starts. */
+async function startWith(env: Record<string, string>) {
+  const dir = scenarioDir({})
+  const a = adapter(dir)
+  if (a.process) a.process.env = env
+  const started = await startMerchant(a, dir).catch((e: unknown) => e)
+  return { started, starts: () => readFileSync(join(dir, 'starts.txt'), 'utf8') }
+}
+
 // docs/conformance.md: "process is optional ... ${port} is a free port the runner picks and passes in port_env";
 // "start_payment may instead be { command: [...] }: a shell command that receives the JSON on standard input".
 describe('the merchant adapter', () => {
@@ -83,25 +93,20 @@ describe('the merchant adapter', () => {
   })
 
   it('is unreachable (exit 3) when the process dies at start, quoting its output', async () => {
-    const dir = scenarioDir({})
-    const a = adapter(dir)
-    if (a.process) a.process.env = { FAIL_AT_START: '1' }
-    const failure = await startMerchant(a, dir).catch((e: unknown) => e)
+    const { started: failure, starts } = await startWith({ FAIL_AT_START: '1' })
     expect(failure).toBeInstanceOf(MerchantUnreachable)
     expect((failure as Error).message).toMatch(
       /the merchant process exited with code 4\n {2}merchant output:\n {4}cannot open the database/,
     )
     // Started once: only a port taken meanwhile is worth another start.
-    expect(readFileSync(join(dir, 'starts.txt'), 'utf8')).toBe('x')
+    expect(starts()).toBe('x')
   })
 
   it('starts the process again on another port when the one it chose was taken meanwhile (EADDRINUSE)', async () => {
-    const dir = scenarioDir({})
-    const a = adapter(dir)
-    if (a.process) a.process.env = { PORT_TAKEN_TIMES: '2' }
-    const merchant = await startMerchant(a, dir)
+    const { started, starts } = await startWith({ PORT_TAKEN_TIMES: '2' })
+    const merchant = started as MerchantClient
     try {
-      expect(readFileSync(join(dir, 'starts.txt'), 'utf8')).toBe('xxx')
+      expect(starts()).toBe('xxx')
       expect((await merchant.inspect('o-1')).body).toMatchObject({ path: '/orders/o-1' })
     } finally {
       await merchant.stop()
@@ -109,13 +114,10 @@ describe('the merchant adapter', () => {
   })
 
   it('gives up after three starts whose port was taken, quoting the last one', async () => {
-    const dir = scenarioDir({})
-    const a = adapter(dir)
-    if (a.process) a.process.env = { PORT_TAKEN_TIMES: '9' }
-    const failure = await startMerchant(a, dir).catch((e: unknown) => e)
+    const { started: failure, starts } = await startWith({ PORT_TAKEN_TIMES: '9' })
     expect(failure).toBeInstanceOf(MerchantUnreachable)
     expect((failure as Error).message).toMatch(/the merchant process exited with code 1[\s\S]*EADDRINUSE/)
-    expect(readFileSync(join(dir, 'starts.txt'), 'utf8')).toBe('xxx')
+    expect(starts()).toBe('xxx')
   })
 
   it('is unreachable when nothing listens at base_url and no process is given', async () => {
