@@ -109,14 +109,12 @@ export interface Browser {
 }
 
 /**
- * Test files running browsers at once, across every vitest worker and every run on the machine: one
- * per CPU (two on a 2-core CI machine, one per vitest worker); the browsers of one file share its
- * slot. With one slot on 2 cores a worker that picked a second browser file sat idle until the
- * first one ended: test/e2e/ alone took 88 s instead of 73 s, for the same CPU (133 s). A slot is a symbolic link under the
+ * Test files running browsers at once, across every vitest worker: one per two CPUs (one on a
+ * 2-core CI machine); the browsers of one file share its slot. A slot is a symbolic link under the
  * temporary directory naming the process that took it (pid and start time); a slot whose process
  * is gone is taken over. Waiting for a slot polls; nothing depends on how long it takes.
  */
-const SLOTS = Math.max(1, availableParallelism())
+const SLOTS = Math.max(1, Math.floor(availableParallelism() / 2))
 
 /**
  * When process `pid` started (Linux: /proc/PID/stat, field 22), so that a pid reused by another
