@@ -39,6 +39,8 @@ export interface MerchantClient {
   declaration?: Declaration
   hasAction: boolean
   hasInspect: boolean
+  /** How long the kit waits for the merchant's answers (timeouts.hook_seconds), in ms. */
+  waitMs?: number
   /**
    * `graceMs` lengthens the hook's time limit (timeouts.hook_seconds): the scenario's gateway holds
    * an answer that long (gateway fault `late`), so the merchant's hook may wait for it.
@@ -174,6 +176,7 @@ export async function startMerchant(
     declaration: declarationOf(adapter).declaration,
     hasAction: !!adapter.merchant_action,
     hasInspect: !!adapter.inspect,
+    waitMs: hookMs,
     startPayment: hook(adapter.start_payment, 'start_payment'),
     action: hook(adapter.merchant_action, 'merchant_action'),
     inspect: (orderId) => {
@@ -260,6 +263,17 @@ async function waitReady(
       ? `the merchant is not reachable at ${url} (${last || 'no answer'})${tail(output)}`
       : `the merchant gave no ready answer to GET ${url} within ${timeoutMs / 1000} s of starting (process.ready_timeout_seconds; last attempt: ${last || 'none'})${tail(output)}`,
   )
+}
+
+/**
+ * How long the payer's browser waits for a page it opens from what the merchant handed it (its
+ * return pages, the redirect it was given): the kit's own bound for that page (`floorMs`), or
+ * longer when the adapter lets the merchant's answers take longer (timeouts.hook_seconds): a page
+ * behind the merchant is as slow as the merchant, and a test machine that the adapter gives a minute
+ * to answer gives its pages as long.
+ */
+export function payerWaitMs(merchant: Pick<MerchantClient, 'waitMs'> | undefined, floorMs: number): number {
+  return Math.max(floorMs, merchant?.waitMs ?? 0)
 }
 
 /** How long one readiness request may take. */

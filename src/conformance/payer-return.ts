@@ -1,3 +1,4 @@
+import { payerWaitMs } from './merchant.js'
 import type { Payment } from '../core/engine/model.js'
 import type { ScenarioContext } from './context.js'
 import { declares } from './contract.js'
@@ -90,7 +91,10 @@ export async function payerComesBack(ctx: ScenarioContext, paymentId: string): P
   }
   const before = ctx.vars.order_number === order ? await inspectOrder(ctx) : undefined
   try {
-    const response = await fetch(back.url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) })
+    const response = await fetch(back.url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(payerWaitMs(ctx.merchant, 10_000)),
+    })
     const text = await response.text()
     visit.answer = `HTTP ${response.status}${text ? ` ${JSON.stringify(titleOf(text))}` : ''}`
   } catch (error) {

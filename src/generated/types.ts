@@ -8291,7 +8291,7 @@ export interface SandboxMerchantAdapterInspect {
 }
 export interface SandboxMerchantAdapterTimeouts {
   /**
-   * Longest wait for a hook's answer.
+   * Longest wait for a hook's answer, and for the pages the payer opens from what the merchant handed it (its return pages, the redirect it was given), which never wait less than the kit's own bounds for them (15 s for a redirect, 10 s for a return page).
    */
   hook_seconds?: number
 }

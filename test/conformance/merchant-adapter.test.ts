@@ -6,6 +6,7 @@ import {
   loadAdapter,
   type MerchantClient,
   MerchantUnreachable,
+  payerWaitMs,
   startMerchant,
 } from '../../src/conformance/merchant.js'
 import type { SandboxMerchantAdapter } from '../../src/generated/types.js'
@@ -141,5 +142,30 @@ describe('the merchant adapter', () => {
         join(import.meta.dirname, '..', '..', 'fixtures', 'config', 'merchant-adapter-example.json'),
       ).adapter.name,
     ).toBe('Example shop backend')
+  })
+})
+
+// docs/conformance.md, timeouts.hook_seconds: the pages the payer opens from what the merchant
+// handed it (its return pages, the redirect it was given) wait as long as the merchant's hooks,
+// and never less than the kit's own bound for them (15 s for a redirect, 10 s for a return).
+describe("the payer's wait for the merchant's pages", () => {
+  it('is the kit bound, or the adapter hook_seconds when longer', async () => {
+    expect(payerWaitMs(undefined, 15_000)).toBe(15_000)
+    expect(payerWaitMs({ waitMs: 10_000 }, 15_000)).toBe(15_000)
+    expect(payerWaitMs({ waitMs: 60_000 }, 15_000)).toBe(60_000)
+    const dir = scenarioDir({})
+    const merchant = await startMerchant(adapter(dir, { timeouts: { hook_seconds: 45 } }), dir)
+    try {
+      expect(merchant.waitMs).toBe(45_000)
+      expect(payerWaitMs(merchant, 10_000)).toBe(45_000)
+    } finally {
+      await merchant.stop()
+    }
+    const plain = await startMerchant(adapter(dir), dir)
+    try {
+      expect(payerWaitMs(plain, 15_000)).toBe(15_000)
+    } finally {
+      await plain.stop()
+    }
   })
 })

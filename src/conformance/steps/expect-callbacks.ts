@@ -1,3 +1,4 @@
+import { payerWaitMs } from '../merchant.js'
 import { checkoutSignatures, sameSignature } from '../../core/signatures/index.js'
 import type {
   ScenarioExpectCallbackAcknowledgedStep,
@@ -234,7 +235,10 @@ export async function expectRedirect(
       ? redirect.url.replace(/hash=([0-9a-f])/, (_, c: string) => `hash=${c === '0' ? '1' : '0'}`)
       : redirect.url
     ctx.request = { method: 'GET', url, headers: {}, body: '' }
-    const response = await fetch(url, { redirect: 'manual', signal: AbortSignal.timeout(10_000) })
+    const response = await fetch(url, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(payerWaitMs(ctx.merchant, 10_000)),
+    })
     await response.arrayBuffer()
     if (!step.tamper && response.status >= 400)
       fail(`the merchant answered HTTP ${response.status} to the payer's return at ${url}`)

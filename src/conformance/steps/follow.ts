@@ -1,3 +1,4 @@
+import { payerWaitMs } from '../merchant.js'
 import { fail, type ScenarioContext, StepSkipped } from '../context.js'
 import { CAPABILITIES, declares } from '../contract.js'
 import type { ObservedRequest } from '../sandbox-host.js'
@@ -110,7 +111,7 @@ export async function followMerchant(ctx: ScenarioContext): Promise<void> {
       ...(body !== undefined
         ? { body, headers: { 'content-type': 'application/x-www-form-urlencoded' } }
         : {}),
-      signal: AbortSignal.timeout(15_000),
+      signal: AbortSignal.timeout(payerWaitMs(ctx.merchant, 15_000)),
     })
     await opened.arrayBuffer()
   } catch (error) {
