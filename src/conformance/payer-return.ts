@@ -1,7 +1,7 @@
-import { payerWaitMs } from './merchant.js'
 import type { Payment } from '../core/engine/model.js'
 import type { ScenarioContext } from './context.js'
 import { declares } from './contract.js'
+import { payerWaitMs } from './merchant.js'
 import { changes, inspectOrder, type OrderView, showView } from './observations.js'
 
 /**

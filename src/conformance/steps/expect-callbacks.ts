@@ -1,4 +1,3 @@
-import { payerWaitMs } from '../merchant.js'
 import { checkoutSignatures, sameSignature } from '../../core/signatures/index.js'
 import type {
   ScenarioExpectCallbackAcknowledgedStep,
@@ -12,6 +11,7 @@ import { fail, type ScenarioContext, StepFailed, StepSkipped, settle } from '../
 import type { RecordedRequest } from '../curl.js'
 import { exists, interpolate } from '../interpolate.js'
 import { checkFields, schemaProblems } from '../match.js'
+import { payerWaitMs } from '../merchant.js'
 import { changes, describeDelivery } from '../observations.js'
 import { problems } from './assert.js'
 import { describeCallback, selectCallback } from './select.js'

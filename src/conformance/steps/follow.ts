@@ -1,6 +1,6 @@
-import { payerWaitMs } from '../merchant.js'
 import { fail, type ScenarioContext, StepSkipped } from '../context.js'
 import { CAPABILITIES, declares } from '../contract.js'
+import { payerWaitMs } from '../merchant.js'
 import type { ObservedRequest } from '../sandbox-host.js'
 
 /**
