@@ -18,6 +18,9 @@ export default defineConfig({
     // merchants and child processes, which a loaded machine stretches the most.
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll's own bound (vitest's default is 1 s): a page that a starved browser redraws
+    // late is still right; half a test's time-out reports a real hang with the value it last saw.
+    expect: { poll: { timeout: 30_000 } },
     // vitest's default for `run` is one worker fewer than the cores: one on a 2-core CI machine,
     // while many files mostly wait on a child process (chromium, npm, merchants). As many as the
     // cores: 2 cores went from 290 s (one worker) to 230 s (two); three gave 210 s but left the

@@ -30,8 +30,13 @@ export function renderApp(
   )
   const app = options.size ? renderSized(tree, options.size.columns) : render(tree)
   const frame = () => app.lastFrame() ?? ''
-  /** Resolves with the first frame for which `test` holds; fails after `ms` with the last frame. */
-  const waitFor = async (test: (frame: string) => boolean, ms = 5000): Promise<string> => {
+  /**
+   * Resolves with the first frame for which `test` holds; fails after `ms` with the last frame.
+   * The bound only decides how long a real hang takes to be reported (with the frame it left): a
+   * starved machine (four suites on 2 cores) can take seconds to draw a frame that waits on the
+   * sandbox's answers, so it is half the test's own time-out, not an expected duration.
+   */
+  const waitFor = async (test: (frame: string) => boolean, ms = 30_000): Promise<string> => {
     const until = Date.now() + ms
     while (Date.now() < until) {
       if (test(frame())) return frame()
@@ -46,14 +51,15 @@ export function renderApp(
    * listen for keys run, so a key sent while it is still drawing can be lost. Settled: at least
    * 100 ms since the last key and the same frame for 80 ms and for 4 looks in a row (each a turn
    * of the event loop, in which the console's own scheduled work runs: on a starved machine one
-   * late look can span 80 ms while the console has not yet had a turn; at most 3 s).
+   * late look can span 80 ms while the console has not yet had a turn; at most 10 s, for a
+   * console whose frame keeps changing).
    */
   const settle = async () => {
     const start = Date.now()
     let last = frame()
     let since = Date.now()
     let looks = 0
-    while (Date.now() - start < 3000) {
+    while (Date.now() - start < 10_000) {
       await new Promise((r) => setTimeout(r, 20))
       const now = frame()
       if (now !== last) {
