@@ -18,9 +18,28 @@ export function renderApp(
     size?: { columns: number; rows: number }
   } = {},
 ) {
+  // The client's calls still in flight (a key's effect that waits on the sandbox), for settle().
+  const inFlight = new Set<Promise<unknown>>()
+  const tracked = new Proxy(client, {
+    get(target, prop, receiver) {
+      const value = Reflect.get(target, prop, receiver)
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => {
+        const result = value.apply(target, args)
+        if (result instanceof Promise) {
+          const call: Promise<unknown> = result.then(
+            () => inFlight.delete(call),
+            () => inFlight.delete(call),
+          )
+          inFlight.add(call)
+        }
+        return result
+      }
+    },
+  })
   const tree = (
     <App
-      client={client}
+      client={tracked}
       mode="test"
       colors={options.colors ?? false}
       scenarios={options.scenarios ?? unavailableScenarios('No runner in this test.')}
@@ -47,12 +66,12 @@ export function renderApp(
   const waitForText = (text: string, ms?: number) => waitFor((f) => f.includes(text), ms)
   /**
    * One key at a time, as a person types (ink reads a chunk of several characters as one input).
-   * Each waits first until the console has settled: a frame is drawn before the effects that
-   * listen for keys run, so a key sent while it is still drawing can be lost. Settled: at least
-   * 100 ms since the last key and the same frame for 80 ms and for 4 looks in a row (each a turn
-   * of the event loop, in which the console's own scheduled work runs: on a starved machine one
-   * late look can span 80 ms while the console has not yet had a turn; at most 10 s, for a
-   * console whose frame keeps changing).
+   * Each waits first until the console has settled, so that a key reaches the screen the test
+   * expects (a list whose rows are still loading takes Enter for another row): no call of the
+   * console's client in flight (awaited, not timed), then at least 100 ms since the last key and
+   * the same frame for 80 ms and for 4 looks in a row (each a turn of the event loop, in which the
+   * console's own scheduled work runs: on a starved machine one late look can span 80 ms while
+   * the console has not yet had a turn; at most 10 s, for a console whose frame keeps changing).
    */
   const settle = async () => {
     const start = Date.now()
@@ -60,6 +79,11 @@ export function renderApp(
     let since = Date.now()
     let looks = 0
     while (Date.now() - start < 10_000) {
+      if (inFlight.size > 0) {
+        await Promise.all(inFlight)
+        looks = 0
+        continue
+      }
       await new Promise((r) => setTimeout(r, 20))
       const now = frame()
       if (now !== last) {
