@@ -67,30 +67,22 @@ export function renderApp(
   /**
    * One key at a time, as a person types (ink reads a chunk of several characters as one input).
    * Each waits first until the console has settled, so that a key reaches the screen the test
-   * expects (a list whose rows are still loading takes Enter for another row): no call of the
-   * console's client in flight (awaited, not timed), then at least 100 ms since the last key and
-   * the same frame for 80 ms and for 4 looks in a row (each a turn of the event loop, in which the
-   * console's own scheduled work runs: on a starved machine one late look can span 80 ms while
-   * the console has not yet had a turn; at most 10 s, for a console whose frame keeps changing).
+   * expects (a list whose rows are still loading takes Enter for another row). Settled: no call of
+   * the console's client in flight (awaited) and the same frame over 3 turns of the event loop in
+   * a row (ink renders a key's or an answer's update synchronously and runs its effects with it,
+   * so a turn with no change has nothing left to draw). Nothing here is timed: a starved machine
+   * takes longer, never a different path.
    */
   const settle = async () => {
-    const start = Date.now()
-    let last = frame()
-    let since = Date.now()
-    let looks = 0
-    while (Date.now() - start < 10_000) {
+    for (let quiet = 0; quiet < 3; ) {
       if (inFlight.size > 0) {
         await Promise.all(inFlight)
-        looks = 0
+        quiet = 0
         continue
       }
-      await new Promise((r) => setTimeout(r, 20))
-      const now = frame()
-      if (now !== last) {
-        last = now
-        since = Date.now()
-        looks = 0
-      } else if (++looks >= 4 && Date.now() - since >= 80 && Date.now() - start >= 100) return
+      const before = frame()
+      await new Promise<void>((r) => setImmediate(r))
+      quiet = frame() === before && inFlight.size === 0 ? quiet + 1 : 0
     }
   }
   const press = async (...keys: string[]) => {
