@@ -96,8 +96,7 @@ describe('callbacks delivered in-process to the merchant handler', () => {
       attempts: [{ acknowledged: false, error: 'Timed out after 200 ms' }],
     })
     // AbortSignal.timeout fires on its own timer, beside the attempt's: give it its turn.
-    for (let i = 0; i < 50 && !aborted; i++) await new Promise((r) => setTimeout(r, 10))
-    expect(aborted).toBe(true)
+    await expect.poll(() => aborted).toBe(true)
   })
 
   it("takes a merchant app's fetch-style handler and {status, body} answers", async () => {

@@ -102,8 +102,7 @@ describe('msw handlers: the engine at any base URL, no port', () => {
     while (!text.includes('event: clock')) text += decoder.decode((await reader.read()).value)
     expect(text).toContain('data: {"type":"clock","now":42,"at":42}')
     controller.abort()
-    for (let i = 0; i < 50 && listeners() > 0; i++) await new Promise((r) => setTimeout(r, 10))
-    expect(listeners()).toBe(0)
+    await expect.poll(listeners).toBe(0)
   })
 
   // docs/conformance.md, Gateway faults: a late answer ends when the merchant's client gives up.

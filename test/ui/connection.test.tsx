@@ -74,10 +74,7 @@ describe('following the sandbox', () => {
       onState: (s) => states.push(s),
       delaysMs: [5, 10],
     })
-    const until = async (test: () => boolean) => {
-      for (let i = 0; i < 200 && !test(); i++) await new Promise((r) => setTimeout(r, 10))
-      expect(test()).toBe(true)
-    }
+    const until = (test: () => boolean) => expect.poll(test, { interval: 10 }).toBe(true)
     await until(() => states.at(-1)?.kind === 'connected')
     await t.call('POST', '/sandbox/clock/advance', { seconds: 1 })
     await until(() => events.some((e) => e.type === 'clock'))

@@ -16,6 +16,8 @@ export function renderApp(
     reconnectDelaysMs?: number[]
     /** Another terminal size than 80x24 (a terminal of that width, not ink-testing-library's 100 columns). */
     size?: { columns: number; rows: number }
+    /** What the console writes to the terminal past ink (OSC 52 copies). */
+    writeRaw?: (text: string) => void
   } = {},
 ) {
   // The client's calls still in flight (a key's effect that waits on the sandbox), for settle().
@@ -45,6 +47,7 @@ export function renderApp(
       scenarios={options.scenarios ?? unavailableScenarios('No runner in this test.')}
       size={options.size ?? { columns: 80, rows: 24 }}
       {...(options.reconnectDelaysMs ? { reconnectDelaysMs: options.reconnectDelaysMs } : {})}
+      {...(options.writeRaw ? { writeRaw: options.writeRaw } : {})}
     />
   )
   const app = options.size ? renderSized(tree, options.size.columns) : render(tree)

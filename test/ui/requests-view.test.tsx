@@ -89,10 +89,7 @@ describe('paysandbox replay --console', () => {
     sandbox.stop()
     const app = render(<ReplayApp report={report} colors={false} size={{ columns: 100, rows: 30 }} />)
     const frame = () => app.lastFrame() ?? ''
-    const until = async (text: string) => {
-      for (let i = 0; i < 250 && !frame().includes(text); i++) await new Promise((r) => setTimeout(r, 20))
-      expect(frame()).toContain(text)
-    }
+    const until = (text: string) => expect.poll(frame, { interval: 20 }).toContain(text)
     expect(frame()).toContain(': 1 difference')
     expect(frame()).toContain('Step 10  entry 10')
     expect(frame()).toContain('recorded "decline"; sandbox "settled"')

@@ -61,31 +61,12 @@ describe('callbacks view', () => {
     await cardPayment(t)
     await callbacksOf(t.gateway.ctx).idle()
     const written: string[] = []
-    const { render } = await import('ink-testing-library')
-    const { App } = await import('../../src/ui/App.js')
-    const { unavailableScenarios } = await import('../../src/ui/scenario-source.js')
-    const app = render(
-      <App
-        client={inProcessClient(t)}
-        mode="test"
-        colors={false}
-        scenarios={unavailableScenarios('-')}
-        size={{ columns: 80, rows: 24 }}
-        writeRaw={(s) => written.push(s)}
-      />,
-    )
-    const wait = async (text: string) => {
-      for (let i = 0; i < 200 && !app.lastFrame()?.includes(text); i++)
-        await new Promise((r) => setTimeout(r, 20))
-      return app.lastFrame() ?? ''
-    }
-    await wait('order-1')
-    await new Promise((r) => setTimeout(r, 50))
-    app.stdin.write('2')
-    await wait('acknowledged')
-    await new Promise((r) => setTimeout(r, 50))
-    app.stdin.write('y')
-    const frame = await wait('curl: this callback')
+    const ui = renderApp(inProcessClient(t), { writeRaw: (s) => written.push(s) })
+    await ui.waitForText('order-1')
+    await ui.press('2')
+    await ui.waitForText('acknowledged')
+    await ui.press('y')
+    const frame = await ui.waitForText('curl: this callback')
     expect(frame).toContain("curl -s -X POST 'http://localhost:3000/payment/callback'")
     expect(written).toHaveLength(1)
     const copied = Buffer.from(
