@@ -39,14 +39,11 @@ const CASES: { group: string; method: string; session?: Record<string, unknown>;
   { group: 'none_described', method: 'ppro-alipay' },
 ]
 
+/** Whether the payment's callback has been acknowledged (polled by the test, with the suite's bound). */
 async function acknowledgedCallback(paymentId: string): Promise<boolean> {
-  for (let i = 0; i < 50; i++) {
-    const r = await fetch(`${e2e.url}/sandbox/callbacks?payment_id=${paymentId}`)
-    const { deliveries } = (await r.json()) as { deliveries: { payment_id: string; state: string }[] }
-    if (deliveries.some((d) => d.payment_id === paymentId && d.state === 'acknowledged')) return true
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return false
+  const r = await fetch(`${e2e.url}/sandbox/callbacks?payment_id=${paymentId}`)
+  const { deliveries } = (await r.json()) as { deliveries: { payment_id: string; state: string }[] }
+  return deliveries.some((d) => d.payment_id === paymentId && d.state === 'acknowledged')
 }
 
 describe('every behaviour group end to end to the success URL and callback', () => {
@@ -71,7 +68,7 @@ describe('every behaviour group end to end to the success URL and callback', () 
     const params = new URL(page.url()).searchParams
     expect(params.get('payment_id')).toBe(paymentId)
     expect([...params.keys()]).toEqual(['payment_id', 'trans_id', 'order_id', 'hash'])
-    expect(await acknowledgedCallback(paymentId)).toBe(true)
+    await expect.poll(() => acknowledgedCallback(paymentId), { interval: 100 }).toBe(true)
     await page.close()
   })
 })
