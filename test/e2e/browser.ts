@@ -84,8 +84,8 @@ export function chromiumPath(): string {
 }
 
 /**
- * The flags that keep Debian's chromium quiet and self-contained in a container. The three after
- * `--disable-sync` keep every page of the browser in one renderer process instead of starting one per page (the
+ * The flags that keep Debian's chromium quiet and self-contained in a container. The last three
+ * keep every page of the browser in one renderer process instead of starting one per page (the
  * tests open about 150 pages, one at a time; none depends on process isolation): the browser
  * files' CPU went from 150 to 123 s (`npx vitest run test/e2e/`, each run alone on a 2-core machine).
  */
@@ -101,10 +101,6 @@ const ARGS = [
   '--renderer-process-limit=1',
   '--disable-site-isolation-trials',
   '--process-per-site',
-  // The network service and the (software) GPU work in the browser process instead of two more
-  // processes: a launch and 20 pages went from 7.6 to 6.9 s of CPU (three runs each).
-  '--enable-features=NetworkServiceInProcess2',
-  '--in-process-gpu',
 ]
 
 export interface Browser {
