@@ -84,14 +84,21 @@ export function merchantRuns(options: { process?: (proc: Process, file: string) 
      * (docs/conformance.md#gateway-faults: `late`, or `hold_seconds`) spends most of its time
      * waiting for the merchant's own HTTP client to give up: those run in places of their own (as
      * many as the CPUs) beside the others' batches, so that their waits overlap the others' work.
+     * A run of a few scenarios with a callback time-out of their own
+     * (`setup.callback_timeout_seconds`: a twin that answers only once the gateway hung up) mostly
+     * waits for that time-out, and starts at once.
      */
     runAll: async (scenarios: LoadedScenario[], runs: MerchantRun[]) => {
-      const held = runs.filter((r) =>
-        scenarios.some((s) => (!r.only || r.only.includes(s.slug)) && holdsAnswer(s)),
-      )
-      const rest = runs.filter((r) => !held.includes(r))
+      const runsAny = (r: MerchantRun, test: (s: LoadedScenario) => boolean) =>
+        scenarios.some((s) => (!r.only || r.only.includes(s.slug)) && test(s))
+      const held = runs.filter((r) => runsAny(r, holdsAnswer))
+      const timed = runs.filter((r) => !held.includes(r) && r.only && runsAny(r, hasCallbackTimeout))
+      const rest = runs.filter((r) => !held.includes(r) && !timed.includes(r))
       const cpus = Math.max(2, availableParallelism())
-      await Promise.all([held, rest].map((batch) => inBatches(batch, cpus, (r) => run(scenarios, r))))
+      await Promise.all([
+        ...[held, rest].map((batch) => inBatches(batch, cpus, (r) => run(scenarios, r))),
+        ...timed.map((r) => run(scenarios, r)),
+      ])
     },
     /** Stops every merchant and host started. */
     close: () =>
@@ -107,4 +114,9 @@ function holdsAnswer({ scenario }: LoadedScenario): boolean {
       ((step as { mode?: string }).mode === 'late' ||
         (step as { hold_seconds?: number }).hold_seconds !== undefined),
   )
+}
+
+/** A scenario with a callback time-out of its own, which a late-answering merchant waits out. */
+function hasCallbackTimeout({ scenario }: LoadedScenario): boolean {
+  return scenario.setup?.callback_timeout_seconds !== undefined
 }

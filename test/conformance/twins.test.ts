@@ -192,7 +192,7 @@ const CAUGHT_BY: Record<
   },
   'slow-callback-ack': {
     scenarios: ['merchant-callback-answered-in-time'],
-    says: /attempt 1: no answer within 2 s \(time-out\)[\s\S]*a time-out is a failed attempt/,
+    says: /attempt 1: no answer within 10 s \(time-out\)[\s\S]*a time-out is a failed attempt/,
     section: /docs\/rules\.md#callbacks/,
   },
   // Issue 16: callbacks across all APIs; the S2S APM callback formula appends the password upper-cased.
