@@ -47,10 +47,11 @@ export function merchantRuns(options: { process?: (proc: Process, file: string) 
     const chosen = only ? scenarios.filter((s) => only.includes(s.slug)) : scenarios
     const own =
       adapter.process && (options.process ? options.process(adapter.process, file) : adapter.process)
-    // The reference merchant's own gateway client gives up after 10 s (GATEWAY_TIMEOUT_MS), which
-    // a held answer (15 s) needs. A run with none gives it 60 s, as the hooks get: on a loaded
-    // machine (four suites on 2 cores) the gateway is slow, not gone, and a shop that took a slow
-    // session answer for a lost one would pass its start step and fail a later one.
+    // The reference shops' gateway clients (TypeScript and Python) give up after 10 s
+    // (GATEWAY_TIMEOUT_MS), which a held answer (15 s) needs. A run with none gives them 60 s, as
+    // the hooks get: on a loaded machine (four suites on 2 cores) the gateway is slow, not gone,
+    // and a shop that took a slow session answer for a lost one would pass its start step and fail
+    // a later one.
     const proc = own
       ? {
           ...own,
