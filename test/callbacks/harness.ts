@@ -56,6 +56,12 @@ export function harness(
     store?: Store<Collections>
     /** The virtual clock's start (a restart goes on from where the last run stopped). */
     start?: number
+    /**
+     * `real` (default): a request times out after its `timeoutMs`, on a real timer. `manual`: it
+     * times out only when the test calls `timeOut()`, so a test can order events around a time-out
+     * without racing it.
+     */
+    timeouts?: 'real' | 'manual'
   } = {},
 ) {
   const clock = createVirtualClock(options.start ?? START)
@@ -64,19 +70,22 @@ export function harness(
   let answer: Merchant = options.merchant ?? (() => ({ status: 200, body: 'OK' }))
   // Like the real transports, this one enforces `timeoutMs` itself (the engine starts no timer):
   // a merchant that never answers ends in a TimeoutError, as AbortSignal.timeout rejects.
+  // With `timeouts: 'manual'` the test fires them (`timeOut()`): every request still waiting.
+  const waiting = new Set<() => void>()
   const transport: Transport = {
     send(request) {
       sent.push(request)
       let timer: ReturnType<typeof setTimeout> | undefined
+      let fire: (() => void) | undefined
       const timeout = new Promise<never>((_, reject) => {
-        timer = setTimeout(
-          () => reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-          request.timeoutMs,
-        )
+        fire = () => reject(new DOMException('The operation was aborted due to timeout', 'TimeoutError'))
+        if (options.timeouts === 'manual') waiting.add(fire)
+        else timer = setTimeout(fire, request.timeoutMs)
       })
-      return Promise.race([Promise.resolve().then(() => answer(request)), timeout]).finally(() =>
-        clearTimeout(timer),
-      )
+      return Promise.race([Promise.resolve().then(() => answer(request)), timeout]).finally(() => {
+        clearTimeout(timer)
+        if (fire) waiting.delete(fire)
+      })
     },
   }
   const gateway = createGateway(
@@ -99,6 +108,10 @@ export function harness(
     sent,
     setMerchant(next: Merchant) {
       answer = next
+    },
+    /** `timeouts: 'manual'`: every request still waiting for its answer times out now. */
+    timeOut() {
+      for (const fire of [...waiting]) fire()
     },
   }
 }
