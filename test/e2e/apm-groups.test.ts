@@ -10,6 +10,10 @@ let e2e: E2e
 holdBrowserSlot()
 beforeAll(async () => {
   e2e = await startE2e()
+  // The waiting pages ask the sandbox where the payment stands every 2 s (src/pages/apm/assets/apm.js).
+  // The browser's clock is Playwright's: time flows as usual, and a test moves it on to the next
+  // question instead of waiting 2 s for it.
+  await e2e.browser.context.clock.install()
 }, 300_000)
 afterAll(async () => {
   await e2e?.close()
@@ -61,6 +65,8 @@ describe('every behaviour group end to end to the success URL and callback', () 
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ outcome: 'approve' }),
       })
+      // The page's next question finds the payment approved, and the page reloads to go on.
+      await page.clock.fastForward(2000)
     } else {
       await page.locator('#apm-approve').click()
     }
