@@ -16,7 +16,8 @@ export default defineConfig({
     // durations: no test waits for a time to pass (clocks are injected, waits end on events), so a
     // bound only decides how long a real hang takes to be reported. Hooks start sandboxes,
     // merchants and child processes, which a loaded machine stretches the most.
-    testTimeout: 60_000,
+    // A test's own bound: 120 s. Four runs at once (load 13-14) took the heaviest tests 30-40 s.
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     // expect.poll's own bound (vitest's default is 1 s): a page that a starved browser redraws
     // late is still right; half a test's time-out reports a real hang with the value it last saw.

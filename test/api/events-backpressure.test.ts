@@ -127,7 +127,7 @@ describe('GET /sandbox/events with a reader that stops reading', () => {
     } finally {
       process.off('uncaughtException', onError)
     }
-  }, 60_000)
+  })
 
   it('tells a reader that pauses and comes back what it missed: one gap event, then what is still kept', async () => {
     sandbox = await createSandbox({ logger: silentLogger })

@@ -93,5 +93,8 @@ describe('callback delivery under load', () => {
         `(+${((peakHeap - heapAtStart) / MB).toFixed(1)} MB), end ${(heapAtEnd / MB).toFixed(1)} MB; delivery log in the store ${(logBytes / MB).toFixed(1)} MB of JSON`,
     )
     h.gateway.stop()
-  }, 60_000)
+    // A bound for a hang, not a duration: about 5 s of CPU on an idle machine, 41-62 s with four
+    // `npm test` runs at once on 2 cores (62 s failed the 60 s bound it had); the speed is the
+    // benchmark's to measure (npm run bench).
+  }, 300_000)
 })

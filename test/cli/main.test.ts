@@ -47,7 +47,7 @@ describe('paysandbox (the built binary)', () => {
       expect(fast.code, args.join(' ')).toBe(0)
       expect(fast.out, args.join(' ')).toBe(yargs.out)
     }
-  }, 90_000)
+  })
 
   it('bare: prints the usage and the commands on stderr, then exits 2', () => {
     const r = run(bin, [])

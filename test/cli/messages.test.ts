@@ -59,7 +59,7 @@ describe('paysandbox: mistakes in the call (exit 2)', () => {
     const two = await cli('--nope', '-x')
     expect(two.code).toBe(2)
     expect(two.err).toMatch(/^Unknown arguments: nope, x\n/)
-  }, 60_000)
+  })
 
   it('scenarios list with a tag no scenario has exits 2, as test does', async () => {
     const r = await cli('scenarios', 'list', '--tag', 'nosuch')
@@ -88,7 +88,7 @@ describe('paysandbox: misspelt flags and config keys, JSON syntax errors', () =>
     )
     const far = await cli('serve', '--zzzzzz')
     expect(far.err).toBe('Unknown argument: zzzzzz\nRun with --help for usage.\n')
-  }, 60_000)
+  })
 
   it('a misspelt config key names the key meant, from the schema at that place; a JSON error its line and column', async () => {
     const d = dir({
@@ -120,7 +120,7 @@ describe('paysandbox: misspelt flags and config keys, JSON syntax errors', () =>
       `not valid JSON at line 3, column 3: expected ',' or '}' after a property value, found '"' (a comma missing before it?)`,
     )
     expect(syntax.err).not.toContain('position')
-  }, 60_000)
+  })
 
   it('locates JSON errors V8 gives no position for, and reads the names a schema allows at a path', () => {
     expect(jsonSyntaxError('{"a": 1}')).toBeUndefined()
