@@ -222,10 +222,9 @@ describe('the method choice is a radio group', () => {
 
 describe('the countdown follows the sandbox clock (docs/rules.md#sessions)', () => {
   it('shows the new remaining time after a clock advance, without a reload', async () => {
-    // The page counts down each second and asks the sandbox for the time left every 2 s
-    // (src/pages/assets/hosted.js). The browser's clock is Playwright's, stopped while this page
-    // is open: the test moves it on by the page's 2 s instead of waiting for them, and the
-    // countdown cannot tick past what the sandbox answered.
+    // On the sandbox's virtual clock the page shows the time the sandbox gives and asks for it
+    // again every 2 s (src/pages/assets/hosted.js). The browser's clock is Playwright's, paused
+    // while this page is open: the test moves it on by the page's 2 s instead of waiting for them.
     const clock = e2e.browser.context.clock
     await clock.install()
     await clock.pauseAt(Date.now() + 1000)
