@@ -20,6 +20,21 @@ const MB = 1024 * 1024
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
 
+/**
+ * Waits until `ready()` holds, on real timers (the first test fakes only setInterval). What it
+ * waits for comes from the socket or the server, so no count of event-loop turns is enough on a
+ * loaded machine (1,000 turns once ended before the server let a closed stream go); 30 s is a
+ * bound for a hang, not a duration.
+ */
+async function until(ready: () => boolean, what: string, step: () => void = () => {}): Promise<void> {
+  const deadline = performance.now() + 30_000
+  while (!ready()) {
+    if (performance.now() > deadline) throw new Error(`still waiting after 30 s for ${what}`)
+    step()
+    await new Promise<void>((resolve) => setTimeout(resolve, 1))
+  }
+}
+
 /** A raw HTTP client of GET /sandbox/events that can stop reading (its socket paused). */
 async function openStream(
   port: number,
@@ -42,7 +57,7 @@ async function openStream(
   })
   await new Promise<void>((resolve) => socket.once('connect', () => resolve()))
   socket.write('GET /sandbox/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\n\r\n')
-  for (let i = 0; i < 2_000 && !text.includes(': paysandbox events'); i++) await turn()
+  await until(() => text.includes(': paysandbox events'), "the stream's first line")
   expect(text).toContain('200 OK')
   return {
     socket,
@@ -141,11 +156,16 @@ describe('GET /sandbox/events with a reader that stops reading', () => {
     expect(count()).toBe(1) // within the drain time-out: still served
     client.socket.resume()
     // Once it reads again it gets a gap naming what is no longer kept, then the rest and the next events.
-    for (let i = 0; i < 5_000 && !/"now":999999/.test(client.text()); i++) {
-      if (i % 50 === 0) sandbox.gateway.ctx.events.emit({ type: 'clock', now: 999_999, at: 999_999 })
-      if (i % 50 === 0) history.flush()
-      await turn()
-    }
+    let tick = 0
+    await until(
+      () => /"now":999999/.test(client.text()),
+      'the next events to reach the reader',
+      () => {
+        if (tick++ % 50 !== 0) return
+        sandbox?.gateway.ctx.events.emit({ type: 'clock', now: 999_999, at: 999_999 })
+        history.flush()
+      },
+    )
     expect(client.gaps()).toHaveLength(1)
     expect(client.gaps()[0]).toMatch(
       /^event: gap\ndata: \{"type":"gap","from":\d+,"to":\d+,"reason":"slow-client"\}\n$/,
@@ -153,7 +173,7 @@ describe('GET /sandbox/events with a reader that stops reading', () => {
     expect(client.text()).toContain('"now":999999')
     client.socket.destroy()
     await client.closed
-    for (let i = 0; i < 1_000 && count() > 0; i++) await turn()
+    await until(() => count() === 0, 'the server to let the closed stream go')
     expect(count()).toBe(0)
   })
 })
