@@ -3,6 +3,7 @@ import { type RunningSandbox, type ServeOptions, serve } from '../../src/adapter
 import { errorEntry } from '../../src/core/engine/errors.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
 import { type RawAnswer, type RawConnection, raw } from '../helpers/raw-connection.js'
+import { until } from '../helpers/until.js'
 
 /**
  * Issue 32 item 2, docs/rules.md#connections: "1,024 held connections lock everyone out". The HTTP
@@ -39,20 +40,13 @@ describe('connections at the cap (docs/rules.md#connections)', () => {
     if (request) c.socket.write(request)
     return c
   }
-  /**
-   * Resolves once the server counts `n` connections (it has accepted, or let go of, those it had).
-   * Asked again every millisecond: how many turns of the event loop the kernel's news takes depends
-   * on the machine's load; 30 s is a bound for a hang, not a duration.
-   */
-  const serverHolds = async (s: RunningSandbox, n: number) => {
-    const deadline = performance.now() + 30_000
-    for (;;) {
-      const count = await new Promise<number>((resolve) => s.server.getConnections((_, c) => resolve(c)))
-      if (count === n) return
-      if (performance.now() > deadline) throw new Error(`the server never held ${n} connections (${count})`)
-      await new Promise((resolve) => setTimeout(resolve, 1))
-    }
-  }
+  /** Resolves once the server counts `n` connections (it has accepted, or let go of, those it had). */
+  const serverHolds = (s: RunningSandbox, n: number) =>
+    until(
+      async () =>
+        n === (await new Promise<number>((resolve) => s.server.getConnections((_, c) => resolve(c)))),
+      `the server to hold ${n} connections`,
+    )
   /** An idle keep-alive connection: one request answered, the connection kept. */
   const idleKeepAlive = async (s: RunningSandbox) => {
     const c = connect(s, HEALTH)

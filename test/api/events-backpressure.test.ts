@@ -4,6 +4,7 @@ import { eventHistory, HEARTBEAT_MS } from '../../src/core/callbacks/event-strea
 import type { EngineEvent } from '../../src/core/engine/events.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
 import { createSandbox, type Sandbox } from '../../src/library/create-sandbox.js'
+import { until } from '../helpers/until.js'
 
 /**
  * Issue 21, requirement 4: "A reader that stops reading is skipped ahead and then let go, and
@@ -19,21 +20,6 @@ const PAD = 'x'.repeat(2_000)
 const MB = 1024 * 1024
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve))
-
-/**
- * Waits until `ready()` holds, on real timers (the first test fakes only setInterval). What it
- * waits for comes from the socket or the server, so no count of event-loop turns is enough on a
- * loaded machine (1,000 turns once ended before the server let a closed stream go); 30 s is a
- * bound for a hang, not a duration.
- */
-async function until(ready: () => boolean, what: string, step: () => void = () => {}): Promise<void> {
-  const deadline = performance.now() + 30_000
-  while (!ready()) {
-    if (performance.now() > deadline) throw new Error(`still waiting after 30 s for ${what}`)
-    step()
-    await new Promise<void>((resolve) => setTimeout(resolve, 1))
-  }
-}
 
 /** A raw HTTP client of GET /sandbox/events that can stop reading (its socket paused). */
 async function openStream(
