@@ -1,6 +1,5 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { type RunningSandbox, ServeError, serve } from '../../src/adapters/serve.js'
@@ -11,6 +10,7 @@ import { silentLogger } from '../../src/core/ports/logger.js'
 import { createControlClient } from '../../src/ui/client.js'
 import { DEMO_CONFIG_FILE } from '../../src/adapters/serve/config-file.js'
 import { createSandbox } from '../../src/index.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 /**
  * Issue 11, point 4: "cross-origin browser requests refused (Origin/Sec-Fetch-Site checks, no
@@ -307,7 +307,7 @@ describe('clients of a sandbox served with --control-token', () => {
   let sandbox: RunningSandbox
   beforeAll(async () => {
     const port = await freePort()
-    const config = join(mkdtempSync(join(tmpdir(), 'guard-')), 'config.json')
+    const config = join(scratchDir('guard-'), 'config.json')
     writeFileSync(
       config,
       JSON.stringify({

@@ -1,6 +1,5 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DEFAULT_HTTP_LIMITS, type RunningSandbox, serve } from '../../src/adapters/serve.js'
@@ -9,6 +8,7 @@ import { silentLogger } from '../../src/core/ports/logger.js'
 import { createSandbox } from '../../src/library/create-sandbox.js'
 import { demoConfig } from '../helpers/engine.js'
 import { type RawAnswer, raw } from '../helpers/raw-connection.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 /**
  * Issue 21, requirement 5: "413 from `Content-Length` before the body is read; `Expect:
@@ -273,7 +273,7 @@ describe('limits from the config file', () => {
     for (const s of running.splice(0)) await s.close()
   })
   const fileWith = (limits: Record<string, unknown>) => {
-    const file = join(mkdtempSync(join(tmpdir(), 'paysandbox-limits-')), 'config.json')
+    const file = join(scratchDir('paysandbox-limits-'), 'config.json')
     writeFileSync(file, JSON.stringify({ ...demoConfig(), limits }))
     return file
   }

@@ -1,13 +1,13 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ConfigError, loadConfig, type RunningSandbox, ServeError, serve } from '../../src/adapters/serve.js'
 import { renderBanner } from '../../src/adapters/serve/banner.js'
 import { StoreFileError } from '../../src/adapters/store/snapshot.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
+import { scratchDir } from '../helpers/scratch.js'
 
-const dir = () => mkdtempSync(join(tmpdir(), 'paysandbox-serve-'))
+const dir = () => scratchDir('paysandbox-serve-')
 const minimal = {
   merchants: [
     {

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { closest } from '../../cli/suggest.js'
 import { jsonSyntaxError } from '../../src/core/validation/json-syntax.js'
 import { propertyNamesAt } from '../../src/core/validation/property-names.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 /**
  * What the CLI says when it is called wrongly or the merchant does not answer (issue 25, item 10):
@@ -28,7 +28,7 @@ function cli(...args: string[]): Promise<{ code: number | null; out: string; err
 }
 
 function dir(files: Record<string, unknown>): string {
-  const d = mkdtempSync(join(tmpdir(), 'paysandbox-cli-'))
+  const d = scratchDir('paysandbox-cli-')
   for (const [name, content] of Object.entries(files))
     writeFileSync(join(d, name), typeof content === 'string' ? content : JSON.stringify(content))
   return d

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { checkDataFile, choosePort } from '../../cli/commands/serve.js'
 import { UsageError } from '../../cli/exit-codes.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 const root = join(import.meta.dirname, '..', '..')
 const PASSWORD = 'demo-password-0123456789abcdef'
@@ -90,7 +90,7 @@ async function freePort(): Promise<number> {
 }
 
 function tempConfig(data: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'serve-cli-')), 'sandbox.json')
+  const file = join(scratchDir('serve-cli-'), 'sandbox.json')
   writeFileSync(file, JSON.stringify(data))
   return file
 }
@@ -140,7 +140,7 @@ describe('paysandbox serve', () => {
   })
 
   it('keeps payments in the --data file across a restart', async () => {
-    const data = join(mkdtempSync(join(tmpdir(), 'serve-data-')), 'nested', 'sandbox-data.json')
+    const data = join(scratchDir('serve-data-'), 'nested', 'sandbox-data.json')
     mkdirSync(join(data, '..'))
     const first = await start(['--port', '0', '--data', data])
     expect(first.out()).toContain(`${data} (kept across restarts)`)
@@ -265,7 +265,7 @@ describe('serve options', () => {
 
   // (sandbox) README "Run the sandbox": the data file is created, its directory is not.
   it('refuses a --data file whose directory does not exist, or that is a directory', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'serve-data-'))
+    const dir = scratchDir('serve-data-')
     expect(() => checkDataFile(join(dir, 'data.json'))).not.toThrow()
     expect(() => checkDataFile(join(dir, 'missing', 'x.json'))).toThrow(
       `the directory ${join(dir, 'missing')} does not exist (create it first: mkdir -p ${join(dir, 'missing')})`,

@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findKind, PAYLOAD_KINDS } from '../../src/core/validation/index.js'
 import { SCHEMAS_DIR } from '../../src/schema-files.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 const root = join(import.meta.dirname, '..', '..')
 const fixture = (path: string) => join(root, 'fixtures', 'payloads', path)
@@ -18,7 +18,7 @@ function cli(...args: string[]) {
 }
 
 function tempJson(data: unknown): string {
-  const file = join(mkdtempSync(join(tmpdir(), 'validate-')), 'payload.json')
+  const file = join(scratchDir('validate-'), 'payload.json')
   writeFileSync(file, JSON.stringify(data))
   return file
 }
@@ -99,7 +99,7 @@ describe('paysandbox validate', () => {
 
   // README "exit codes": 2 is a usage error, "unknown command or kind, a file that cannot be read or is not JSON".
   it('treats a file that is not JSON as a usage error (exit 2), saying so', () => {
-    const file = join(mkdtempSync(join(tmpdir(), 'validate-')), 'bad.json')
+    const file = join(scratchDir('validate-'), 'bad.json')
     writeFileSync(file, '{"order": ')
     const r = cli('validate', 'session', file)
     expect(r.code).toBe(2)

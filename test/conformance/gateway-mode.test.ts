@@ -1,7 +1,6 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { serve } from '../../src/adapters/serve.js'
@@ -10,6 +9,7 @@ import { freePort } from '../../src/conformance/merchant.js'
 import { plainReporter } from '../../src/conformance/reporters/plain.js'
 import type { Reporter } from '../../src/conformance/types.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 const KEY = 'gw-merchant'
 const PASSWORD = 'gw-password-0123456789'
@@ -194,7 +194,7 @@ describe('gateway mode against a paysandbox that refuses to create merchants (--
   let port: number
   beforeAll(async () => {
     port = await freePort()
-    const config = join(mkdtempSync(join(tmpdir(), 'gw-')), 'config.json')
+    const config = join(scratchDir('gw-'), 'config.json')
     writeFileSync(
       config,
       JSON.stringify({

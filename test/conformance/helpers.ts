@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { plainReporter } from '../../src/conformance/reporters/plain.js'
 import { runScenarios } from '../../src/conformance/runner.js'
@@ -7,6 +6,7 @@ import { type SandboxHost, startSandboxHost } from '../../src/conformance/sandbo
 import type { GatewayTarget } from '../../src/conformance/scenario-context.js'
 import type { LoadedScenario, Mode, RunSummary } from '../../src/conformance/types.js'
 import type { MerchantClient } from '../../src/conformance/merchant.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 /** A scenario written inline in a test, as the loader would hand it over (no file). */
 export function inline(slug: string, scenario: Record<string, unknown>): LoadedScenario {
@@ -44,7 +44,7 @@ export async function run(
 
 /** Writes scenario files into a fresh directory and returns it. */
 export function scenarioDir(files: Record<string, unknown>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'paysandbox-scenarios-'))
+  const dir = scratchDir('paysandbox-scenarios-')
   for (const [name, content] of Object.entries(files))
     writeFileSync(join(dir, name), typeof content === 'string' ? content : JSON.stringify(content, null, 2))
   return dir

@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { runRepro } from '../../cli/commands/repro.js'
@@ -11,6 +10,7 @@ import { luhnValid } from '../../src/core/payments/card.js'
 import { SCENARIO_START_MS, startSandboxHost } from '../../src/conformance/sandbox-host.js'
 import type { ScenarioResult } from '../../src/conformance/types.js'
 import { inline, ref, s2sSale, start } from './helpers.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 /**
  * Issue 33 item 3: "a failure's reproduction can be run after the run ended". The JSON report keeps
@@ -49,7 +49,7 @@ async function reportOf(scenarios: ReturnType<typeof inline>[]): Promise<{ file:
   } finally {
     await host.close()
   }
-  const file = join(mkdtempSync(join(tmpdir(), 'paysandbox-repro-')), 'report.json')
+  const file = join(scratchDir('paysandbox-repro-'), 'report.json')
   writeFileSync(file, text)
   return { file, doc: JSON.parse(text) }
 }

@@ -1,7 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { mkdtempSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { DEMO_CONFIG_FILE } from '../../src/adapters/serve/config-file.js'
@@ -11,6 +9,7 @@ import { errorEntry } from '../../src/core/engine/errors.js'
 import type { Gateway } from '../../src/core/engine/gateway.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
 import { createSandbox, type Sandbox } from '../../src/library/create-sandbox.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 /**
  * Issue 21, requirement 3: one guard for every spelling. The control guard (core/engine/control-guard.ts)
@@ -195,7 +194,7 @@ function configFile(token?: string): { file: string; config: SandboxConfig } {
     clock: { mode: 'virtual' as const, start: '2026-11-02T10:00:00Z' },
     ...(token ? { control_token: token } : {}),
   } as SandboxConfig
-  const file = join(mkdtempSync(join(tmpdir(), 'guard-contract-')), 'config.json')
+  const file = join(scratchDir('guard-contract-'), 'config.json')
   writeFileSync(file, JSON.stringify(config))
   return { file, config }
 }

@@ -1,5 +1,3 @@
-import { mkdtempSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { DEFAULT_MODULES } from '../../src/assembly.js'
@@ -9,6 +7,7 @@ import { type Collections, STORE_INDEXES } from '../../src/core/engine/model.js'
 import { silentLogger } from '../../src/core/ports/logger.js'
 import { sessionBody } from '../checkout/session-helpers.js'
 import { createTestGateway, type TestGateway } from '../helpers/engine.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 /**
  * POST /sandbox/merchants and DELETE /sandbox/merchants/:key (docs/rules.md#control-api: the control API
@@ -212,7 +211,7 @@ describe('created merchants over HTTP: control guard and persistence', () => {
   const json = { 'content-type': 'application/json', 'x-sandbox-control-token': TOKEN }
 
   it('needs the control token like every control route, and a data file keeps them across a restart', async () => {
-    const dataFile = join(mkdtempSync(join(tmpdir(), 'merchants-')), 'data.json')
+    const dataFile = join(scratchDir('merchants-'), 'data.json')
     const first = await serve({ port: 0, dataFile, controlToken: TOKEN, logger: silentLogger })
     const base = `http://127.0.0.1:${first.port}`
     try {

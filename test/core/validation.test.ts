@@ -1,5 +1,4 @@
-import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, it } from 'vitest'
 import {
@@ -10,6 +9,7 @@ import {
   validate,
 } from '../../src/core/validation/index.js'
 import { fileSchemaSource, SCHEMAS_DIR } from '../../src/schema-files.js'
+import { scratchDir } from '../helpers/scratch.js'
 
 const probe = {
   $schema: 'https://json-schema.org/draft/2020-12/schema',
@@ -51,7 +51,7 @@ const probe = {
 
 let registry: SchemaRegistry
 beforeAll(() => {
-  const dir = mkdtempSync(join(tmpdir(), 'schemas-'))
+  const dir = scratchDir('schemas-')
   mkdirSync(join(dir, 'probe'))
   copyFileSync(join(SCHEMAS_DIR, 'common.schema.json'), join(dir, 'common.schema.json'))
   writeFileSync(join(dir, 'probe', 'order.schema.json'), JSON.stringify(probe))
@@ -115,7 +115,7 @@ describe('validation module', () => {
   })
 
   it('refuses a schema file whose $id does not match its path', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'schemas-bad-'))
+    const dir = scratchDir('schemas-bad-')
     writeFileSync(
       join(dir, 'x.schema.json'),
       JSON.stringify({ $id: 'https://paysandbox.dev/schemas/y.schema.json' }),
