@@ -71,15 +71,53 @@ export function loadAdapter(file: string): { adapter: SandboxMerchantAdapter; di
   return { adapter: result.data, dir: dirname(resolve(file)) }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((ok, fail) => {
+/**
+ * Where the system's own free ports start: those `listen(0)` hands out (Linux:
+ * /proc/sys/net/ipv4/ip_local_port_range; elsewhere IANA's dynamic range, 49152 and up).
+ */
+export function ephemeralPortsFrom(): number {
+  try {
+    const low = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0])
+    if (Number.isInteger(low) && low > 1024) return low
+  } catch {
+    // not Linux
+  }
+  return 49152
+}
+
+/** The kit's own ports for merchant processes: from here to where the system's free ports start. */
+const KIT_PORTS_FROM = 20_000
+
+/** Whether nothing listens on `port` (127.0.0.1): 0 asks the system for any free one. */
+function tryPort(port: number): Promise<number | undefined> {
+  return new Promise((ok) => {
     const server = createServer()
-    server.once('error', fail)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => ok(port))
+    server.once('error', () => ok(undefined))
+    server.listen(port, '127.0.0.1', () => {
+      const { port: bound } = server.address() as { port: number }
+      server.close(() => ok(bound))
     })
   })
+}
+
+/**
+ * A free port for a merchant's process, chosen below the system's range of free ports. The kit
+ * checks it, closes it and hands it over (`port_env`); a port from the system's range could be
+ * handed to another program's `listen(0)` before the merchant takes it, and that program would
+ * answer the kit's readiness check and hooks: with four test suites at once on one machine, a
+ * shop with a mistake once passed its scenario because another run's shop answered on its port.
+ * Programs that ask for any port never get one of these. Where the system's range leaves no room
+ * below it, any free port.
+ */
+export async function freePort(): Promise<number> {
+  const below = ephemeralPortsFrom()
+  for (let attempt = 0; below - KIT_PORTS_FROM >= 1000 && attempt < 20; attempt++) {
+    const port = await tryPort(KIT_PORTS_FROM + Math.floor(Math.random() * (below - KIT_PORTS_FROM)))
+    if (port !== undefined) return port
+  }
+  const any = await tryPort(0)
+  if (any === undefined) throw new Error('no free port on 127.0.0.1')
+  return any
 }
 
 /** How often the kit starts the merchant's process again when the port it chose was taken meanwhile. */

@@ -1,7 +1,10 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { createServer } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import {
+  ephemeralPortsFrom,
+  freePort,
   AdapterError,
   loadAdapter,
   type MerchantClient,
@@ -167,5 +170,24 @@ describe("the payer's wait for the merchant's pages", () => {
     } finally {
       await plain.stop()
     }
+  })
+})
+
+// A merchant's port is chosen, closed and handed to its process: one from the range the system
+// hands out for listen(0) could go to another program first, which would then answer the kit's
+// readiness check and hooks (four suites at once: a shop with a mistake passed its scenario).
+describe("the merchant process's port", () => {
+  it('is free, and below the range the system hands out to programs that ask for any port', async () => {
+    const from = ephemeralPortsFrom()
+    expect(from).toBeGreaterThan(20_000 + 1000)
+    const ports = await Promise.all(Array.from({ length: 20 }, () => freePort()))
+    for (const port of ports) {
+      expect(port).toBeGreaterThanOrEqual(20_000)
+      expect(port).toBeLessThan(from)
+    }
+    // Free: this test can listen on it.
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(ports[0] as number, '127.0.0.1', resolve))
+    await new Promise((resolve) => server.close(resolve))
   })
 })

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
+import { freePort } from '../../src/conformance/merchant.js'
 
 const root = join(import.meta.dirname, '..', '..')
 
@@ -14,17 +14,6 @@ export interface MerchantProcess {
   stderr(): string
   alive(): boolean
   stop(): Promise<void>
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address()
-      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0))
-    })
-  })
 }
 
 /** Starts fixtures/merchants/reference/main.ts with one MISTAKE (or none) and waits for /health. */
