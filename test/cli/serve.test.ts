@@ -1,10 +1,10 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { checkDataFile, choosePort } from '../../cli/commands/serve.js'
 import { UsageError } from '../../cli/exit-codes.js'
+import { freePort } from '../../src/conformance/merchant.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 import { scratchDir } from '../helpers/scratch.js'
 
@@ -79,14 +79,6 @@ const post = async (url: string, body: unknown, headers: Record<string, string> 
     body: JSON.stringify(body),
   })
   return { status: r.status, body: (await r.json()) as Record<string, string> }
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  const { port } = server.address() as { port: number }
-  await new Promise((r) => server.close(r))
-  return port
 }
 
 function tempConfig(data: unknown): string {

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, it, onTestFailed } from 'vitest'
+import { freePort } from '../../src/conformance/merchant.js'
 import { checkoutSignatures } from '../../src/core/signatures/index.js'
 
 const root = join(import.meta.dirname, '..', '..')
@@ -30,14 +30,6 @@ afterAll(() => {
   }
   rmSync(SOCKET_DIR, { recursive: true, force: true })
 })
-
-async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
 
 async function startSandbox(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', String(port)], { cwd: root })
