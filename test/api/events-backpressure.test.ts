@@ -55,16 +55,16 @@ async function openStream(
 
 /**
  * Emits `count` events in bursts of `burst`, each burst written to the streams at once (the
- * fan-out, driven) and then the event loop let flush the sockets. `until` stops early.
+ * fan-out, driven) and then the event loop let flush the sockets. `stop` ends it early.
  */
-async function produce(sandbox: Sandbox, count: number, burst: number, until: () => boolean = () => false) {
+async function produce(sandbox: Sandbox, count: number, burst: number, stop: () => boolean = () => false) {
   const history = eventHistory(sandbox.gateway.ctx)
   for (let i = 0; i < count; i++) {
     sandbox.gateway.ctx.events.emit({ type: 'clock', now: i, at: i, pad: PAD } as EngineEvent)
     if (i % burst === burst - 1) {
       history.flush()
       await turn()
-      if (until()) return
+      if (stop()) return
     }
   }
 }
