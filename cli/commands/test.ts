@@ -84,7 +84,7 @@ export const testCommand: CommandModule<object, Args> = {
       .example('$0 test --merchant merchant.json --reporter junit --out report.xml', 'for CI')
       .example('$0 test --gateway https://gw.example --key K --password P --tag refund', 'check a gateway')
       .epilogue(
-        'Exit codes: 0 all passed, 1 failures, 2 usage or configuration error, 3 infrastructure (merchant or gateway unreachable).',
+        'Exit codes: 0 all passed, 1 failures, 2 usage or configuration error, 3 infrastructure (merchant or gateway unreachable, or the merchant process ended during the run).',
       ),
   handler: async (args) => {
     wholeNumber('port', args.port, 0, 65535)

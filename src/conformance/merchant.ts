@@ -49,6 +49,13 @@ export interface MerchantClient {
   action(payload: Record<string, unknown>, graceMs?: number): Promise<HookAnswer>
   inspect(orderId: string): Promise<HookAnswer>
   stop(): Promise<void>
+  /**
+   * The merchant's process, once it has ended by itself after it answered the kit's readiness
+   * check (never for one the kit stopped, nor for one that ended with code 0, which may have
+   * handed over to a server it started). `portTaken`: it ended saying its port was taken, so what
+   * answered the kit was another program.
+   */
+  exited?(): { message: string; portTaken: boolean } | undefined
 }
 
 export function loadAdapter(file: string): { adapter: SandboxMerchantAdapter; dir: string } {
@@ -108,16 +115,46 @@ function tryPort(port: number): Promise<number | undefined> {
  * shop with a mistake once passed its scenario because another run's shop answered on its port.
  * Programs that ask for any port never get one of these. Where the system's range leaves no room
  * below it, any free port.
+ *
+ * Each process walks the room from a place of its own (drawn once), one port after the other:
+ * two kits on one machine then meet only if one walks onto the port the other is handing out at
+ * that moment, where independent draws could each time fall on the other's.
  */
 export async function freePort(): Promise<number> {
   const below = ephemeralPortsFrom()
-  for (let attempt = 0; below - KIT_PORTS_FROM >= 1000 && attempt < 20; attempt++) {
-    const port = await tryPort(KIT_PORTS_FROM + Math.floor(Math.random() * (below - KIT_PORTS_FROM)))
-    if (port !== undefined) return port
+  const room = below - KIT_PORTS_FROM
+  if (room >= 1000) {
+    walked ??= Math.floor(Math.random() * room)
+    for (let attempt = 0; attempt < 20; attempt++) {
+      const candidate = KIT_PORTS_FROM + (walked++ % room)
+      if (handedOut.has(candidate)) continue
+      if ((await tryPort(candidate)) !== undefined) return handOut(candidate)
+    }
   }
-  const any = await tryPort(0)
-  if (any === undefined) throw new Error('no free port on 127.0.0.1')
-  return any
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const any = await tryPort(0)
+    if (any !== undefined && !handedOut.has(any)) return handOut(any)
+  }
+  throw new Error('no free port on 127.0.0.1')
+}
+
+/** Where this process's walk through the kit's ports is. */
+let walked: number | undefined
+
+/**
+ * Ports this process handed out and whose taker may not have bound them yet: a port is free
+ * when checked until its process binds it, so two merchants started at once (a kit running
+ * several, a test suite) could otherwise be given the same one, and one would answer for both.
+ * A merchant's port is given back when the kit stops it (`releasePort`).
+ */
+const handedOut = new Set<number>()
+function handOut(port: number): number {
+  handedOut.add(port)
+  return port
+}
+/** Lets `freePort` hand `port` out again: its taker has stopped. */
+export function releasePort(port: number | undefined): void {
+  if (port !== undefined) handedOut.delete(port)
 }
 
 /** How often the kit starts the merchant's process again when the port it chose was taken meanwhile. */
@@ -137,16 +174,24 @@ export async function startMerchant(
   const output: string[] = []
   let baseUrl = ''
   let child: ChildProcess | undefined
+  let port: number | undefined
+  let closed: { code: number | null; signal: NodeJS.Signals | null } | undefined
   // A free port is found, closed, then handed to the process (port_env): another program on the
   // machine can take it in between (parallel CI jobs do), and the merchant then exits at start
   // with EADDRINUSE. The kit starts it again on another port, a few times, before giving up.
   for (let attempt = 1; ; attempt++) {
-    const port = adapter.process ? await freePort() : undefined
+    port = adapter.process ? await freePort() : undefined
     baseUrl = adapter.base_url.replace(/\$\{port\}/g, String(port ?? '')).replace(/\/+$/, '')
     output.length = 0
     child = adapter.process
       ? spawnMerchant(adapter.process, dir, port, options.gatewayUrl, output)
       : undefined
+    // Once its output is read to the end (close, not exit): what it said on leaving counts.
+    closed = undefined
+    const current = child
+    current?.once('close', (code, signal) => {
+      if (current === child) closed = { code, signal }
+    })
     try {
       await waitReady(
         baseUrl + (adapter.process?.ready_path ?? '/'),
@@ -158,11 +203,29 @@ export async function startMerchant(
       break
     } catch (error) {
       await stopChild(child)
+      releasePort(port)
       const portTaken =
         error instanceof MerchantUnreachable &&
         adapter.process?.port_env !== undefined &&
         output.some((line) => PORT_TAKEN.test(line))
       if (!portTaken || attempt >= PORT_ATTEMPTS) throw error
+    }
+  }
+  // Ready: from here on, a process that ends by itself is said with the run's results. One that
+  // ends saying its port is taken never answered the kit: a program that took the port between
+  // the kit's check and the merchant's start did (the readiness check cannot tell them apart).
+  let stopping = false
+  const ended = (): { message: string; portTaken: boolean } | undefined => {
+    if (stopping || !closed) return undefined
+    const { code, signal } = closed
+    const portTaken = output.some((line) => PORT_TAKEN.test(line))
+    if (code === 0 && !portTaken) return undefined
+    const how = signal ?? `code ${code}`
+    return {
+      portTaken,
+      message: portTaken
+        ? `the merchant process exited with ${how} because its port ${port} was taken: another program answered the kit on that port in its place, so this run's results are not the merchant's; run again${tail(output)}`
+        : `the merchant process exited with ${how} during the run${tail(output)}`,
     }
   }
 
@@ -224,7 +287,12 @@ export async function startMerchant(
         adapter.inspect.path.replace('{order_id}', encodeURIComponent(orderId)),
       )
     },
-    stop: () => stopChild(child),
+    stop: async () => {
+      stopping = true
+      await stopChild(child)
+      releasePort(port)
+    },
+    exited: ended,
   }
 }
 

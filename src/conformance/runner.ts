@@ -95,6 +95,14 @@ export async function runScenarios(given: RunOptions): Promise<RunSummary> {
     const result = infrastructure
       ? notRun(next, options.mode, `not run: ${infrastructure}`)
       : await runOne(next, options)
+    // The merchant's process ended by itself: the scenarios not yet run are not run. If it ended
+    // because another program had its port, what answered the kit was that program, so a verdict
+    // reached meanwhile is not the merchant's.
+    const gone = options.merchant?.exited?.()
+    if (gone) {
+      infrastructure ??= gone.message
+      if (gone.portTaken) result.result = voided(result.result, gone.message)
+    }
     if (result.infrastructure) infrastructure ??= result.infrastructure
     results.push(result.result)
     for (const r of options.reporters) r.scenarioFinished(result.result)
@@ -114,6 +122,10 @@ export async function runScenarios(given: RunOptions): Promise<RunSummary> {
   await Promise.all(beside)
   queue.push(...exclusive)
   await worker()
+  // Scenarios that ended before the process was seen gone were played against the same program.
+  const gone = options.merchant?.exited?.()
+  if (gone?.portTaken) results.splice(0, results.length, ...results.map((r) => voided(r, gone.message)))
+  if (gone) infrastructure ??= gone.message
   const order = new Map(options.scenarios.map((s, i) => [s.slug, i]))
   results.sort((a, b) => (order.get(a.slug) ?? 0) - (order.get(b.slug) ?? 0))
   const summary: RunSummary = {
@@ -162,6 +174,20 @@ const holdsAnswers = (s: LoadedScenario) =>
   s.scenario.steps.some(
     (step) => step.step === 'gateway.fault' && (step.mode === 'late' || step.hold_seconds !== undefined),
   )
+
+/** A scenario played against whatever held the merchant's port: failed, saying so, unless not run. */
+function voided(result: ScenarioResult, why: string): ScenarioResult {
+  if (result.status === 'skipped' || result.steps.some((s) => s.message === why)) return result
+  const step: StepResult = {
+    index: -1,
+    kind: 'merchant.process',
+    label: 'the merchant process',
+    status: 'failed',
+    message: why,
+    ms: 0,
+  }
+  return { ...result, status: 'failed', steps: [step, ...result.steps] }
+}
 
 function notRun(
   loaded: LoadedScenario,

@@ -48,6 +48,7 @@ export interface Finding {
 }
 
 export interface StepResult {
+  /** The scenario's step, from 0; -1 for what is about the whole run (the merchant's process ended). */
   index: number
   kind: string
   label: string

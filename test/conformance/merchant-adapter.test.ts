@@ -1,10 +1,11 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { createServer } from 'node:net'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   ephemeralPortsFrom,
   freePort,
+  releasePort,
   AdapterError,
   loadAdapter,
   type MerchantClient,
@@ -29,6 +30,12 @@ createServer((req, res) => {
   req.on('data', (c) => (body += c))
   req.on('end', () => {
     if (req.url === '/health') return res.end('ok')
+    // Ends after it was ready: saying its port was taken (as a second program's listen would), or by a crash.
+    if (req.url === '/orders/exit-port-taken' || req.url === '/orders/exit-crash')
+      return res.end('{}', () => {
+        console.error(req.url.endsWith('port-taken') ? 'Error: listen EADDRINUSE: address already in use' : 'TypeError: boom')
+        process.exit(1)
+      })
     res.setHeader('content-type', 'application/json')
     res.end(JSON.stringify({ path: req.url, method: req.method, got: body ? JSON.parse(body) : null, gateway: process.env.GATEWAY_URL, flavour: process.env.FLAVOUR }))
   })
@@ -189,5 +196,51 @@ describe("the merchant process's port", () => {
     const server = createServer()
     await new Promise<void>((resolve) => server.listen(ports[0] as number, '127.0.0.1', resolve))
     await new Promise((resolve) => server.close(resolve))
+  })
+
+  it('is never handed out twice while its taker may not have bound it yet', async () => {
+    // Every random draw the same: free ports drawn independently would all be the same one, free
+    // each time it is checked, as for merchants started at once.
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.5)
+    try {
+      const ports = await Promise.all(Array.from({ length: 8 }, () => freePort()))
+      expect(new Set(ports).size).toBe(8)
+      for (const port of ports) releasePort(port)
+    } finally {
+      random.mockRestore()
+    }
+  })
+})
+
+// docs/conformance.md, `port_env`: a process that ends by itself after it was ready is said with the
+// run's results; one that says its port was taken never answered the kit.
+describe('a merchant process that ends after it was ready', () => {
+  it('saying its port was taken: another program answered in its place', async () => {
+    const { started } = await startWith({})
+    const merchant = started as MerchantClient
+    try {
+      expect(merchant.exited?.()).toBeUndefined()
+      await merchant.inspect('exit-port-taken')
+      await expect.poll(() => merchant.exited?.(), { timeout: 30_000 }).toMatchObject({ portTaken: true })
+      expect(merchant.exited?.()?.message).toMatch(
+        /^the merchant process exited with code 1 because its port \d+ was taken: another program answered the kit on that port in its place, so this run's results are not the merchant's; run again\n {2}merchant output:\n {4}Error: listen EADDRINUSE/,
+      )
+    } finally {
+      await merchant.stop()
+    }
+  })
+
+  it('by a crash: said with its output; nothing is said of a process the kit stopped', async () => {
+    const { started } = await startWith({})
+    const merchant = started as MerchantClient
+    await merchant.inspect('exit-crash')
+    await expect.poll(() => merchant.exited?.(), { timeout: 30_000 }).toMatchObject({ portTaken: false })
+    expect(merchant.exited?.()?.message).toMatch(
+      /^the merchant process exited with code 1 during the run\n[\s\S]*TypeError: boom/,
+    )
+    await merchant.stop()
+    const { started: other } = await startWith({})
+    await (other as MerchantClient).stop()
+    expect((other as MerchantClient).exited?.()).toBeUndefined()
   })
 })

@@ -227,3 +227,72 @@ describe('a merchant that reads one gateway URL at start (concurrency: sequentia
     expect(summary.passed, text).toBe(2)
   })
 })
+
+// docs/conformance.md, `port_env`: a merchant process that ends saying its port was taken never
+// answered the kit; the program that held the port did. Its verdicts are not the merchant's.
+describe('a merchant process that ends during the run', () => {
+  const scenarios = ['a', 'b', 'c'].map((slug) =>
+    inline(slug, {
+      mode: 'merchant',
+      steps: [...paid, { step: 'expect.merchant_order', fields: { '$.state': 'paid' } }],
+    }),
+  )
+
+  it('because its port was taken: every verdict is void, failed with that cause first, and the run says why', async () => {
+    const merchant = await startFakeMerchant()
+    close = merchant.close
+    const message =
+      'the merchant process exited with code 1 because its port 23456 was taken: another program answered'
+    // Seen gone only once the second scenario's order was looked at: the first one's pass is voided too.
+    const orders = new Set<string>()
+    const client = {
+      ...merchant.client,
+      sequential: true,
+      exited: () => (orders.size >= 2 ? { message, portTaken: true } : undefined),
+      inspect: async (id: string) => {
+        const answer = await merchant.client.inspect(id)
+        orders.add(id)
+        return answer
+      },
+    }
+    const { summary, text } = await run(scenarios, { mode: 'merchant', merchant: client })
+    expect(summary.passed, text).toBe(0)
+    expect(summary.infrastructure).toBe(message)
+    const [a, b, c] = summary.results
+    for (const played of [a, b]) {
+      expect(played?.status).toBe('failed')
+      expect(played?.steps[0]).toMatchObject({
+        index: -1,
+        label: 'the merchant process',
+        status: 'failed',
+        message,
+      })
+    }
+    // Not played: the process had gone.
+    expect(c).toMatchObject({ status: 'skipped', reason: `not run: ${message}` })
+    expect(text).toContain(message)
+  })
+
+  it('by a crash: the scenarios already judged keep their verdicts, the rest are not run', async () => {
+    const merchant = await startFakeMerchant()
+    close = merchant.close
+    const message = 'the merchant process exited with code 1 during the run'
+    const orders = new Set<string>()
+    const client = {
+      ...merchant.client,
+      sequential: true,
+      exited: () => (orders.size >= 1 ? { message, portTaken: false } : undefined),
+      inspect: async (id: string) => {
+        const answer = await merchant.client.inspect(id)
+        orders.add(id)
+        return answer
+      },
+    }
+    const { summary, text } = await run(scenarios, { mode: 'merchant', merchant: client })
+    expect(
+      summary.results.map((r) => r.status),
+      text,
+    ).toEqual(['passed', 'skipped', 'skipped'])
+    expect(summary.infrastructure).toBe(message)
+  })
+})
