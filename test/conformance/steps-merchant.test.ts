@@ -238,23 +238,28 @@ describe('a merchant process that ends during the run', () => {
     }),
   )
 
-  it('because its port was taken: every verdict is void, failed with that cause first, and the run says why', async () => {
+  /** The fake merchant, one scenario at a time, whose process is seen `gone` once `after` orders were looked at. */
+  async function endingAfter(after: number, gone: { message: string; portTaken: boolean }) {
     const merchant = await startFakeMerchant()
     close = merchant.close
-    const message =
-      'the merchant process exited with code 1 because its port 23456 was taken: another program answered'
-    // Seen gone only once the second scenario's order was looked at: the first one's pass is voided too.
     const orders = new Set<string>()
-    const client = {
+    return {
       ...merchant.client,
       sequential: true,
-      exited: () => (orders.size >= 2 ? { message, portTaken: true } : undefined),
+      exited: () => (orders.size >= after ? gone : undefined),
       inspect: async (id: string) => {
         const answer = await merchant.client.inspect(id)
         orders.add(id)
         return answer
       },
     }
+  }
+
+  it('because its port was taken: every verdict is void, failed with that cause first, and the run says why', async () => {
+    const message =
+      'the merchant process exited with code 1 because its port 23456 was taken: another program answered'
+    // Seen gone only once the second scenario's order was looked at: the first one's pass is voided too.
+    const client = await endingAfter(2, { message, portTaken: true })
     const { summary, text } = await run(scenarios, { mode: 'merchant', merchant: client })
     expect(summary.passed, text).toBe(0)
     expect(summary.infrastructure).toBe(message)
@@ -274,20 +279,8 @@ describe('a merchant process that ends during the run', () => {
   })
 
   it('by a crash: the scenarios already judged keep their verdicts, the rest are not run', async () => {
-    const merchant = await startFakeMerchant()
-    close = merchant.close
     const message = 'the merchant process exited with code 1 during the run'
-    const orders = new Set<string>()
-    const client = {
-      ...merchant.client,
-      sequential: true,
-      exited: () => (orders.size >= 1 ? { message, portTaken: false } : undefined),
-      inspect: async (id: string) => {
-        const answer = await merchant.client.inspect(id)
-        orders.add(id)
-        return answer
-      },
-    }
+    const client = await endingAfter(1, { message, portTaken: false })
     const { summary, text } = await run(scenarios, { mode: 'merchant', merchant: client })
     expect(
       summary.results.map((r) => r.status),
